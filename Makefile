@@ -1,0 +1,35 @@
+# One venv for everything; `make test` installs what it needs from pyproject.toml first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+EXTRAS ?= dev,local,serve,analysis
+
+.PHONY: install test test-unit lint format bench clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q -U pip
+	$(PY) -m pip install -q -e ".[$(EXTRAS)]"
+	touch $@
+
+install: $(VENV)/.installed
+
+test: install
+	$(PY) -m pytest
+
+test-unit: install
+	$(PY) -m pytest -m "not integration"
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) .mtl .langgraph_api .pytest_cache

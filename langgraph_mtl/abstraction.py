@@ -1,0 +1,268 @@
+"""Turning a finished run into a memory of a chosen type, labelled success or failure."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langsmith import traceable
+from pydantic import BaseModel, ValidationError
+
+from langgraph_mtl.memory_types import (
+    Judge,
+    MemoryRecord,
+    MemoryType,
+    Outcome,
+    TrajectoryMemory,
+    memory_id,
+    schema_for,
+)
+from langgraph_mtl.models import model_label
+from langgraph_mtl.trajectory import (
+    Step,
+    clean_text,
+    map_step,
+    render_steps,
+    run_digest,
+    truncate_steps,
+)
+
+__all__ = [
+    "DEFAULT_KEY_FIELDS",
+    "FAILURE_INSTRUCTION",
+    "JUDGE_PROMPT",
+    "SUCCESS_INSTRUCTION",
+    "AbstractionError",
+    "FinishedRun",
+    "abstract_run",
+    "decide_outcome",
+    "judge_outcome",
+    "render_memory",
+]
+
+log = logging.getLogger(__name__)
+
+SUCCESS_INSTRUCTION = (
+    "You are building a shared memory for coding agents that work in many different domains. "
+    "The run below SUCCEEDED. Explain why it worked, in a form that helps a different agent on "
+    "a different task. Answer only with the requested JSON object."
+)
+FAILURE_INSTRUCTION = (
+    "You are building a shared memory for coding agents that work in many different domains. "
+    "The run below FAILED. Extract the lesson that would prevent this failure, in a form that "
+    "helps a different agent on a different task. Answer only with the requested JSON object."
+)
+UNKNOWN_INSTRUCTION = (
+    "You are building a shared memory for coding agents that work in many different domains. "
+    "The outcome of the run below is unknown: record what was done and what can be learnt, "
+    "without claiming that it worked. Answer only with the requested JSON object."
+)
+JUDGE_PROMPT = (
+    "You are a strict judge of a coding agent's run. Decide whether the agent fully solved the "
+    "task. Answer with exactly one word: PASS or FAIL. Default to FAIL when in doubt."
+)
+
+#: Which field of each type is embedded as the retrieval key (REFERENCE: task/goal/summary/title).
+DEFAULT_KEY_FIELDS: dict[MemoryType, str] = {
+    MemoryType.TRAJECTORY: "task",
+    MemoryType.WORKFLOW: "goal",
+    MemoryType.SUMMARY: "task_summary",
+    MemoryType.INSIGHT: "title",
+}
+
+
+class AbstractionError(RuntimeError):
+    """The model did not produce a valid memory within the allowed attempts."""
+
+
+@dataclass
+class FinishedRun:
+    """A finished agent run, as the writer needs it."""
+
+    task: str
+    steps: list[Step]
+    domain: str
+    task_id: str
+    verified: bool | None = None
+    agent_model: str = "unknown"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def digest(self) -> str:
+        return run_digest(self.task, self.steps)
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, list):
+        return "\n".join(f"{i}. {v}" for i, v in enumerate(value, start=1))
+    return str(value)
+
+
+def render_memory(memory_type: MemoryType, payload: dict[str, Any]) -> str:
+    """The text a reading agent sees for a memory payload."""
+    if memory_type is MemoryType.TRAJECTORY:
+        steps = [{"action": a, "observation": o} for a, o in payload.get("steps", [])]
+        return f"Task: {payload.get('task', '')}\n{render_steps(steps)}"  # type: ignore[arg-type]
+    if memory_type is MemoryType.WORKFLOW:
+        return f"Goal: {payload['goal']}\nKey steps:\n{_field_text(payload['steps'])}"
+    if memory_type is MemoryType.SUMMARY:
+        return f"Task: {payload['task_summary']}\nExperience: {payload['experience_summary']}"
+    return f"{payload['title']}\n{payload['description']}\n{payload['content']}"
+
+
+@traceable(name="mtl.judge_outcome", run_type="chain")
+def judge_outcome(model: BaseChatModel, task: str, steps: Sequence[Step]) -> Outcome:
+    """Ask a model for a strict PASS/FAIL verdict; anything unclear is UNKNOWN, errors too."""
+    transcript = render_steps(truncate_steps(steps, max_tokens=4000))
+    try:
+        reply = model.invoke(
+            [
+                SystemMessage(JUDGE_PROMPT),
+                HumanMessage(f"Task:\n{task}\n\nRun:\n{transcript}\n\nVerdict (PASS or FAIL):"),
+            ]
+        )
+    except Exception as exc:  # the judge is advisory: never let it break a write
+        log.warning("LLM judge failed: %s", exc)
+        return Outcome.UNKNOWN
+    words = re.findall(r"\b(PASS|FAIL)\b", str(reply.content).upper())
+    if not words:
+        return Outcome.UNKNOWN
+    return Outcome.SUCCESS if words[0] == "PASS" else Outcome.FAILURE
+
+
+def _extract_json(text: str) -> Any:
+    """The first JSON object in a model's text reply (fenced or bare)."""
+    fenced = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.DOTALL)
+    candidates = [fenced.group(1)] if fenced else []
+    start = text.find("{")
+    if start != -1:
+        candidates.append(text[start : text.rfind("}") + 1])
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            repaired = re.sub(r",\s*([}\]])", r"\1", candidate)  # trailing commas
+            try:
+                return json.loads(repaired)
+            except json.JSONDecodeError:
+                continue
+    raise ValueError("no JSON object in the reply")
+
+
+def _ask_structured(
+    model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
+) -> BaseModel:
+    errors: list[str] = []
+    structured: Any = None
+    try:
+        structured = model.with_structured_output(schema, method="json_schema")
+    except Exception as exc:  # models without structured output use the text path
+        log.debug("structured output unavailable (%s); using text parsing", exc)
+    for attempt in range(attempts):
+        try:
+            if structured is not None and attempt % 2 == 0:
+                result = structured.invoke(messages)
+                if isinstance(result, schema):
+                    return result
+                return schema.model_validate(result)
+            hint = json.dumps(schema.model_json_schema())
+            reply = model.invoke(
+                [
+                    *messages,
+                    HumanMessage(f"Reply with ONE JSON object matching this schema:\n{hint}"),
+                ]
+            )
+            return schema.model_validate(_extract_json(str(reply.content)))
+        except (ValidationError, ValueError, TypeError) as exc:
+            errors.append(f"attempt {attempt + 1}: {str(exc).splitlines()[0][:200]}")
+        except Exception as exc:
+            errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
+    raise AbstractionError(
+        f"no valid {schema.__name__} after {attempts} attempts; " + "; ".join(errors)
+    )
+
+
+def decide_outcome(run: FinishedRun, judge: BaseChatModel | None) -> tuple[Outcome, Judge]:
+    if run.verified is not None:
+        return (Outcome.SUCCESS if run.verified else Outcome.FAILURE), Judge.VERIFIER
+    if judge is not None:
+        verdict = judge_outcome(judge, run.task, run.steps)
+        return verdict, (Judge.LLM_JUDGE if verdict is not Outcome.UNKNOWN else Judge.NONE)
+    return Outcome.UNKNOWN, Judge.NONE
+
+
+@traceable(name="mtl.abstract_run", run_type="chain")
+def abstract_run(
+    run: FinishedRun,
+    memory_type: MemoryType | str,
+    *,
+    model: BaseChatModel | None = None,
+    judge: BaseChatModel | None = None,
+    outcome: tuple[Outcome, Judge] | None = None,
+    key_field: str | None = None,
+    max_tokens: int = 6000,
+    attempts: int = 3,
+) -> MemoryRecord:
+    """Abstract a finished run into one memory record.
+
+    The outcome comes from ``run.verified`` when set, else from ``judge`` (strict PASS/FAIL),
+    else it is unknown; pass ``outcome`` to reuse a verdict already made. Trajectory memories
+    need no model; the other types call ``model`` with structured output and a parse-and-repair
+    fallback, ``attempts`` times at most.
+
+    Raises:
+        AbstractionError: the model gave no valid memory; nothing is produced.
+        ValueError: bad input (empty task, unknown type, no model for an abstract type).
+    """
+    kind = MemoryType(memory_type)
+    task = clean_text(run.task).strip()
+    if not task:
+        raise ValueError("run.task is empty: a memory needs the task it came from")
+    steps = truncate_steps([map_step(s, clean_text) for s in run.steps], max_tokens=max_tokens)
+    result, judged_by = outcome if outcome is not None else decide_outcome(run, judge)
+
+    if kind is MemoryType.TRAJECTORY:
+        payload_model: BaseModel = TrajectoryMemory(
+            task=task, steps=[(s.get("action", ""), s.get("observation", "")) for s in steps]
+        )
+        abstraction_model = "none"
+    else:
+        if model is None:
+            raise ValueError(f"model: a {kind.value} memory needs a model to abstract the run")
+        instruction = {
+            Outcome.SUCCESS: SUCCESS_INSTRUCTION,
+            Outcome.FAILURE: FAILURE_INSTRUCTION,
+        }.get(result, UNKNOWN_INSTRUCTION)
+        transcript = render_steps(steps, with_thoughts=True)
+        messages = [
+            SystemMessage(instruction),
+            HumanMessage(f"Task:\n{task}\n\nOutcome: {result.value}\n\nRun:\n{transcript}"),
+        ]
+        payload_model = _ask_structured(model, schema_for(kind), messages, attempts)
+        abstraction_model = model_label(model)
+
+    payload = payload_model.model_dump(mode="json")
+    key = clean_text(str(payload.get(key_field or DEFAULT_KEY_FIELDS[kind], ""))).strip()
+    content = clean_text(render_memory(kind, payload)).strip()
+    if not key or not content:
+        raise AbstractionError(f"{kind.value} memory has an empty key or content")
+    return MemoryRecord(
+        id=memory_id(kind, run.domain, run.task_id, run.digest),
+        memory_type=kind,
+        domain=run.domain,
+        task_id=run.task_id,
+        outcome=result,
+        judged_by=judged_by,
+        agent_model=run.agent_model,
+        abstraction_model=abstraction_model,
+        key=key,
+        content=content,
+        payload=payload,
+        run_digest=run.digest,
+    )

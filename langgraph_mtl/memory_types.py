@@ -1,0 +1,189 @@
+"""The four memory types of Memory Transfer Learning and the record every stored memory shares.
+
+Each abstract type is a pydantic model whose docstring and field descriptions ARE the
+instruction given to the abstracting model (through ``with_structured_output``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "InsightMemory",
+    "Judge",
+    "MemoryRecord",
+    "MemoryType",
+    "Outcome",
+    "SummaryMemory",
+    "TrajectoryMemory",
+    "WorkflowMemory",
+    "memory_id",
+    "schema_for",
+]
+
+SCHEMA_VERSION = 1
+_MAX_FIELD_CHARS = 3000
+_MAX_ITEMS = 12
+_ID_NAMESPACE = uuid.UUID("6f1f3c52-1d0e-5a53-9d3b-6d746c2d6d74")
+
+
+class MemoryType(StrEnum):
+    """Memory types, from concrete to abstract."""
+
+    TRAJECTORY = "trajectory"
+    WORKFLOW = "workflow"
+    SUMMARY = "summary"
+    INSIGHT = "insight"
+
+
+class Outcome(StrEnum):
+    """How the run that produced a memory ended."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    UNKNOWN = "unknown"
+
+
+class Judge(StrEnum):
+    """Who decided the outcome."""
+
+    VERIFIER = "verifier"
+    LLM_JUDGE = "llm-judge"
+    HUMAN = "human"
+    NONE = "none"
+
+
+class TrajectoryMemory(BaseModel):
+    """A raw trace: the task and every action with its observation, no reasoning text."""
+
+    task: str = Field(description="The task statement as given to the agent.")
+    steps: list[tuple[str, str]] = Field(
+        default_factory=list, description="(action, observation) pairs in order."
+    )
+
+
+class _AbstractMemory(BaseModel):
+    """Shared checks on a model's answer (kept out of the JSON schema the model sees)."""
+
+    @model_validator(mode="after")
+    def _bounded(self) -> _AbstractMemory:
+        for name, value in self:
+            values = value if isinstance(value, list) else [value]
+            if not values or len(values) > _MAX_ITEMS:
+                raise ValueError(f"{name}: expected 1 to {_MAX_ITEMS} items")
+            for item in values:
+                if not isinstance(item, str) or not item.strip():
+                    raise ValueError(f"{name}: must be non-empty text")
+                if len(item) > _MAX_FIELD_CHARS:
+                    raise ValueError(f"{name}: longer than {_MAX_FIELD_CHARS} characters")
+        return self
+
+
+class WorkflowMemory(_AbstractMemory):
+    """A reusable workflow distilled from one coding-agent run.
+
+    For a successful run: state when this workflow applies and list the few key commands or
+    actions that made it work. For a failed run: state when this applies and list the
+    anti-pattern to avoid together with what to do instead. Keep it general enough to help on
+    a different codebase or language; do not copy long code.
+    """
+
+    goal: str = Field(description="One sentence: the kind of goal this workflow applies to.")
+    steps: list[str] = Field(
+        description="2-8 short, ordered key actions or commands (or anti-patterns to avoid)."
+    )
+
+
+class SummaryMemory(_AbstractMemory):
+    """A summary of one coding-agent run.
+
+    Summarise the task and the experience: the environment, the key actions, the outcome and
+    why it succeeded or failed, so a different agent on a different task can learn from it.
+    """
+
+    task_summary: str = Field(description="2-3 sentences describing the task.")
+    experience_summary: str = Field(
+        description=(
+            "One paragraph: environment, key actions, outcome, and why the run succeeded or failed."
+        )
+    )
+
+
+class InsightMemory(_AbstractMemory):
+    """One transferable insight learned from a coding-agent run.
+
+    Write meta-knowledge that helps on OTHER tasks and domains: how to explore, validate,
+    iterate or avoid a failure. For a failed run, write the lesson that prevents the failure.
+    Do not mention specific files, function names, queries, literals or strings from the task.
+    """
+
+    title: str = Field(description="A short, general title (at most 12 words).")
+    description: str = Field(description="One sentence saying when the insight applies.")
+    content: str = Field(description="1-3 sentences of actionable guidance.")
+
+
+_SCHEMAS: dict[MemoryType, type[BaseModel]] = {
+    MemoryType.TRAJECTORY: TrajectoryMemory,
+    MemoryType.WORKFLOW: WorkflowMemory,
+    MemoryType.SUMMARY: SummaryMemory,
+    MemoryType.INSIGHT: InsightMemory,
+}
+
+
+def schema_for(memory_type: MemoryType | str) -> type[BaseModel]:
+    """The pydantic schema of a memory type."""
+    return _SCHEMAS[MemoryType(memory_type)]
+
+
+def memory_id(memory_type: MemoryType | str, domain: str, task_id: str, run_digest: str) -> str:
+    """A stable id from a memory's provenance, so a retried write upserts instead of duplicating."""
+    name = f"{MemoryType(memory_type).value}|{domain}|{task_id}|{run_digest}"
+    return str(uuid.uuid5(_ID_NAMESPACE, name))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class MemoryRecord(BaseModel):
+    """A stored memory: the typed payload plus provenance shared by every type.
+
+    ``key`` is the text that is embedded for retrieval; ``content`` is what a reading agent sees.
+    """
+
+    model_config = ConfigDict(frozen=True, use_enum_values=False)
+
+    id: str
+    memory_type: MemoryType
+    domain: str = Field(min_length=1)
+    task_id: str = Field(min_length=1)
+    outcome: Outcome = Outcome.UNKNOWN
+    judged_by: Judge = Judge.NONE
+    agent_model: str = "unknown"
+    abstraction_model: str = "none"
+    key: str = Field(min_length=1)
+    content: str = Field(min_length=1)
+    payload: dict[str, Any] = Field(default_factory=dict)
+    created_at: str = Field(default_factory=_now)
+    schema_version: int = SCHEMA_VERSION
+    run_digest: str = ""
+    flags: dict[str, str | int | float | bool] = Field(default_factory=dict)
+
+    @field_validator("domain", "task_id")
+    @classmethod
+    def _no_control_chars(cls, value: str) -> str:
+        if any(ord(ch) < 32 for ch in value):
+            raise ValueError("must not contain control characters")
+        return value.strip()
+
+    @property
+    def content_hash(self) -> str:
+        """sha256 of the type and content, used for exact-duplicate detection."""
+        return hashlib.sha256(f"{self.memory_type.value}\n{self.content}".encode()).hexdigest()

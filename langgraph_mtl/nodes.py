@@ -1,0 +1,305 @@
+"""The two drop-in LangGraph nodes: retrieve memories before planning, write one after the run.
+
+Example::
+
+    from dataclasses import dataclass
+    from langgraph.graph import StateGraph, START, END
+    from langgraph_mtl import (MemoryContext, MemoryState, open_pool,
+                               create_memory_retrieval_node, create_memory_writer_node)
+
+    class State(MemoryState):
+        answer: str
+
+    pool = open_pool()
+    builder = StateGraph(State, context_schema=MemoryContext)
+    builder.add_node(create_memory_retrieval_node(pool))
+    builder.add_node("solve", solve)                      # reads state["memory_prompt"]
+    builder.add_node(create_memory_writer_node(pool, model=model, memory_type="insight"))
+    builder.add_edge(START, "retrieve_memories")
+    builder.add_edge("retrieve_memories", "solve")
+    builder.add_edge("solve", "write_memory")
+    builder.add_edge("write_memory", END)
+    graph = builder.compile()
+    graph.invoke({"task": "..."}, context=MemoryContext(domain="python", task_id="t1"))
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.runtime import Runtime
+
+from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome
+from langgraph_mtl.memory_types import MemoryRecord, MemoryType
+from langgraph_mtl.models import model_label, resolve_chat_model
+from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.retrieval import (
+    QueryStrategy,
+    Receipt,
+    receipt,
+    render_memory_block,
+    retrieve_memories,
+)
+from langgraph_mtl.trajectory import (
+    Step,
+    coerce_steps,
+    run_digest,
+    steps_from_messages,
+    task_from_messages,
+)
+
+__all__ = [
+    "MemoryContext",
+    "MemoryState",
+    "create_memory_retrieval_node",
+    "create_memory_writer_node",
+]
+
+log = logging.getLogger(__name__)
+
+PoolSource = MemoryPool | Callable[[], MemoryPool]
+
+
+@dataclass
+class MemoryContext:
+    """Run-scoped memory settings, passed as ``graph.invoke(..., context=MemoryContext(...))``.
+
+    Any context object with these attribute names works; missing ones take the defaults.
+    """
+
+    domain: str | None = None
+    task_id: str | None = None
+    memory_types: tuple[str, ...] | None = None
+    k: int | None = None
+    retrieve: bool = True
+    write: bool = True
+    include_own_domain: bool = False
+
+
+class MemoryState(TypedDict, total=False):
+    """State keys the memory nodes read and write (the default key names)."""
+
+    task: str
+    trajectory: list[Step]
+    verified: bool | None
+    memory_prompt: str
+    memory_receipts: list[Receipt]
+    memory_status: str
+    memory_written: list[str]
+    memory_write_status: str
+
+
+def _ctx(runtime: Runtime[Any] | None, name: str, default: Any) -> Any:
+    context = getattr(runtime, "context", None) if runtime is not None else None
+    value = getattr(context, name, None) if context is not None else None
+    if value is None and isinstance(context, dict):
+        value = context.get(name)
+    return default if value is None else value
+
+
+def _pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:
+    if isinstance(pool, MemoryPool):
+        return lambda: pool
+    if callable(pool):
+        cache: list[MemoryPool] = []
+
+        def get() -> MemoryPool:
+            if not cache:
+                cache.append(pool())
+            return cache[0]
+
+        return get
+    raise ValueError(f"pool: expected a MemoryPool or a callable returning one, got {pool!r}")
+
+
+def _types(value: Iterable[MemoryType | str] | MemoryType | str | None) -> list[MemoryType]:
+    if value is None:
+        return []
+    if isinstance(value, MemoryType | str):
+        value = [value]
+    try:
+        return [MemoryType(v) for v in value]
+    except ValueError as exc:
+        choices = ", ".join(t.value for t in MemoryType)
+        raise ValueError(f"memory_type: {exc}; choose from {choices}") from exc
+
+
+def _task(state: dict[str, Any], task_key: str, messages_key: str) -> str:
+    task = state.get(task_key)
+    if isinstance(task, str) and task.strip():
+        return task
+    return task_from_messages(state.get(messages_key) or [])
+
+
+def create_memory_retrieval_node(
+    pool: PoolSource,
+    *,
+    model: str | BaseChatModel | None = None,
+    k: int = 3,
+    memory_types: Iterable[MemoryType | str] | MemoryType | str | None = None,
+    strategy: QueryStrategy | str = QueryStrategy.AUTO,
+    rerank: bool = False,
+    max_tokens: int = 1500,
+    task_key: str = "task",
+    messages_key: str = "messages",
+    output_key: str = "memory_prompt",
+    receipts_key: str = "memory_receipts",
+    status_key: str = "memory_status",
+    name: str = "retrieve_memories",
+) -> Callable[..., dict[str, Any]]:
+    """A node that puts cross-domain memories for the task into state, before planning.
+
+    Leave-one-domain-out: memories of ``context.domain`` are excluded unless
+    ``context.include_own_domain``. The node returns the rendered block (``output_key``), one
+    receipt per memory (``receipts_key``) and a status (``status_key``): ``"ok"``,
+    ``"disabled"``, ``"no task"`` or ``"unavailable: <reason>"``. It never raises on a pool
+    or model failure: the run goes on without memory.
+    """
+    if k < 1:
+        raise ValueError(f"k: must be >= 1, got {k}")
+    get_pool = _pool_getter(pool)
+    chat = resolve_chat_model(model) if model is not None else None
+    default_types = _types(memory_types) or list(MemoryType)
+    query_strategy = QueryStrategy(strategy)
+
+    def retrieve(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        empty = {output_key: "", receipts_key: []}
+        if not _ctx(runtime, "retrieve", True):
+            return {**empty, status_key: "disabled"}
+        task = _task(state, task_key, messages_key)
+        if not task.strip():
+            return {**empty, status_key: "no task"}
+        try:
+            hits = retrieve_memories(
+                get_pool(),
+                task,
+                domain=_ctx(runtime, "domain", None),
+                k=int(_ctx(runtime, "k", k)),
+                memory_types=_types(_ctx(runtime, "memory_types", None)) or default_types,
+                strategy=query_strategy,
+                model=chat,
+                use_rerank=rerank,
+                include_own_domain=bool(_ctx(runtime, "include_own_domain", False)),
+                exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
+            )
+        except Exception as exc:
+            log.warning("memory retrieval unavailable, continuing without memory: %s", exc)
+            return {**empty, status_key: f"unavailable: {type(exc).__name__}: {str(exc)[:200]}"}
+        return {
+            output_key: render_memory_block(hits, max_tokens=max_tokens),
+            receipts_key: [receipt(h) for h in hits],
+            status_key: "ok",
+        }
+
+    retrieve.__name__ = name
+    return retrieve
+
+
+def create_memory_writer_node(
+    pool: PoolSource,
+    *,
+    model: str | BaseChatModel | None = None,
+    memory_type: Iterable[MemoryType | str] | MemoryType | str = MemoryType.INSIGHT,
+    judge: str | BaseChatModel | None = None,
+    outbox: Outbox | str | None = None,
+    agent_model: str | None = None,
+    task_key: str = "task",
+    messages_key: str = "messages",
+    trajectory_key: str = "trajectory",
+    verified_key: str = "verified",
+    written_key: str = "memory_written",
+    status_key: str = "memory_write_status",
+    name: str = "write_memory",
+) -> Callable[..., dict[str, Any]]:
+    """A post-run node that abstracts the finished run into memories and writes them.
+
+    The outcome is the verifier's (``state[verified_key]``) when present, else the ``judge``
+    model's strict PASS/FAIL, else unknown. Safe with ``add_node(..., defer=True)``. On a pool
+    or model failure nothing raises: what could not be written goes to the outbox (delivered by
+    a later write or :meth:`Outbox.flush`) and ``status_key`` says so.
+    """
+    get_pool = _pool_getter(pool)
+    kinds = _types(memory_type)
+    if not kinds:
+        raise ValueError("memory_type: give at least one memory type")
+    chat = resolve_chat_model(model) if model is not None else None
+    if chat is None and any(t is not MemoryType.TRAJECTORY for t in kinds):
+        raise ValueError("model: needed to abstract workflow, summary or insight memories")
+    judge_model = resolve_chat_model(judge, argument="judge") if judge is not None else None
+    box = outbox if isinstance(outbox, Outbox) else Outbox(outbox)
+    producer = agent_model or (model_label(chat) if chat is not None else "unknown")
+
+    def write(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        if not _ctx(runtime, "write", True):
+            return {written_key: [], status_key: "skipped: writing disabled"}
+        domain = _ctx(runtime, "domain", None)
+        task = _task(state, task_key, messages_key)
+        if not domain or not task.strip():
+            log.warning("memory not written: the run has no domain in context or no task")
+            return {written_key: [], status_key: "skipped: no domain or no task"}
+        try:
+            steps = _steps(state, trajectory_key, messages_key)
+        except ValueError as exc:
+            return {written_key: [], status_key: f"skipped: {exc}"}
+        verified = state.get(verified_key)
+        run = FinishedRun(
+            task=task,
+            steps=steps,
+            domain=domain,
+            task_id=_ctx(runtime, "task_id", None) or run_digest(task, steps)[:12],
+            verified=verified if isinstance(verified, bool) else None,
+            agent_model=producer,
+        )
+        return _write_run(run, kinds, chat, judge_model, get_pool, box, written_key, status_key)
+
+    write.__name__ = name
+    return write
+
+
+def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> list[Step]:
+    raw = state.get(trajectory_key)
+    if raw:
+        return coerce_steps(raw)
+    return steps_from_messages(state.get(messages_key) or [])
+
+
+def _write_run(
+    run: FinishedRun,
+    kinds: Sequence[MemoryType],
+    model: BaseChatModel | None,
+    judge: BaseChatModel | None,
+    get_pool: Callable[[], MemoryPool],
+    box: Outbox,
+    written_key: str,
+    status_key: str,
+) -> dict[str, Any]:
+    problems: list[str] = []
+    records: list[MemoryRecord] = []
+    outcome = decide_outcome(run, judge)
+    for kind in kinds:
+        try:
+            records.append(abstract_run(run, kind, model=model, outcome=outcome))
+        except Exception as exc:
+            log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
+            box.add_run(run, kind.value, reason=str(exc)[:300])
+            problems.append(f"{kind.value} abstraction failed")
+    written: list[str] = []
+    if records:
+        try:
+            pool = get_pool()
+            written = pool.upsert(records)
+            box.flush(pool, model=model)
+        except Exception as exc:
+            log.warning(
+                "memory pool unavailable; %d memories kept in the outbox: %s", len(records), exc
+            )
+            for record in records:
+                box.add_record(record, reason=str(exc)[:300])
+            problems.append(f"pool unavailable ({type(exc).__name__}), queued {len(records)}")
+    status = "ok" if not problems else "queued: " + "; ".join(problems)
+    return {written_key: written, status_key: status}

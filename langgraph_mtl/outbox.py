@@ -1,0 +1,126 @@
+"""A local outbox for memories the pool could not take: kept on disk, delivered later once.
+
+Each line is a JSON object: ``{"kind": "record", "record": {...}}`` for an abstracted memory
+the pool refused, or ``{"kind": "run", "run": {...}, "memory_type": ...}`` for a run whose
+abstraction failed (delivered when a model is given to :meth:`Outbox.flush`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+from langchain_core.language_models import BaseChatModel
+
+from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run
+from langgraph_mtl.memory_types import MemoryRecord
+from langgraph_mtl.pool import MemoryPool
+
+__all__ = ["FlushReport", "Outbox", "default_outbox_path"]
+
+log = logging.getLogger(__name__)
+
+
+def default_outbox_path() -> Path:
+    """``$MTL_OUTBOX`` if set, else ``$MTL_HOME/outbox.jsonl``, else ``./.mtl/outbox.jsonl``."""
+    if os.environ.get("MTL_OUTBOX"):
+        return Path(os.environ["MTL_OUTBOX"])
+    return Path(os.environ.get("MTL_HOME") or ".mtl") / "outbox.jsonl"
+
+
+@dataclass
+class FlushReport:
+    """What a flush delivered and what is still waiting."""
+
+    delivered: int = 0
+    remaining: int = 0
+
+
+class Outbox:
+    """A JSONL file of undelivered memories, safe across processes (file lock, atomic rewrite)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_outbox_path()
+        self._lock = FileLock(str(self.path) + ".lock")
+
+    def add_record(self, record: MemoryRecord, reason: str) -> None:
+        """Keep a memory the pool could not store."""
+        self._append({"kind": "record", "record": record.model_dump(mode="json"), "reason": reason})
+
+    def add_run(self, run: FinishedRun, memory_type: str, reason: str) -> None:
+        """Keep a run whose abstraction failed, to abstract again later."""
+        self._append(
+            {"kind": "run", "run": asdict(run), "memory_type": memory_type, "reason": reason}
+        )
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock, self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Everything waiting, oldest first (unreadable lines are skipped with a warning)."""
+        with self._lock:
+            return self._read()
+
+    def _read(self) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        out = []
+        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                log.warning("outbox %s line %d is not JSON; left out", self.path, number)
+        return out
+
+    def __len__(self) -> int:
+        return len(self.entries())
+
+    def flush(self, pool: MemoryPool, *, model: BaseChatModel | None = None) -> FlushReport:
+        """Deliver what can be delivered; the rest stays, in order. Safe to call any time."""
+        with self._lock:
+            entries = self._read()
+            if not entries:
+                return FlushReport()
+            keep: list[dict[str, Any]] = []
+            delivered = 0
+            for index, entry in enumerate(entries):
+                try:
+                    if entry.get("kind") == "record":
+                        pool.upsert(MemoryRecord.model_validate(entry["record"]))
+                    elif entry.get("kind") == "run" and model is not None:
+                        run = FinishedRun(**entry["run"])
+                        pool.upsert(abstract_run(run, entry["memory_type"], model=model))
+                    else:
+                        keep.append(entry)
+                        continue
+                    delivered += 1
+                except AbstractionError as exc:
+                    entry["reason"] = str(exc)[:300]
+                    keep.append(entry)
+                except Exception as exc:  # pool still down: keep this and the rest, in order
+                    log.info("outbox not delivered yet (%d waiting): %s", len(entries) - index, exc)
+                    keep.extend(entries[index:])
+                    break
+            self._rewrite(keep)
+            return FlushReport(delivered=delivered, remaining=len(keep))
+
+    def _rewrite(self, entries: list[dict[str, Any]]) -> None:
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".outbox-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for entry in entries:
+                handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.path)

@@ -1,0 +1,435 @@
+"""The shared memory pool: one Chroma collection, embedded or served, with one code path.
+
+``open_pool()`` picks the client from a location: a directory (embedded ``PersistentClient``),
+``http(s)://host:port`` (a ``chroma run`` server, the multi-process path) or ``:memory:``.
+Similarities returned by :meth:`MemoryPool.search` are cosine similarities in [-1, 1].
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlparse
+
+import chromadb
+from chromadb.config import Settings
+from langchain_core.embeddings import Embeddings
+from pydantic import ValidationError
+
+from langgraph_mtl.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
+from langgraph_mtl.memory_types import (
+    SCHEMA_VERSION,
+    Judge,
+    MemoryRecord,
+    MemoryType,
+    Outcome,
+)
+
+__all__ = [
+    "DEFAULT_COLLECTION",
+    "EmbedderMismatchError",
+    "ImportReport",
+    "MemoryPool",
+    "ScoredMemory",
+    "default_pool_location",
+    "open_pool",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_COLLECTION = "mtl_memories"
+_META_PREFIX = "mtl:"
+_FLAG_PREFIX = "flag_"
+_PAGE = 500
+
+
+class EmbedderMismatchError(RuntimeError):
+    """The pool was built with a different embedder than the one it is opened with."""
+
+
+@dataclass(frozen=True)
+class ScoredMemory:
+    """A retrieved memory and its cosine similarity to the query (in [-1, 1])."""
+
+    record: MemoryRecord
+    similarity: float
+
+
+@dataclass
+class ImportReport:
+    """What a JSONL import did: how many lines were stored and which were refused, by line."""
+
+    imported: int = 0
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+
+def default_pool_location() -> str:
+    """``$MTL_POOL`` if set, else ``$MTL_HOME/pool``, else ``./.mtl/pool``."""
+    if os.environ.get("MTL_POOL"):
+        return os.environ["MTL_POOL"]
+    home = os.environ.get("MTL_HOME") or ".mtl"
+    return str(Path(home) / "pool")
+
+
+def _client(location: str) -> Any:
+    settings = Settings(anonymized_telemetry=False, allow_reset=False)
+    if location == ":memory:":
+        return chromadb.EphemeralClient(settings=settings)
+    if location.startswith(("http://", "https://")):
+        url = urlparse(location)
+        return chromadb.HttpClient(
+            host=url.hostname or "127.0.0.1",
+            port=url.port or (443 if url.scheme == "https" else 8000),
+            ssl=url.scheme == "https",
+            settings=settings,
+        )
+    Path(location).mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=location, settings=settings)
+
+
+def _to_metadata(record: MemoryRecord) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "memory_type": record.memory_type.value,
+        "domain": record.domain,
+        "task_id": record.task_id,
+        "outcome": record.outcome.value,
+        "judged_by": record.judged_by.value,
+        "agent_model": record.agent_model,
+        "abstraction_model": record.abstraction_model,
+        "key": record.key,
+        "payload": json.dumps(record.payload, ensure_ascii=False),
+        "created_at": record.created_at,
+        "schema_version": record.schema_version,
+        "run_digest": record.run_digest,
+        "content_hash": record.content_hash,
+    }
+    for name, value in record.flags.items():
+        meta[_FLAG_PREFIX + name] = value
+    return meta
+
+
+def _from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> MemoryRecord:
+    flags = {k[len(_FLAG_PREFIX) :]: v for k, v in meta.items() if k.startswith(_FLAG_PREFIX)}
+    return MemoryRecord(
+        id=record_id,
+        memory_type=MemoryType(meta["memory_type"]),
+        domain=meta["domain"],
+        task_id=meta["task_id"],
+        outcome=Outcome(meta.get("outcome", "unknown")),
+        judged_by=Judge(meta.get("judged_by", "none")),
+        agent_model=meta.get("agent_model", "unknown"),
+        abstraction_model=meta.get("abstraction_model", "none"),
+        key=meta["key"],
+        content=document or "",
+        payload=json.loads(meta.get("payload") or "{}"),
+        created_at=meta.get("created_at", ""),
+        schema_version=int(meta.get("schema_version", SCHEMA_VERSION)),
+        run_digest=meta.get("run_digest", ""),
+        flags=flags,
+    )
+
+
+def _as_values(value: str | Iterable[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [v.value if hasattr(v, "value") else str(v) for v in value]
+
+
+def build_where(
+    *,
+    exclude_domains: str | Iterable[str] | None = None,
+    domains: str | Iterable[str] | None = None,
+    memory_types: MemoryType | str | Iterable[MemoryType | str] | None = None,
+    outcomes: Outcome | str | Iterable[Outcome | str] | None = None,
+    agent_models: str | Iterable[str] | None = None,
+    exclude_task_ids: str | Iterable[str] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """A Chroma ``where`` filter from the pool's filter arguments (``None`` when unfiltered)."""
+
+    def one(v: Any) -> list[str]:
+        return _as_values(v.value if isinstance(v, MemoryType | Outcome) else v)
+
+    clauses: list[dict[str, Any]] = []
+    for key, values, op in (
+        ("domain", _as_values(exclude_domains), "$nin"),
+        ("domain", _as_values(domains), "$in"),
+        ("memory_type", one(memory_types), "$in"),
+        ("outcome", one(outcomes), "$in"),
+        ("agent_model", _as_values(agent_models), "$in"),
+        ("task_id", _as_values(exclude_task_ids), "$nin"),
+    ):
+        if values:
+            clauses.append({key: {op: sorted(set(values))}})
+    for key, value in (extra or {}).items():
+        clauses.append({key: value})
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+class MemoryPool:
+    """One shared Chroma collection of memories, checked against its embedder on open.
+
+    Use :func:`open_pool` rather than the constructor.
+    """
+
+    def __init__(self, collection: Any, embeddings: Embeddings, *, location: str) -> None:
+        self.collection = collection
+        self.embeddings = embeddings
+        self.location = location
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def upsert(self, records: MemoryRecord | Sequence[MemoryRecord]) -> list[str]:
+        """Insert or replace records by id (a retried write never duplicates). Returns the ids."""
+        batch = [records] if isinstance(records, MemoryRecord) else list(records)
+        if not batch:
+            return []
+        ids = [r.id for r in batch]
+        if len(set(ids)) != len(ids):
+            raise ValueError("records: the same id appears twice in one upsert")
+        vectors = self.embeddings.embed_documents([r.key for r in batch])
+        self._upsert_vectors(batch, vectors)
+        return ids
+
+    def _upsert_vectors(self, batch: Sequence[MemoryRecord], vectors: Sequence[Any]) -> None:
+        self.collection.upsert(
+            ids=[r.id for r in batch],
+            embeddings=[list(map(float, v)) for v in vectors],
+            documents=[r.content for r in batch],
+            metadatas=[_to_metadata(r) for r in batch],
+        )
+
+    def delete(self, ids: str | Sequence[str]) -> None:
+        """Delete records by id (unknown ids are ignored)."""
+        self.collection.delete(ids=_as_values(ids))
+
+    def update_flags(self, record_id: str, flags: dict[str, str | int | float | bool]) -> None:
+        """Set flag fields on a stored record without re-embedding it."""
+        meta = {_FLAG_PREFIX + k: v for k, v in flags.items()}
+        self.collection.update(ids=[record_id], metadatas=[meta])
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def count(self) -> int:
+        """How many records the pool holds."""
+        return int(self.collection.count())
+
+    def get(self, record_id: str) -> MemoryRecord | None:
+        """One record by id, or ``None``."""
+        got = self.collection.get(ids=[record_id], include=["documents", "metadatas"])
+        if not got["ids"]:
+            return None
+        return _from_chroma(got["ids"][0], got["documents"][0], got["metadatas"][0])
+
+    def list_records(self, *, limit: int | None = None, **filters: Any) -> list[MemoryRecord]:
+        """Records matching the filters of :func:`build_where`, in storage order."""
+        out: list[MemoryRecord] = []
+        for record, _ in self._iter(build_where(**filters), with_embeddings=False):
+            out.append(record)
+            if limit is not None and len(out) >= limit:
+                break
+        return out
+
+    def _iter(
+        self, where: dict[str, Any] | None, *, with_embeddings: bool
+    ) -> Iterator[tuple[MemoryRecord, list[float] | None]]:
+        include = ["documents", "metadatas"] + (["embeddings"] if with_embeddings else [])
+        offset = 0
+        while True:
+            page = self.collection.get(where=where, include=include, limit=_PAGE, offset=offset)
+            if not page["ids"]:
+                return
+            embeddings = page.get("embeddings")
+            for i, record_id in enumerate(page["ids"]):
+                vector = None
+                if with_embeddings and embeddings is not None:
+                    vector = [float(x) for x in embeddings[i]]
+                yield _from_chroma(record_id, page["documents"][i], page["metadatas"][i]), vector
+            offset += len(page["ids"])
+
+    def search(
+        self,
+        query: str | Sequence[float],
+        *,
+        k: int = 3,
+        exclude_domains: str | Iterable[str] | None = None,
+        domains: str | Iterable[str] | None = None,
+        memory_types: Any = None,
+        outcomes: Any = None,
+        agent_models: str | Iterable[str] | None = None,
+        exclude_task_ids: str | Iterable[str] | None = None,
+        extra_where: dict[str, Any] | None = None,
+    ) -> list[ScoredMemory]:
+        """The ``k`` memories most similar to ``query`` (text or a vector), best first.
+
+        ``exclude_domains`` is how leave-one-domain-out is done: pass the task's own domain.
+        """
+        if k < 1:
+            raise ValueError(f"k must be >= 1, got {k}")
+        vector = self.embeddings.embed_query(query) if isinstance(query, str) else list(query)
+        where = build_where(
+            exclude_domains=exclude_domains,
+            domains=domains,
+            memory_types=memory_types,
+            outcomes=outcomes,
+            agent_models=agent_models,
+            exclude_task_ids=exclude_task_ids,
+            extra=extra_where,
+        )
+        result = self.collection.query(
+            query_embeddings=[[float(x) for x in vector]],
+            n_results=k,
+            where=where,
+            include=["documents", "metadatas", "distances"],
+        )
+        hits = []
+        for record_id, doc, meta, distance in zip(
+            result["ids"][0],
+            result["documents"][0],
+            result["metadatas"][0],
+            result["distances"][0],
+            strict=True,
+        ):
+            hits.append(ScoredMemory(_from_chroma(record_id, doc, meta), 1.0 - float(distance)))
+        return hits
+
+    # -- portable format --------------------------------------------------------------------
+
+    def export_jsonl(self, out: IO[str], *, with_embeddings: bool = False, **filters: Any) -> int:
+        """Write records (optionally with their vectors) as JSON lines. Returns the count."""
+        name = self.identity_name
+        written = 0
+        for record, vector in self._iter(build_where(**filters), with_embeddings=with_embeddings):
+            line: dict[str, Any] = {"record": record.model_dump(mode="json")}
+            if vector is not None:
+                line["embedding"] = vector
+                line["embedder"] = name
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            written += 1
+        return written
+
+    def import_jsonl(self, lines: Iterable[str], *, batch_size: int = 128) -> ImportReport:
+        """Import JSON lines. Good lines are stored; bad ones are reported by line number.
+
+        Vectors in the file are reused only when they come from this pool's embedder.
+        """
+        report = ImportReport()
+        pending: list[tuple[MemoryRecord, list[float] | None]] = []
+        for number, raw in enumerate(lines, start=1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+                record = MemoryRecord.model_validate(data["record"])
+                vector = (
+                    data.get("embedding") if data.get("embedder") == self.identity_name else None
+                )
+                if vector is not None and len(vector) != self.identity.dimension:
+                    vector = None
+            except (json.JSONDecodeError, KeyError, TypeError, ValidationError) as exc:
+                report.errors.append((number, _short_error(exc)))
+                continue
+            pending.append((record, vector))
+            if len(pending) >= batch_size:
+                report.imported += self._store_imported(pending)
+                pending = []
+        if pending:
+            report.imported += self._store_imported(pending)
+        return report
+
+    def _store_imported(self, pending: list[tuple[MemoryRecord, list[float] | None]]) -> int:
+        unique = {record.id: (record, vector) for record, vector in pending}
+        records = [r for r, _ in unique.values()]
+        missing = [r.key for r, v in unique.values() if v is None]
+        fresh = iter(self.embeddings.embed_documents(missing) if missing else [])
+        vectors = [v if v is not None else next(fresh) for _, v in unique.values()]
+        self._upsert_vectors(records, vectors)
+        return len(records)
+
+    # -- identity ---------------------------------------------------------------------------
+
+    @property
+    def identity(self) -> EmbedderIdentity:
+        """The embedder identity recorded in the collection metadata."""
+        meta = self.collection.metadata or {}
+        return EmbedderIdentity(
+            name=str(meta.get(_META_PREFIX + "embedder", "")),
+            dimension=int(meta.get(_META_PREFIX + "dimension", 0)),
+            probe=tuple(json.loads(meta.get(_META_PREFIX + "probe", "[]"))),
+        )
+
+    @property
+    def identity_name(self) -> str:
+        return self.identity.name
+
+
+def _short_error(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return f"{type(exc).__name__}: {text[:200]}"
+
+
+def open_pool(
+    location: str | None = None,
+    *,
+    collection: str = DEFAULT_COLLECTION,
+    embeddings: str | Embeddings | None = None,
+) -> MemoryPool:
+    """Open (or create) the shared pool.
+
+    Args:
+        location: a directory, ``http(s)://host:port`` of a Chroma server, or ``:memory:``.
+            Defaults to :func:`default_pool_location`.
+        collection: the Chroma collection name.
+        embeddings: an ``Embeddings`` instance or a name for :func:`resolve_embeddings`.
+
+    Raises:
+        EmbedderMismatchError: the collection was built with another embedder.
+    """
+    location = location or default_pool_location()
+    embedder = resolve_embeddings(embeddings)
+    identity = embedder_identity(embedder)
+    client = _client(location)
+    meta = {
+        _META_PREFIX + "embedder": identity.name,
+        _META_PREFIX + "dimension": identity.dimension,
+        _META_PREFIX + "probe": json.dumps(identity.probe),
+        _META_PREFIX + "schema_version": SCHEMA_VERSION,
+    }
+    coll = client.get_or_create_collection(
+        collection,
+        configuration={"hnsw": {"space": "cosine"}},
+        metadata=meta,
+        embedding_function=None,
+    )
+    space = ((coll.configuration or {}).get("hnsw") or {}).get("space", "cosine")
+    if space != "cosine":
+        raise ValueError(
+            f"collection {collection!r} uses {space!r} distance; the pool needs cosine"
+        )
+    pool = MemoryPool(coll, embedder, location=location)
+    stored = pool.identity
+    if not stored.name:  # a collection made by someone else: claim it only when empty
+        if coll.count():
+            raise EmbedderMismatchError(
+                f"collection {collection!r} at {location} holds data but no embedder record"
+            )
+        coll.modify(metadata=meta)
+    elif not stored.matches(identity):
+        raise EmbedderMismatchError(
+            f"collection {collection!r} at {location} was built with embedder {stored.name!r} "
+            f"(dimension {stored.dimension}); it is being opened with {identity.name!r} "
+            f"(dimension {identity.dimension}). Open it with the original embedder, or re-embed: "
+            f"`mtl pool export memories.jsonl` then "
+            f"`mtl pool import memories.jsonl --collection NEW_NAME --embeddings NEW_EMBEDDER`."
+        )
+    log.debug("opened pool %s/%s (%d memories)", location, collection, coll.count())
+    return pool

@@ -1,0 +1,80 @@
+"""The offline default embedder against PyTorch reference vectors, and real retrieval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from langgraph_mtl import MiniLMEmbeddings, open_pool
+from langgraph_mtl.embeddings import embedder_identity
+
+REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbeddings:
+    return MiniLMEmbeddings()
+
+
+def test_vectors_match_the_pytorch_reference(minilm):
+    got = minilm.embed_array(REFERENCE["sentences"])
+    ref = np.array(REFERENCE["vectors"])
+    cosines = (got * ref).sum(axis=1) / np.linalg.norm(ref, axis=1)
+    assert got.shape == (5, 384)
+    assert cosines.min() >= 0.999, cosines
+
+
+def test_batching_and_order_do_not_change_vectors(minilm):
+    texts = ["short", "a much longer sentence about compiling rust code with cargo", "mid length"]
+    together = minilm.embed_array(texts)
+    alone = np.stack([minilm.embed_array([t])[0] for t in texts])
+    assert np.allclose(together, alone, atol=1e-5)
+    assert minilm.embed_array([]).shape == (0, 384)
+
+
+def test_identity_is_stable(minilm):
+    assert embedder_identity(minilm).matches(embedder_identity(MiniLMEmbeddings()))
+
+
+def test_refuses_a_model_file_with_the_wrong_hash(tmp_path):
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not a model")
+    with pytest.raises(RuntimeError, match="refusing to load"):
+        MiniLMEmbeddings(model_path=fake).embed_query("x")
+
+
+def test_paraphrases_are_retrieved_across_domains(minilm, tmp_path):
+    from langgraph_mtl import MemoryRecord, MemoryType
+    from langgraph_mtl.memory_types import memory_id
+
+    pool = open_pool(str(tmp_path / "pool"), collection="paraphrase", embeddings=minilm)
+    keys = {
+        "python": "Run the project's unit tests after every change",
+        "verilog": "Simulate the circuit with a testbench to check the waveform",
+        "data": "Inspect the dataframe columns and dtypes before transforming",
+        "shell": "Quote variables in shell scripts to survive spaces in file names",
+    }
+    pool.upsert(
+        [
+            MemoryRecord(
+                id=memory_id("insight", d, "t", k),
+                memory_type=MemoryType.INSIGHT,
+                domain=d,
+                task_id="t",
+                key=k,
+                content=k,
+            )
+            for d, k in keys.items()
+        ]
+    )
+    queries = {
+        "Execute the test suite each time you modify the code": "python",
+        "Look at the table's fields and their types first": "data",
+        "Use a test bench to simulate the hardware design": "verilog",
+        "Handle filenames containing blanks in bash": "shell",
+    }
+    for query, domain in queries.items():
+        assert pool.search(query, k=1, exclude_domains="rust")[0].record.domain == domain, query

@@ -1,0 +1,115 @@
+"""Every memory type, from successful and failed runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import insight_json, make_run
+
+from langgraph_mtl import AbstractionError, MemoryType, Outcome, abstract_run
+from langgraph_mtl.abstraction import FAILURE_INSTRUCTION, SUCCESS_INSTRUCTION
+from langgraph_mtl.memory_types import Judge
+
+REPLIES = {
+    MemoryType.WORKFLOW: json.dumps(
+        {"goal": "Fix a failing unit test", "steps": ["read the test", "run pytest"]}
+    ),
+    MemoryType.SUMMARY: json.dumps(
+        {"task_summary": "Implement add.", "experience_summary": "Wrote it, ran tests, passed."}
+    ),
+    MemoryType.INSIGHT: insight_json("Validate with the real test suite"),
+}
+KEYS = {
+    MemoryType.WORKFLOW: "Fix a failing unit test",
+    MemoryType.SUMMARY: "Implement add.",
+    MemoryType.INSIGHT: "Validate with the real test suite",
+}
+
+
+@pytest.mark.parametrize("verified", [True, False])
+@pytest.mark.parametrize("kind", [MemoryType.WORKFLOW, MemoryType.SUMMARY, MemoryType.INSIGHT])
+def test_abstract_types_from_success_and_failure(scripted, kind, verified):
+    model = scripted(REPLIES[kind])
+    record = abstract_run(
+        make_run("python", "t1", "Implement add(a, b)", verified=verified), kind, model=model
+    )
+    assert record.memory_type is kind
+    assert record.outcome is (Outcome.SUCCESS if verified else Outcome.FAILURE)
+    assert record.judged_by is Judge.VERIFIER
+    assert record.key == KEYS[kind]
+    assert record.abstraction_model == "scripted" and record.agent_model == "agent-x"
+    system = model.calls[0][0].content
+    assert system == (SUCCESS_INSTRUCTION if verified else FAILURE_INSTRUCTION)
+    assert "pytest -q" in model.calls[0][1].content  # the run reached the model
+
+
+def test_trajectory_needs_no_model_and_keeps_actions_without_reasoning():
+    record = abstract_run(make_run("python", "t1", "Implement add"), MemoryType.TRAJECTORY)
+    assert record.key == "Implement add"
+    assert "pytest -q" in record.content and "3 passed" in record.content
+    assert "look around" not in record.content  # reasoning text is dropped
+    assert record.abstraction_model == "none"
+
+
+def test_same_run_gives_same_id_and_different_run_a_new_one():
+    a = abstract_run(make_run("python", "t1", "Implement add"), "trajectory")
+    b = abstract_run(make_run("python", "t1", "Implement add"), "trajectory")
+    c = abstract_run(make_run("python", "t2", "Implement add"), "trajectory")
+    assert a.id == b.id != c.id
+
+
+def test_llm_judge_decides_when_no_verifier(scripted):
+    run = make_run("python", "t1", "Implement add", verified=None)
+    passed = abstract_run(run, "trajectory", judge=scripted("Verdict: PASS"))
+    failed = abstract_run(run, "trajectory", judge=scripted("FAIL - tests were never run"))
+    unclear = abstract_run(run, "trajectory", judge=scripted("I think it maybe worked"))
+    assert (passed.outcome, passed.judged_by) == (Outcome.SUCCESS, Judge.LLM_JUDGE)
+    assert failed.outcome is Outcome.FAILURE
+    assert (unclear.outcome, unclear.judged_by) == (Outcome.UNKNOWN, Judge.NONE)
+    assert abstract_run(run, "trajectory").outcome is Outcome.UNKNOWN
+
+
+def test_text_only_model_is_parsed_and_repaired(scripted):
+    fenced = "Sure!\n```json\n" + insight_json("Check the spec first")[:-1] + ",}\n```"
+    model = scripted(RuntimeError("no structured output"), fenced)
+    record = abstract_run(make_run("rust", "r1", "Implement fib"), "insight", model=model)
+    assert record.key == "Check the spec first"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "this is not json",
+        json.dumps({"name": "wrong fields"}),
+        "",
+        json.dumps({"title": "x" * 1_000_000, "description": "d", "content": "c"}),
+        json.dumps({"title": "  ", "description": "d", "content": "c"}),
+    ],
+    ids=["not-json", "wrong-fields", "empty", "1MB-string", "blank-title"],
+)
+def test_malformed_output_is_retried_then_reported(scripted, bad):
+    model = scripted(default=bad)
+    with pytest.raises(AbstractionError, match="no valid InsightMemory after 3 attempts"):
+        abstract_run(make_run("rust", "r1", "Implement fib"), "insight", model=model)
+    assert len(model.calls) == 3
+
+
+def test_long_trajectory_is_truncated_with_a_marker(scripted):
+    run = make_run("python", "t1", "Implement add")
+    run.steps = [{"action": f"cmd {i}", "observation": "x" * 5000} for i in range(200)]
+    model = scripted(insight_json("Keep runs short"))
+    abstract_run(run, "insight", model=model, max_tokens=3000)
+    prompt = model.calls[0][1].content
+    assert "steps cut" in prompt and "characters cut" in prompt
+    assert len(prompt) < 3000 * 4 + 2000
+
+
+def test_bad_input_is_a_clear_error():
+    run = make_run("python", "t1", "   ")
+    with pytest.raises(ValueError, match="task is empty"):
+        abstract_run(run, "trajectory")
+    with pytest.raises(ValueError, match="needs a model"):
+        abstract_run(make_run("python", "t1", "x"), "insight")
+    with pytest.raises(ValueError):
+        abstract_run(make_run("python", "t1", "x"), "recipe")

@@ -1,0 +1,167 @@
+"""The drop-in nodes in a real graph: retrieval, writing, degradation and the outbox."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from pathlib import Path
+
+import pytest
+from conftest import insight_json
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.graph import END, START, MessagesState, StateGraph
+
+from langgraph_mtl import (
+    MemoryContext,
+    MemoryState,
+    Outbox,
+    create_memory_retrieval_node,
+    create_memory_writer_node,
+    open_pool,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DEAD_POOL = "http://127.0.0.1:9"  # nothing listens on the discard port
+
+
+def load_example(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def example():
+    return load_example("drop_in_nodes")
+
+
+def test_example_topology_snapshot(example, pool, scripted):
+    graph = example.build_graph(pool, scripted()).compile()
+    assert (
+        graph.get_graph().draw_mermaid()
+        == (ROOT / "tests" / "data" / "drop_in_nodes.mmd").read_text()
+    )
+
+
+def test_example_runs_and_transfers_across_domains(example, capsys):
+    example.main()
+    out = capsys.readouterr().out
+    assert "[rust] retrieved 2 memories (ok)" in out
+    rust_part = out.split("[rust]")[1]
+    assert "from python" in rust_part and "from shell" in rust_part
+    assert "pool now holds 3 memories" in out
+
+
+def _graph(pool, model, **writer):
+    class State(MemoryState):
+        seen_prompt: str
+
+    def solve(state):
+        return {
+            "seen_prompt": state.get("memory_prompt", ""),
+            "trajectory": [{"action": "pytest", "observation": "ok"}],
+            "verified": True,
+        }
+
+    builder = StateGraph(State, context_schema=MemoryContext)
+    builder.add_node(create_memory_retrieval_node(pool))
+    builder.add_node("solve", solve)
+    builder.add_node(create_memory_writer_node(pool, model=model, **writer), defer=True)
+    builder.add_edge(START, "retrieve_memories")
+    builder.add_edge("retrieve_memories", "solve")
+    builder.add_edge("solve", "write_memory")
+    builder.add_edge("write_memory", END)
+    return builder.compile()
+
+
+def test_written_memory_is_retrieved_by_another_domain_only(pool, scripted, tmp_path):
+    model = scripted(insight_json("Run the unit tests"), default=insight_json("Other lesson"))
+    graph = _graph(pool, model, outbox=Outbox(tmp_path / "outbox.jsonl"))
+    first = graph.invoke(
+        {"task": "unit tests for add"}, context=MemoryContext(domain="python", task_id="a")
+    )
+    assert first["memory_write_status"] == "ok" and len(first["memory_written"]) == 1
+    same = graph.invoke(
+        {"task": "unit tests for mul"}, context=MemoryContext(domain="python", task_id="b")
+    )
+    assert same["memory_receipts"] == [] and same["seen_prompt"] == ""
+    other = graph.invoke(
+        {"task": "unit tests for fib"}, context=MemoryContext(domain="rust", task_id="c")
+    )
+    (receipt,) = [
+        r for r in other["memory_receipts"] if r["domain"] == "python" and r["task_id"] == "a"
+    ]
+    assert receipt["memory_type"] == "insight" and receipt["outcome"] == "success"
+    assert "Run the unit tests" in other["seen_prompt"] and "<memory id=" in other["seen_prompt"]
+    own = graph.invoke(
+        {"task": "unit tests for add"},
+        context=MemoryContext(domain="python", task_id="d", include_own_domain=True, write=False),
+    )
+    assert any(r["task_id"] == "a" for r in own["memory_receipts"])
+    assert own["memory_write_status"] == "skipped: writing disabled"
+
+
+def test_unreachable_pool_degrades_and_outbox_delivers_later(pool, scripted, tmp_path, caplog):
+    box = Outbox(tmp_path / "outbox.jsonl")
+    model = scripted(default=insight_json("Read the error message"))
+    graph = _graph(lambda: open_pool(DEAD_POOL, collection="never"), model, outbox=box)
+    with caplog.at_level(logging.WARNING, logger="langgraph_mtl"):
+        out = graph.invoke(
+            {"task": "fix the build"}, context=MemoryContext(domain="c", task_id="x")
+        )
+    assert out["memory_status"].startswith("unavailable:")
+    assert out["memory_write_status"].startswith("queued: pool unavailable")
+    assert out["memory_written"] == [] and out["seen_prompt"] == ""
+    assert "continuing without memory" in caplog.text and "kept in the outbox" in caplog.text
+    assert len(box) == 1
+    report = box.flush(pool)
+    assert (report.delivered, report.remaining, pool.count()) == (1, 0, 1)
+    assert box.flush(pool).delivered == 0 and pool.count() == 1  # exactly once
+
+
+def test_model_failure_keeps_the_run_and_a_later_write_flushes(pool, scripted, tmp_path):
+    box = Outbox(tmp_path / "outbox.jsonl")
+    broken = _graph(pool, scripted(default="not json at all"), outbox=box)
+    out = broken.invoke({"task": "fix the build"}, context=MemoryContext(domain="c", task_id="x"))
+    assert out["memory_write_status"] == "queued: insight abstraction failed"
+    assert pool.count() == 0 and box.entries()[0]["kind"] == "run"
+    working = _graph(pool, scripted(default=insight_json("Read the error message")), outbox=box)
+    working.invoke({"task": "sort a list"}, context=MemoryContext(domain="py", task_id="y"))
+    assert pool.count() == 2 and len(box) == 0  # the later write abstracted the kept run too
+
+
+def test_nodes_work_on_messages_state(pool, scripted, tmp_path):
+    model = scripted(default=insight_json("Inspect before editing"))
+    builder = StateGraph(MessagesState, context_schema=MemoryContext)
+    builder.add_node(create_memory_retrieval_node(pool))
+    builder.add_node(
+        create_memory_writer_node(pool, model=model, outbox=Outbox(tmp_path / "o.jsonl"))
+    )
+    builder.add_edge(START, "retrieve_memories")
+    builder.add_edge("retrieve_memories", "write_memory")
+    builder.add_edge("write_memory", END)
+    messages = [
+        HumanMessage("list the files"),
+        AIMessage("", tool_calls=[{"name": "bash", "args": {"cmd": "ls"}, "id": "c1"}]),
+        ToolMessage("a.py", tool_call_id="c1"),
+        AIMessage("done"),
+    ]
+    builder.compile().invoke({"messages": messages}, context=MemoryContext(domain="shell"))
+    (stored,) = pool.list_records()
+    assert stored.domain == "shell" and stored.outcome.value == "unknown"
+    assert (
+        'bash({"cmd": "ls"})' in model.calls[0][1].content and "a.py" in model.calls[0][1].content
+    )
+
+
+def test_factory_errors_name_the_argument(pool):
+    with pytest.raises(ValueError, match="model"):
+        create_memory_writer_node(pool, memory_type="insight")
+    with pytest.raises(ValueError, match="memory_type"):
+        create_memory_writer_node(pool, memory_type="recipe")
+    with pytest.raises(ValueError, match="k"):
+        create_memory_retrieval_node(pool, k=0)
+    with pytest.raises(ValueError, match="pool"):
+        create_memory_retrieval_node("not a pool")
+    assert create_memory_writer_node(pool, memory_type="trajectory").__name__ == "write_memory"

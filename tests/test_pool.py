@@ -1,0 +1,138 @@
+"""The shared pool on a real Chroma: filters, leave-one-domain-out, ids, identity, JSONL."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from conftest import make_run
+
+from langgraph_mtl import EmbedderMismatchError, MemoryRecord, MemoryType, Outcome, open_pool
+from langgraph_mtl.abstraction import abstract_run
+from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.testing import HashingEmbeddings
+
+
+def record(
+    domain: str,
+    task_id: str,
+    key: str,
+    *,
+    kind=MemoryType.INSIGHT,
+    outcome=Outcome.SUCCESS,
+    agent_model="m1",
+) -> MemoryRecord:
+    return MemoryRecord(
+        id=memory_id(kind, domain, task_id, key),
+        memory_type=kind,
+        domain=domain,
+        task_id=task_id,
+        outcome=outcome,
+        agent_model=agent_model,
+        key=key,
+        content=f"{key} (content)",
+        payload={"title": key},
+    )
+
+
+@pytest.fixture
+def filled(pool):
+    pool.upsert(
+        [
+            record("python", "p1", "run the unit tests before submitting"),
+            record("rust", "r1", "run cargo test before submitting", outcome=Outcome.FAILURE),
+            record(
+                "verilog",
+                "v1",
+                "simulate the testbench before submitting",
+                kind=MemoryType.WORKFLOW,
+            ),
+            record("shell", "s1", "check the exit status of every command", agent_model="m2"),
+        ]
+    )
+    return pool
+
+
+def test_leave_one_domain_out_excludes_the_task_domain(filled):
+    hits = filled.search("run the unit tests before submitting", k=10, exclude_domains="python")
+    assert hits and all(h.record.domain != "python" for h in hits)
+    assert {h.record.domain for h in filled.search("tests", k=10)} == {
+        "python",
+        "rust",
+        "verilog",
+        "shell",
+    }
+
+
+def test_similarity_is_cosine_best_first(filled):
+    hits = filled.search("run the unit tests before submitting", k=4)
+    assert hits[0].record.domain == "python"
+    assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
+    sims = [h.similarity for h in hits]
+    assert sims == sorted(sims, reverse=True) and all(-1.0 <= s <= 1.0 + 1e-6 for s in sims)
+
+
+def test_filters_on_type_outcome_and_model(filled):
+    assert [h.record.domain for h in filled.search("x", k=9, memory_types="workflow")] == [
+        "verilog"
+    ]
+    assert [h.record.domain for h in filled.search("x", k=9, outcomes=[Outcome.FAILURE])] == [
+        "rust"
+    ]
+    assert [h.record.domain for h in filled.search("x", k=9, agent_models="m2")] == ["shell"]
+    both = filled.search("x", k=9, exclude_domains=["python", "rust"], memory_types=["insight"])
+    assert [h.record.domain for h in both] == ["shell"]
+    assert {r.domain for r in filled.list_records(domains="rust")} == {"rust"}
+
+
+def test_retried_write_does_not_duplicate(pool):
+    rec = abstract_run(make_run("python", "t1", "Implement add"), "trajectory")
+    pool.upsert(rec)
+    pool.upsert(abstract_run(make_run("python", "t1", "Implement add"), "trajectory"))
+    assert pool.count() == 1
+    assert pool.get(rec.id) == rec.model_copy(update={})
+    pool.delete(rec.id)
+    assert pool.count() == 0 and pool.get(rec.id) is None
+
+
+def test_reopening_with_another_embedder_is_a_clear_error(pool_dir, filled):
+    name = filled.collection.name
+    again = open_pool(str(pool_dir), collection=name, embeddings=HashingEmbeddings())
+    assert again.count() == 4
+    with pytest.raises(EmbedderMismatchError, match="re-embed"):
+        open_pool(str(pool_dir), collection=name, embeddings=HashingEmbeddings(dimension=128))
+    assert open_pool(str(pool_dir), collection=name, embeddings=HashingEmbeddings()).count() == 4
+
+
+def test_export_import_round_trip_and_reembedding(filled, pool_dir):
+    out = io.StringIO()
+    assert filled.export_jsonl(out, with_embeddings=True) == 4
+    other = open_pool(str(pool_dir), collection="copy-with-vectors", embeddings=HashingEmbeddings())
+    report = other.import_jsonl(out.getvalue().splitlines())
+    assert (report.imported, report.errors) == (4, [])
+    plain = io.StringIO()
+    filled.export_jsonl(plain, domains="rust")
+    foreign = open_pool(
+        str(pool_dir), collection="copy-reembedded", embeddings=HashingEmbeddings(64)
+    )
+    assert foreign.import_jsonl(plain.getvalue().splitlines()).imported == 1
+    assert foreign.search("cargo test", k=1)[0].record.domain == "rust"
+
+
+def test_import_reports_broken_lines_and_keeps_good_ones(pool):
+    good = json.dumps({"record": record("python", "p9", "a good memory").model_dump(mode="json")})
+    bad_record = json.dumps({"record": {"id": "x", "memory_type": "recipe"}})
+    lines = [good, "{not json", "", bad_record, json.dumps({"nothing": 1})]
+    report = pool.import_jsonl(lines)
+    assert report.imported == 1
+    assert [n for n, _ in report.errors] == [2, 4, 5]
+    assert pool.count() == 1
+
+
+def test_odd_characters_in_ids_and_metadata_round_trip(pool):
+    rec = record("c++/ünïcode", 'task "quoted" #1', "a key with 'quotes' and emoji 🚀")
+    pool.upsert(rec)
+    assert pool.get(rec.id) == rec
+    with pytest.raises(ValueError, match="control characters"):
+        record("bad\x00domain", "t", "k")
