@@ -24,6 +24,7 @@ from langgraph_mtl.nodes import (
 from langgraph_mtl.outbox import Outbox
 from langgraph_mtl.pool import EmbedderMismatchError, MemoryPool, ScoredMemory, open_pool
 from langgraph_mtl.retrieval import QueryStrategy, render_memory_block, retrieve_memories
+from langgraph_mtl.tracing import configure_tracing
 
 __all__ = [
     "AbstractionError",
@@ -44,6 +45,7 @@ __all__ = [
     "TrajectoryMemory",
     "WorkflowMemory",
     "abstract_run",
+    "configure_tracing",
     "create_memory_retrieval_node",
     "create_memory_writer_node",
     "open_pool",
@@ -51,3 +53,5 @@ __all__ = [
     "resolve_embeddings",
     "retrieve_memories",
 ]
+
+configure_tracing()  # a keyless tracing request becomes a silent no-op

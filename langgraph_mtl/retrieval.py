@@ -153,16 +153,17 @@ def retrieve_memories(
     """
     strategy = QueryStrategy(strategy)
     types = [MemoryType(t) for t in (memory_types or list(MemoryType))]
-    groups: dict[QueryStrategy, list[MemoryType]] = {}
+    queries: dict[QueryStrategy, str] = {}
+    groups: dict[str, list[MemoryType]] = {}  # one search per distinct query text
     for kind in types:
-        groups.setdefault(_AUTO[kind] if strategy is QueryStrategy.AUTO else strategy, []).append(
-            kind
-        )
+        kind_strategy = _AUTO[kind] if strategy is QueryStrategy.AUTO else strategy
+        if kind_strategy not in queries:
+            queries[kind_strategy] = build_query(task, kind_strategy, model)
+        groups.setdefault(queries[kind_strategy], []).append(kind)
     exclude = [domain] if domain and not include_own_domain else None
     fetch = k * 3 if use_rerank and model is not None else k
     hits: dict[str, ScoredMemory] = {}
-    for query_strategy, kinds in groups.items():
-        query = build_query(task, query_strategy, model)
+    for query, kinds in groups.items():
         for hit in pool.search(
             query,
             k=fetch,

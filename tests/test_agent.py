@@ -1,0 +1,154 @@
+"""The prebuilt coding agent with a scripted model: protocol, limits, memory in and out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import insight_json
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from langgraph_mtl import MemoryRecord, MemoryType, Outbox
+from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.memory_types import memory_id
+
+ROOT = Path(__file__).resolve().parents[1]
+WRITE_HELLO = "I will write the file.\n```bash\nprintf 'print(\"hi\")\\n' > hello.py\n```"
+RUN_HELLO = "Check it.\n```bash\npython3 hello.py\n```"
+SUBMIT = "Done.\n```bash\nsubmit\n```"
+
+
+def agent(pool, model, tmp_path, **kwargs):
+    kwargs.setdefault("sandbox", "none")
+    kwargs.setdefault("retrieval_strategy", "task")
+    return create_coding_agent(
+        model, pool=pool, outbox=Outbox(tmp_path / "outbox.jsonl"), **kwargs
+    ).compile()
+
+
+def context(tmp_path, **kwargs):
+    kwargs.setdefault("domain", "python")
+    kwargs.setdefault("task_id", "hello")
+    return AgentContext(workspace=str(tmp_path / "ws"), **kwargs)
+
+
+def test_topology_snapshot(pool, scripted, tmp_path):
+    graph = agent(pool, scripted(), tmp_path)
+    assert (
+        graph.get_graph().draw_mermaid()
+        == (ROOT / "tests" / "data" / "coding_agent.mmd").read_text()
+    )
+
+
+def test_solves_verifies_and_writes_a_memory(pool, scripted, tmp_path):
+    model = scripted(
+        "1. write the file 2. run it",
+        WRITE_HELLO,
+        RUN_HELLO,
+        SUBMIT,
+        insight_json("Run the program before submitting"),
+    )
+    out = agent(pool, model, tmp_path).invoke(
+        {"task": "Write hello.py that prints hi"},
+        context=context(tmp_path, verify_command='test "$(python3 hello.py)" = hi'),
+    )
+    assert (tmp_path / "ws" / "hello.py").exists()
+    assert out["submitted"] and out["steps_taken"] == 3 and out["verified"] is True
+    assert [s["action"] for s in out["trajectory"]][-1] == "submit"
+    assert (
+        "hi" in out["trajectory"][1]["observation"]
+        and "exit code 0" in out["trajectory"][1]["observation"]
+    )
+    assert out["memory_write_status"] == "ok"
+    (stored,) = pool.list_records()
+    assert stored.outcome.value == "success" and stored.judged_by.value == "verifier"
+    assert stored.key == "Run the program before submitting" and stored.domain == "python"
+
+
+def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
+    model = scripted("plan", SUBMIT, insight_json("Check the output before submitting"))
+    out = agent(pool, model, tmp_path).invoke(
+        {"task": "Write hello.py"}, context=context(tmp_path, verify_command="test -f hello.py")
+    )
+    assert out["verified"] is False and "exit code 1" in out["verification"]
+    assert pool.list_records()[0].outcome.value == "failure"
+
+
+def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        "I would list the files",
+        "```python\nprint(1)\n```",
+        SUBMIT,
+        insight_json("Follow the protocol"),
+    )
+    out = agent(pool, model, tmp_path).invoke({"task": "t"}, context=context(tmp_path))
+    assert out["format_errors"] == 2 and out["submitted"]
+    feedback = [
+        m.content
+        for m in out["messages"]
+        if isinstance(m, HumanMessage) and "FORMAT ERROR" in m.content
+    ]
+    assert len(feedback) == 2 and "no ```bash block found" in feedback[0]
+    third_call = model.calls[3]
+    assert "FORMAT ERROR" in third_call[-1].content  # the model saw the error next turn
+
+
+def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
+    model = scripted("plan", default="```bash\necho again\n```")
+    graph = agent(pool, model, tmp_path, step_limit=4, write_memory_types="trajectory")
+    out = graph.invoke({"task": "loop forever"}, context=context(tmp_path))
+    assert out["steps_taken"] == 4 and not out.get("submitted")
+    assert len(out["trajectory"]) == 4 and out["memory_write_status"] == "ok"
+
+
+def test_command_timeout_is_reported(pool, scripted, tmp_path):
+    model = scripted("plan", "```bash\nsleep 20\n```", SUBMIT)
+    graph = agent(pool, model, tmp_path, command_timeout=1, write_memory_types="trajectory")
+    out = graph.invoke({"task": "wait"}, context=context(tmp_path))
+    assert out["trajectory"][0]["observation"].startswith("[timed out]")
+
+
+def test_memories_of_other_domains_reach_the_system_prompt(pool, scripted, tmp_path):
+    pool.upsert(
+        [
+            MemoryRecord(
+                id=memory_id("insight", d, "t", d),
+                memory_type=MemoryType.INSIGHT,
+                domain=d,
+                task_id="t",
+                key=f"{d} lesson about writing files",
+                content=f"{d.upper()} LESSON",
+            )
+            for d in ("rust", "python")
+        ]
+    )
+    model = scripted("query plan", "plan", SUBMIT, insight_json("x"))
+    graph = agent(pool, model, tmp_path, retrieval_strategy="auto")
+    out = graph.invoke({"task": "writing files"}, context=context(tmp_path))
+    assert [r["domain"] for r in out["memory_receipts"]] == ["rust"]
+    act_call = model.calls[2]
+    assert isinstance(act_call[0], SystemMessage)
+    assert "RUST LESSON" in act_call[0].content and "PYTHON LESSON" not in act_call[0].content
+    assert "RUST LESSON" in model.calls[1][0].content  # the planner saw it too
+
+
+def test_native_tool_calls(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        AIMessage(
+            "",
+            tool_calls=[{"name": "bash", "args": {"command": "echo native > n.txt"}, "id": "c1"}],
+        ),
+        AIMessage("", tool_calls=[{"name": "submit", "args": {}, "id": "c2"}]),
+    )
+    graph = agent(pool, model, tmp_path, tool_calling="native", write_memory_types="trajectory")
+    out = graph.invoke({"task": "write n.txt"}, context=context(tmp_path))
+    assert (tmp_path / "ws" / "n.txt").read_text() == "native\n" and out["submitted"]
+
+
+def test_bad_arguments_are_named(pool, scripted):
+    with pytest.raises(ValueError, match="step_limit"):
+        create_coding_agent(scripted(), pool=pool, step_limit=0)
+    with pytest.raises(ValueError, match="model"):
+        create_coding_agent("", pool=pool)

@@ -1,0 +1,75 @@
+"""Commands run in the workspace; sandboxed, they cannot write outside it nor reach the network."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from langgraph_mtl.sandbox import Sandbox, bubblewrap_available
+
+needs_bwrap = pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
+
+
+@pytest.fixture
+def outside(tmp_path):
+    path = tmp_path / "outside"
+    path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=needs_bwrap)])
+def test_runs_in_workspace_with_exit_code_and_output(tmp_path, mode):
+    box = Sandbox(tmp_path / "ws", mode=mode, timeout=10)
+    result = box.run("echo hello > f.txt && cat f.txt && pwd && exit 3")
+    assert result.exit_code == 3
+    assert "hello" in result.output and str(tmp_path / "ws") in result.output
+    assert (tmp_path / "ws" / "f.txt").read_text() == "hello\n"
+
+
+@pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=needs_bwrap)])
+def test_timeout_kills_the_whole_process_group(tmp_path, mode):
+    box = Sandbox(tmp_path / "ws", mode=mode, timeout=1)
+    start = time.monotonic()
+    result = box.run("(sleep 30; echo late > late.txt) & sleep 30")
+    assert result.timed_out and result.exit_code is None
+    assert time.monotonic() - start < 10
+    time.sleep(0.5)
+    assert not (tmp_path / "ws" / "late.txt").exists()
+
+
+def test_output_is_truncated_with_a_marker(tmp_path):
+    result = Sandbox(tmp_path, mode="none", max_output_chars=1000).run("seq 1 100000")
+    assert result.truncated and "characters of output cut" in result.output
+    assert result.output.startswith("1\n2\n") and result.output.rstrip().endswith("100000")
+
+
+@needs_bwrap
+def test_sandboxed_command_cannot_write_outside_the_workspace(tmp_path, outside):
+    result = Sandbox(tmp_path / "ws", mode="bwrap").run(f"echo pwned > {outside}/x.txt; echo rc=$?")
+    assert "rc=1" in result.output and not (outside / "x.txt").exists()
+    unsandboxed = Sandbox(tmp_path / "ws2", mode="none").run(f"echo ok > {outside}/y.txt")
+    assert unsandboxed.exit_code == 0 and (outside / "y.txt").exists()
+
+
+@needs_bwrap
+def test_sandboxed_command_cannot_reach_the_network(tmp_path):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    threading.Thread(target=lambda: server.accept(), daemon=True).start()
+    probe = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 3); print('CONNECTED')\""
+    try:
+        assert "CONNECTED" in Sandbox(tmp_path / "a", mode="none").run(probe).output
+        blocked = Sandbox(tmp_path / "b", mode="bwrap").run(probe)
+        assert "CONNECTED" not in blocked.output and blocked.exit_code != 0
+    finally:
+        server.close()
+
+
+def test_api_keys_are_not_passed_to_commands(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    assert "sk-secret" not in Sandbox(tmp_path, mode="none").run("env").output
