@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -49,9 +49,13 @@ PLAN_INSTRUCTION = (
     "You are a careful coding agent. Before acting, write a short plan (3-5 numbered steps) for "
     "the task. Do not write code yet."
 )
+PLAN_HEADER = "Your plan (nothing is done yet: carry it out one command at a time):"
 SYSTEM_TEMPLATE = (
     "You are a careful coding agent working in the directory {workspace}.\n\n{protocol}"
 )
+EARLY_SUBMIT = "no command has been run yet, so nothing is done: run the first command of your plan"
+NATIVE_PROTOCOL = "Use the bash tool, one command per turn; call submit when the task is done."
+NEXT_HINT = "Reply with one ```bash block: the next command, or only `submit` if the task is done."
 
 
 @dataclass
@@ -70,6 +74,7 @@ class CodingAgentState(MemoryState, total=False):
     steps_taken: int
     submitted: bool
     format_errors: int
+    consecutive_format_errors: int
     verification: str
     workspace: str
 
@@ -120,6 +125,7 @@ def create_coding_agent(
     sandbox: SandboxMode = "auto",
     tool_calling: Literal["auto", "text", "native"] = "auto",
     plan: bool = True,
+    format_error_limit: int = 3,
     outbox: Outbox | str | None = None,
 ) -> StateGraph[CodingAgentState, AgentContext, CodingAgentState, CodingAgentState]:
     """Build the coding agent with memory transfer (returns an uncompiled ``StateGraph``).
@@ -136,7 +142,8 @@ def create_coding_agent(
         write_memory_types: which types the finished run is abstracted into.
         writer_model: model for abstraction (default: ``model``); ``judge`` decides the outcome
             when the run has no verify command.
-        step_limit, command_timeout, max_output_chars: the act loop's limits.
+        step_limit, command_timeout, max_output_chars: the act loop's limits; the loop also
+            ends after ``format_error_limit`` protocol errors in a row.
         sandbox: "auto" (bubblewrap when available), "bwrap" or "none".
         tool_calling: "text" protocol, "native" tool calls, or "auto" (native for OpenAI).
     """
@@ -162,11 +169,7 @@ def create_coding_agent(
         )
 
     def _system(state: dict[str, Any], workspace: str) -> SystemMessage:
-        protocol = (
-            "Use the bash tool, one command per turn; call submit when done."
-            if native
-            else PROTOCOL_INSTRUCTIONS
-        )
+        protocol = NATIVE_PROTOCOL if native else PROTOCOL_INSTRUCTIONS
         text = SYSTEM_TEMPLATE.format(workspace=workspace, protocol=protocol)
         if state.get("memory_prompt"):
             text += "\n\n" + state["memory_prompt"]
@@ -185,7 +188,7 @@ def create_coding_agent(
         return {
             "workspace": workspace,
             "plan": text,
-            "messages": [HumanMessage(f"Task:\n{state['task']}\n\nYour plan:\n{text}")],
+            "messages": [HumanMessage(f"Task:\n{state['task']}\n\n{PLAN_HEADER}\n{text}")],
         }
 
     def act(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
@@ -195,6 +198,10 @@ def create_coding_agent(
         action = parse_action(reply)
         step: Step = {"thought": action.thought, "action": "", "observation": ""}
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1}
+        if action.kind == "submit" and not any(
+            s.get("observation", "").startswith("[") for s in state.get("trajectory", [])
+        ):
+            action = replace(action, kind="invalid", error=EARLY_SUBMIT)
         if action.kind == "submit":
             step["action"] = "submit"
             observation = "Submitted."
@@ -203,15 +210,17 @@ def create_coding_agent(
             step["action"] = f"(format error) {str(reply.content)[:300]}"
             observation = format_error(action)
             out["format_errors"] = state.get("format_errors", 0) + 1
+            out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:
             result = _sandbox(workspace).run(action.command)
             step["action"] = action.command
             observation = result.render()
+            out["consecutive_format_errors"] = 0
         step["observation"] = observation
         follow: AnyMessage = (
             ToolMessage(observation, tool_call_id=action.tool_call_id)
             if action.tool_call_id
-            else HumanMessage(f"Observation:\n{observation}")
+            else HumanMessage(f"Observation:\n{observation}\n\n{NEXT_HINT}")
         )
         out["messages"] = [reply, follow]
         out["trajectory"] = [*state.get("trajectory", []), step]
@@ -219,6 +228,8 @@ def create_coding_agent(
 
     def route(state: dict[str, Any]) -> str:
         if state.get("submitted") or state.get("steps_taken", 0) >= step_limit:
+            return "finish"
+        if state.get("consecutive_format_errors", 0) >= format_error_limit:
             return "finish"
         return "act"
 

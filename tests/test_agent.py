@@ -66,7 +66,7 @@ def test_solves_verifies_and_writes_a_memory(pool, scripted, tmp_path):
 
 
 def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
-    model = scripted("plan", SUBMIT, insight_json("Check the output before submitting"))
+    model = scripted("plan", "```bash\nls\n```", SUBMIT, insight_json("Check the output before submitting"))
     out = agent(pool, model, tmp_path).invoke(
         {"task": "Write hello.py"}, context=context(tmp_path, verify_command="test -f hello.py")
     )
@@ -79,6 +79,7 @@ def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
         "plan",
         "I would list the files",
         "```python\nprint(1)\n```",
+        "```bash\nls\n```",
         SUBMIT,
         insight_json("Follow the protocol"),
     )
@@ -92,6 +93,23 @@ def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
     assert len(feedback) == 2 and "no ```bash block found" in feedback[0]
     third_call = model.calls[3]
     assert "FORMAT ERROR" in third_call[-1].content  # the model saw the error next turn
+
+
+def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
+    model = scripted("plan", SUBMIT, RUN_HELLO, SUBMIT)
+    out = agent(pool, model, tmp_path, write_memory_types="trajectory").invoke(
+        {"task": "t"}, context=context(tmp_path)
+    )
+    assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
+    assert "no command has been run yet" in out["trajectory"][0]["observation"]
+
+
+def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
+    model = scripted("plan", "```bash\necho ok\n```", default="I am done, it works.")
+    out = agent(pool, model, tmp_path, write_memory_types="trajectory").invoke(
+        {"task": "t"}, context=context(tmp_path)
+    )
+    assert out["steps_taken"] == 4 and out["format_errors"] == 3 and not out.get("submitted")
 
 
 def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
@@ -123,7 +141,7 @@ def test_memories_of_other_domains_reach_the_system_prompt(pool, scripted, tmp_p
             for d in ("rust", "python")
         ]
     )
-    model = scripted("query plan", "plan", SUBMIT, insight_json("x"))
+    model = scripted("query plan", "plan", "```bash\nls\n```", SUBMIT, insight_json("x"))
     graph = agent(pool, model, tmp_path, retrieval_strategy="auto")
     out = graph.invoke({"task": "writing files"}, context=context(tmp_path))
     assert [r["domain"] for r in out["memory_receipts"]] == ["rust"]

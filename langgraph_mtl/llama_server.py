@@ -1,0 +1,47 @@
+"""Process entry point of the local model server: ``python -m langgraph_mtl.llama_server``.
+
+Started by :class:`langgraph_mtl.local_model.LocalModelServer`; runs llama.cpp (``xllamacpp``)
+on 127.0.0.1 until it gets SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m langgraph_mtl.llama_server")
+    parser.add_argument("--model", required=True, help="GGUF file")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--ctx", type=int, default=8192)
+    args = parser.parse_args(argv)
+    try:
+        import xllamacpp
+    except ImportError:
+        print("xllamacpp is missing: pip install 'langgraph-mtl[local]'", file=sys.stderr)
+        return 3
+    params = xllamacpp.CommonParams()
+    params.model.path = args.model
+    params.hostnames = ["127.0.0.1"]
+    params.port = args.port
+    params.n_ctx = args.ctx
+    params.n_parallel = 1
+    params.cpuparams.n_threads = args.threads
+    params.cpuparams_batch.n_threads = args.threads
+    params.use_jinja = True
+    params.ui = False
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    server = xllamacpp.Server(params)
+    print(f"listening on {server.listening_address}", flush=True)
+    stop.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
