@@ -7,10 +7,10 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_origin
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langsmith import traceable
 from pydantic import BaseModel, ValidationError
 
@@ -67,6 +67,9 @@ JUDGE_PROMPT = (
     "You are a strict judge of a coding agent's run. Decide whether the agent fully solved the "
     "task. Answer with exactly one word: PASS or FAIL. Default to FAIL when in doubt."
 )
+
+JSON_ONLY = "Reply with ONE JSON object and nothing else, filling in this example:\n{example}"
+REPAIR = "That reply was not valid ({problem}). Reply again with ONE corrected JSON object only."
 
 #: Which field of each type is embedded as the retrieval key (REFERENCE: task/goal/summary/title).
 DEFAULT_KEY_FIELDS: dict[MemoryType, str] = {
@@ -155,32 +158,53 @@ def _extract_json(text: str) -> Any:
     raise ValueError("no JSON object in the reply")
 
 
+def _example(schema: type[BaseModel]) -> str:
+    """A JSON example of a schema, each value describing what goes there (for text-only models)."""
+    example: dict[str, Any] = {}
+    for name, info in schema.model_fields.items():
+        hint = f"<{info.description or name}>"
+        example[name] = [hint] if get_origin(info.annotation) is list else hint
+    return json.dumps(example, indent=1)
+
+
+def _describe(exc: Exception) -> str:
+    """A one-line account of what is wrong with a reply."""
+    if isinstance(exc, ValidationError):
+        parts = [f"{'.'.join(map(str, e['loc'])) or 'reply'}: {e['msg']}" for e in exc.errors()]
+        return "; ".join(parts)[:300]
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+
+
 def _ask_structured(
     model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
 ) -> BaseModel:
+    """Structured output first, then text replies parsed and repaired, with the error fed back."""
     errors: list[str] = []
     structured: Any = None
     try:
-        structured = model.with_structured_output(schema, method="json_schema")
+        structured = model.with_structured_output(schema, method="json_schema", include_raw=True)
     except Exception as exc:  # models without structured output use the text path
         log.debug("structured output unavailable (%s); using text parsing", exc)
+    ask_text = HumanMessage(JSON_ONLY.format(example=_example(schema)))
+    history = [*messages, ask_text]
     for attempt in range(attempts):
+        raw = ""
         try:
-            if structured is not None and attempt % 2 == 0:
-                result = structured.invoke(messages)
-                if isinstance(result, schema):
-                    return result
-                return schema.model_validate(result)
-            hint = json.dumps(schema.model_json_schema())
-            reply = model.invoke(
-                [
-                    *messages,
-                    HumanMessage(f"Reply with ONE JSON object matching this schema:\n{hint}"),
-                ]
-            )
-            return schema.model_validate(_extract_json(str(reply.content)))
+            if structured is not None and attempt == 0:
+                out = structured.invoke(messages)
+                raw = str(getattr(out.get("raw"), "content", "") or "")
+                if out.get("parsed") is None:
+                    error = out.get("parsing_error")
+                    raise error if isinstance(error, ValueError) else ValueError("no JSON object")
+                return schema.model_validate(out["parsed"])
+            raw = str(model.invoke(history).content)
+            return schema.model_validate(_extract_json(raw))
         except (ValidationError, ValueError, TypeError) as exc:
-            errors.append(f"attempt {attempt + 1}: {str(exc).splitlines()[0][:200]}")
+            problem = _describe(exc)
+            errors.append(f"attempt {attempt + 1}: {problem}")
+            if raw:  # show the model its own bad reply and what was wrong with it
+                history = [*messages, ask_text, AIMessage(raw[:4000]),
+                           HumanMessage(REPAIR.format(problem=problem))]  # fmt: skip
         except Exception as exc:
             errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
     raise AbstractionError(

@@ -55,6 +55,7 @@ class Action:
     error: str = ""
     thought: str = ""
     tool_call_id: str | None = None
+    note: str = ""
 
 
 @tool
@@ -116,8 +117,9 @@ def parse_action(message: AIMessage | str) -> Action:
         if body.strip().lower() == SUBMIT_WORD:
             return Action("submit", thought=thought)
         return Action("command", command=body, thought=thought)
-    if len(shell) > 1:
-        return Action("invalid", error=f"found {len(shell)} bash blocks, expected exactly one")
+    if len(shell) > 1:  # small models often write a whole script of blocks: run the first
+        note = f"NOTE: your reply had {len(shell)} bash blocks; only the first was run."
+        return Action("command", command=shell[0], thought=thought, note=note)
     parsed = _from_json(text)
     if parsed is not None:
         return parsed

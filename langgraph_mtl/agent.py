@@ -214,7 +214,7 @@ def create_coding_agent(
         else:
             result = _sandbox(workspace).run(action.command)
             step["action"] = action.command
-            observation = result.render()
+            observation = f"{action.note}\n{result.render()}" if action.note else result.render()
             out["consecutive_format_errors"] = 0
         step["observation"] = observation
         follow: AnyMessage = (

@@ -53,7 +53,7 @@ def _open(pool: str | None, collection: str, embeddings: str | None = None) -> M
 @contextlib.contextmanager
 def _chat_model(spec: str) -> Iterator[Any]:
     """A chat model for the command; 'local[:variant]' starts the local server for its duration."""
-    if spec != "local" and not spec.startswith("local:"):
+    if not (spec == "local" or spec.startswith("local:")) or spec.startswith("local:http"):
         from langgraph_mtl.models import resolve_chat_model
 
         yield resolve_chat_model(spec)

@@ -18,6 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ctx", type=int, default=8192)
+    parser.add_argument("--max-tokens", type=int, default=2048)
     args = parser.parse_args(argv)
     try:
         import xllamacpp
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     params.port = args.port
     params.n_ctx = args.ctx
     params.n_parallel = 1
+    params.n_predict = args.max_tokens  # a hard cap on every reply, whatever the client asks
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
     params.use_jinja = True

@@ -235,10 +235,9 @@ class LocalModelServer:
 
     def chat_model(self, **kwargs: Any) -> Any:
         """A ``ChatOpenAI`` pointed at this server."""
-        from langchain_openai import ChatOpenAI
+        from langgraph_mtl.models import local_chat_model
 
-        kwargs.setdefault("temperature", 0)
-        return ChatOpenAI(model="local", base_url=self.base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
+        return local_chat_model(self.base_url, **kwargs)
 
     def __enter__(self) -> LocalModelServer:
         return self.start() if self._proc is None else self

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-__all__ = ["model_label", "resolve_chat_model"]
+__all__ = ["local_chat_model", "model_label", "resolve_chat_model"]
 
 
 def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -> BaseChatModel:
@@ -30,7 +31,7 @@ def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -
                 f"{argument}: 'local' needs a running local server: start one with `mtl serve` "
                 "and set MTL_LOCAL_BASE_URL, or pass 'local:http://127.0.0.1:PORT/v1'"
             )
-        return ChatOpenAI(model="local", base_url=base_url, api_key="local", temperature=0)  # type: ignore[arg-type]
+        return local_chat_model(base_url)
     if name.startswith("openai:"):
         name = name.split(":", 1)[1]
     elif ":" in name:
@@ -38,6 +39,16 @@ def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -
             f"{argument}: unknown model provider in {model!r} (use 'openai:' or 'local')"
         )
     return ChatOpenAI(model=name)
+
+
+def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
+    """``ChatOpenAI`` for a local OpenAI-protocol server, with bounded replies and a timeout."""
+    from langchain_openai import ChatOpenAI
+
+    kwargs.setdefault("temperature", 0)
+    kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1024")))
+    kwargs.setdefault("timeout", 300)
+    return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
 
 
 def model_label(model: object | None) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -54,12 +53,6 @@ class CommandResult:
         return f"[{status}]\n{self.output}" if self.output else f"[{status}] (no output)"
 
 
-def _limits(memory_bytes: int, cpu_seconds: int) -> None:  # runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
-    resource.setrlimit(resource.RLIMIT_NPROC, (512, 512))
-
-
 def _truncate(text: str, limit: int) -> tuple[str, bool]:
     if len(text) <= limit:
         return text, False
@@ -100,8 +93,10 @@ class Sandbox:
     def isolated(self) -> bool:
         return self.mode == "bwrap"
 
-    def _argv(self, command: str) -> list[str]:
-        shell = ["bash", "-c", command]
+    def _argv(self, command: str, cpu_seconds: int) -> list[str]:
+        # limits via the shell, not preexec_fn (which can deadlock in threaded hosts)
+        limits = f"ulimit -S -v {self.memory_bytes // 1024} -t {cpu_seconds} 2>/dev/null\n"
+        shell = ["bash", "-c", limits + command]
         if self.mode != "bwrap":
             return shell
         ws = str(self.workspace)
@@ -118,14 +113,13 @@ class Sandbox:
         env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))}
         env.update(HOME=str(self.workspace), PYTHONDONTWRITEBYTECODE="1")
         proc = subprocess.Popen(
-            self._argv(command),
+            self._argv(command, int(limit) + 5),
             cwd=self.workspace,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
             env=env,
-            preexec_fn=lambda: _limits(self.memory_bytes, int(limit) + 5),
         )
         try:
             raw, _ = proc.communicate(timeout=limit)

@@ -74,14 +74,20 @@ class ScriptedChatModel(BaseChatModel):
         return self.bind(tools=tools, **kwargs)
 
     def with_structured_output(  # type: ignore[override]
-        self, schema: type[BaseModel], **kwargs: Any
-    ) -> Runnable[Any, BaseModel]:
+        self, schema: type[BaseModel], *, include_raw: bool = False, **kwargs: Any
+    ) -> Runnable[Any, Any]:
         def parse(message: BaseMessage) -> BaseModel:
             text = str(message.content)
             match = re.search(r"\{.*\}", text, re.DOTALL)
             return schema.model_validate(json.loads(match.group(0) if match else text))
 
-        return self | RunnableLambda(parse)
+        def parse_with_raw(message: BaseMessage) -> dict[str, Any]:
+            try:
+                return {"raw": message, "parsed": parse(message), "parsing_error": None}
+            except (ValueError, TypeError) as exc:
+                return {"raw": message, "parsed": None, "parsing_error": exc}
+
+        return self | RunnableLambda(parse_with_raw if include_raw else parse)
 
 
 class HashingEmbeddings(Embeddings):

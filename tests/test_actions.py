@@ -33,7 +33,6 @@ def test_valid_replies(reply, kind, command):
     ("reply", "error"),
     [
         ("I think we should list files.", "no ```bash block"),
-        ("```bash\nls\n```\nthen\n```bash\npwd\n```", "2 bash blocks"),
         ("```python\nprint(1)\n```", "not a shell command block"),
         ("", "no ```bash block"),
         ('{"command": ""}', "no ```bash block"),
@@ -42,6 +41,12 @@ def test_valid_replies(reply, kind, command):
 def test_protocol_errors_are_explained(reply, error):
     action = parse_action(reply)
     assert action.kind == "invalid" and error in action.error
+
+
+def test_several_blocks_run_the_first_with_a_note():
+    action = parse_action("```bash\nls\n```\nthen\n```bash\npwd\n```")
+    assert (action.kind, action.command) == ("command", "ls")
+    assert "2 bash blocks; only the first was run" in action.note
 
 
 def test_native_tool_calls():

@@ -66,7 +66,9 @@ def test_solves_verifies_and_writes_a_memory(pool, scripted, tmp_path):
 
 
 def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
-    model = scripted("plan", "```bash\nls\n```", SUBMIT, insight_json("Check the output before submitting"))
+    model = scripted(
+        "plan", "```bash\nls\n```", SUBMIT, insight_json("Check the output before submitting")
+    )
     out = agent(pool, model, tmp_path).invoke(
         {"task": "Write hello.py"}, context=context(tmp_path, verify_command="test -f hello.py")
     )

@@ -113,3 +113,16 @@ def test_bad_input_is_a_clear_error():
         abstract_run(make_run("python", "t1", "x"), "insight")
     with pytest.raises(ValueError):
         abstract_run(make_run("python", "t1", "x"), "recipe")
+
+
+def test_a_bad_reply_is_shown_back_with_what_was_wrong(scripted):
+    model = scripted(
+        '{"title": "only a title"}', '{"title": "still only a title"}', insight_json("Fixed")
+    )
+    record = abstract_run(make_run("go", "g1", "Sort numbers"), "insight", model=model)
+    assert record.key == "Fixed"
+    repair_prompt = model.calls[2]
+    assert repair_prompt[-2].content == '{"title": "still only a title"}'
+    assert "not valid" in repair_prompt[-1].content and "description" in repair_prompt[-1].content
+    assert '"content": "<1-3 sentences' in model.calls[1][-3].content  # the example, not the schema
+    assert "description: Field required" in model.calls[1][-1].content
