@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 EXTRAS ?= dev,local,serve,analysis
 
-.PHONY: install test test-unit lint format bench clean
+.PHONY: install demo test test-unit lint format bench clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -12,6 +12,9 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed
+
+demo: install
+	$(VENV)/bin/mtl demo
 
 test: install
 	$(PY) -m pytest

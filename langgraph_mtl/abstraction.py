@@ -24,6 +24,7 @@ from langgraph_mtl.memory_types import (
     schema_for,
 )
 from langgraph_mtl.models import model_label
+from langgraph_mtl.redaction import redact
 from langgraph_mtl.trajectory import (
     Step,
     clean_text,
@@ -248,7 +249,9 @@ def abstract_run(
     task = clean_text(run.task).strip()
     if not task:
         raise ValueError("run.task is empty: a memory needs the task it came from")
+    task = redact(task[:20_000]).text  # secrets never reach the abstracting model
     steps = truncate_steps([map_step(s, clean_text) for s in run.steps], max_tokens=max_tokens)
+    steps = [map_step(s, lambda text: redact(text).text) for s in steps]
     result, judged_by = outcome if outcome is not None else decide_outcome(run, judge)
 
     if kind is MemoryType.TRAJECTORY:

@@ -34,6 +34,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
 from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome
+from langgraph_mtl.feedback import record_feedback
 from langgraph_mtl.memory_types import MemoryRecord, MemoryType
 from langgraph_mtl.models import model_label, resolve_chat_model
 from langgraph_mtl.outbox import Outbox
@@ -212,6 +213,7 @@ def create_memory_writer_node(
     messages_key: str = "messages",
     trajectory_key: str = "trajectory",
     verified_key: str = "verified",
+    receipts_key: str = "memory_receipts",
     written_key: str = "memory_written",
     status_key: str = "memory_write_status",
     name: str = "write_memory",
@@ -221,7 +223,8 @@ def create_memory_writer_node(
     The outcome is the verifier's (``state[verified_key]``) when present, else the ``judge``
     model's strict PASS/FAIL, else unknown. Safe with ``add_node(..., defer=True)``. On a pool
     or model failure nothing raises: what could not be written goes to the outbox (delivered by
-    a later write or :meth:`Outbox.flush`) and ``status_key`` says so.
+    a later write or :meth:`Outbox.flush`) and ``status_key`` says so. The memories the run was
+    given (``receipts_key``) get utility feedback: helped if it passed, hurt if it failed.
     """
     get_pool = _pool_getter(pool)
     kinds = _types(memory_type)
@@ -255,7 +258,10 @@ def create_memory_writer_node(
             verified=verified if isinstance(verified, bool) else None,
             agent_model=producer,
         )
-        return _write_run(run, kinds, chat, judge_model, get_pool, box, written_key, status_key)
+        used = [r["id"] for r in state.get(receipts_key) or [] if isinstance(r, dict) and "id" in r]
+        return _write_run(
+            run, used, kinds, chat, judge_model, get_pool, box, written_key, status_key
+        )
 
     write.__name__ = name
     return write
@@ -270,6 +276,7 @@ def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> lis
 
 def _write_run(
     run: FinishedRun,
+    used: list[str],
     kinds: Sequence[MemoryType],
     model: BaseChatModel | None,
     judge: BaseChatModel | None,
@@ -292,7 +299,10 @@ def _write_run(
     if records:
         try:
             pool = get_pool()
-            written = pool.upsert(records)
+            report = pool.upsert(records)
+            written = report.ids
+            if report.quarantined:
+                problems.append(f"{len(report.quarantined)} quarantined")
             box.flush(pool, model=model)
         except Exception as exc:
             log.warning(
@@ -301,5 +311,10 @@ def _write_run(
             for record in records:
                 box.add_record(record, reason=str(exc)[:300])
             problems.append(f"pool unavailable ({type(exc).__name__}), queued {len(records)}")
+    if used:
+        try:
+            record_feedback(get_pool(), used, run_id=run.digest, passed=run.verified)
+        except Exception as exc:
+            log.warning("utility feedback not recorded: %s", exc)
     status = "ok" if not problems else "queued: " + "; ".join(problems)
     return {written_key: written, status_key: status}

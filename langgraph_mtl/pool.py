@@ -21,6 +21,7 @@ from chromadb.config import Settings
 from langchain_core.embeddings import Embeddings
 from pydantic import ValidationError
 
+from langgraph_mtl.consolidation import _merge_provenance
 from langgraph_mtl.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
 from langgraph_mtl.memory_types import (
     SCHEMA_VERSION,
@@ -29,6 +30,8 @@ from langgraph_mtl.memory_types import (
     MemoryType,
     Outcome,
 )
+from langgraph_mtl.redaction import redact_value
+from langgraph_mtl.screening import screen
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -36,6 +39,7 @@ __all__ = [
     "ImportReport",
     "MemoryPool",
     "ScoredMemory",
+    "WriteReport",
     "default_pool_location",
     "open_pool",
 ]
@@ -43,6 +47,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_COLLECTION = "mtl_memories"
+DEFAULT_DEDUP_THRESHOLD = 0.97
 _META_PREFIX = "mtl:"
 _FLAG_PREFIX = "flag_"
 _PAGE = 500
@@ -58,6 +63,16 @@ class ScoredMemory:
 
     record: MemoryRecord
     similarity: float
+
+
+@dataclass
+class WriteReport:
+    """What a write stored: final ids (a merged record's id is the one it merged into)."""
+
+    ids: list[str] = field(default_factory=list)
+    merged: dict[str, str] = field(default_factory=dict)
+    quarantined: list[str] = field(default_factory=list)
+    redacted: int = 0
 
 
 @dataclass
@@ -108,6 +123,7 @@ def _to_metadata(record: MemoryRecord) -> dict[str, Any]:
         "run_digest": record.run_digest,
         "content_hash": record.content_hash,
     }
+    meta[_FLAG_PREFIX + "quarantined"] = False
     for name, value in record.flags.items():
         meta[_FLAG_PREFIX + name] = value
     return meta
@@ -181,24 +197,85 @@ class MemoryPool:
     Use :func:`open_pool` rather than the constructor.
     """
 
-    def __init__(self, collection: Any, embeddings: Embeddings, *, location: str) -> None:
+    def __init__(
+        self,
+        collection: Any,
+        embeddings: Embeddings,
+        *,
+        location: str,
+        dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
+    ) -> None:
         self.collection = collection
         self.embeddings = embeddings
         self.location = location
+        self.dedup_threshold = dedup_threshold
 
     # -- writing ----------------------------------------------------------------------------
 
-    def upsert(self, records: MemoryRecord | Sequence[MemoryRecord]) -> list[str]:
-        """Insert or replace records by id (a retried write never duplicates). Returns the ids."""
+    def upsert(self, records: MemoryRecord | Sequence[MemoryRecord]) -> WriteReport:
+        """Store records: redact secrets, quarantine injection attempts, merge duplicates.
+
+        Ids are stable, so a retried write replaces instead of duplicating. A record that is an
+        exact or near duplicate (cosine >= ``dedup_threshold``) of a stored one of the same type
+        and domain is merged into it: the stored record keeps the new one's provenance.
+        """
         batch = [records] if isinstance(records, MemoryRecord) else list(records)
+        report = WriteReport()
         if not batch:
-            return []
-        ids = [r.id for r in batch]
-        if len(set(ids)) != len(ids):
+            return report
+        if len({r.id for r in batch}) != len(batch):
             raise ValueError("records: the same id appears twice in one upsert")
-        vectors = self.embeddings.embed_documents([r.key for r in batch])
-        self._upsert_vectors(batch, vectors)
-        return ids
+        clean = [self._sanitize(r, report) for r in batch]
+        vectors = self.embeddings.embed_documents([r.key for r in clean])
+        keep: list[tuple[MemoryRecord, Any]] = []
+        for record, vector in zip(clean, vectors, strict=True):
+            target = self._duplicate_of(record, vector) if self.dedup_threshold else None
+            if target is None:
+                keep.append((record, vector))
+                report.ids.append(record.id)
+            else:
+                _merge_provenance(self.collection, target, record)
+                report.merged[record.id] = target
+                report.ids.append(target)
+        if keep:
+            self._upsert_vectors([r for r, _ in keep], [v for _, v in keep])
+        return report
+
+    def _sanitize(self, record: MemoryRecord, report: WriteReport) -> MemoryRecord:
+        key, found_key = redact_value(record.key)
+        content, found_content = redact_value(record.content)
+        payload, found_payload = redact_value(record.payload)
+        found = found_key + found_content + found_payload
+        flags = dict(record.flags)
+        if found:
+            flags["redacted"] = int(flags.get("redacted", 0)) + len(found)
+            report.redacted += len(found)
+        verdict = screen(key, content)
+        if verdict.flagged:
+            flags["quarantined"] = True
+            flags["quarantine_reason"] = ",".join(verdict.reasons)
+            report.quarantined.append(record.id)
+            log.warning("memory %s quarantined (%s)", record.id, flags["quarantine_reason"])
+        return record.model_copy(
+            update={"key": key, "content": content, "payload": payload, "flags": flags}
+        )
+
+    def _duplicate_of(self, record: MemoryRecord, vector: Sequence[float]) -> str | None:
+        scope = {"$and": [{"memory_type": record.memory_type.value}, {"domain": record.domain}]}
+        exact = self.collection.get(
+            where={"$and": [*scope["$and"], {"content_hash": record.content_hash}]}, limit=2
+        )
+        for found in exact["ids"]:
+            if found != record.id:
+                return str(found)
+        near = self.collection.query(
+            query_embeddings=[[float(x) for x in vector]], n_results=1, where=scope,
+            include=["distances"],
+        )  # fmt: skip
+        threshold = float(self.dedup_threshold or 2.0)
+        if near["ids"][0] and near["ids"][0][0] != record.id:
+            return str(near["ids"][0][0]) if 1.0 - near["distances"][0][0] >= threshold else None
+        return None
 
     def _upsert_vectors(self, batch: Sequence[MemoryRecord], vectors: Sequence[Any]) -> None:
         self.collection.upsert(
@@ -268,11 +345,15 @@ class MemoryPool:
         agent_models: str | Iterable[str] | None = None,
         exclude_task_ids: str | Iterable[str] | None = None,
         extra_where: dict[str, Any] | None = None,
+        include_quarantined: bool = False,
     ) -> list[ScoredMemory]:
         """The ``k`` memories most similar to ``query`` (text or a vector), best first.
 
         ``exclude_domains`` is how leave-one-domain-out is done: pass the task's own domain.
+        Quarantined memories are left out unless ``include_quarantined``.
         """
+        if not include_quarantined:
+            extra_where = {**(extra_where or {}), _FLAG_PREFIX + "quarantined": False}
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}")
         vector = self.embeddings.embed_query(query) if isinstance(query, str) else list(query)
@@ -347,7 +428,11 @@ class MemoryPool:
         return report
 
     def _store_imported(self, pending: list[tuple[MemoryRecord, list[float] | None]]) -> int:
-        unique = {record.id: (record, vector) for record, vector in pending}
+        report = WriteReport()
+        unique: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
+        for record, vector in pending:  # imports are redacted and screened like any write
+            clean = self._sanitize(record, report)
+            unique[clean.id] = (clean, vector if clean.key == record.key else None)
         records = [r for r, _ in unique.values()]
         missing = [r.key for r, v in unique.values() if v is None]
         fresh = iter(self.embeddings.embed_documents(missing) if missing else [])
@@ -382,6 +467,7 @@ def open_pool(
     *,
     collection: str = DEFAULT_COLLECTION,
     embeddings: str | Embeddings | None = None,
+    dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
 ) -> MemoryPool:
     """Open (or create) the shared pool.
 
@@ -390,6 +476,8 @@ def open_pool(
             Defaults to :func:`default_pool_location`.
         collection: the Chroma collection name.
         embeddings: an ``Embeddings`` instance or a name for :func:`resolve_embeddings`.
+        dedup_threshold: cosine at or above which a new memory of the same type and domain is
+            merged into a stored one; ``None`` turns near-duplicate merging off.
 
     Raises:
         EmbedderMismatchError: the collection was built with another embedder.
@@ -415,7 +503,7 @@ def open_pool(
         raise ValueError(
             f"collection {collection!r} uses {space!r} distance; the pool needs cosine"
         )
-    pool = MemoryPool(coll, embedder, location=location)
+    pool = MemoryPool(coll, embedder, location=location, dedup_threshold=dedup_threshold)
     stored = pool.identity
     if not stored.name:  # a collection made by someone else: claim it only when empty
         if coll.count():

@@ -12,6 +12,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langsmith import traceable
 
+from langgraph_mtl.feedback import utility
 from langgraph_mtl.memory_types import MemoryType
 from langgraph_mtl.pool import MemoryPool, ScoredMemory
 from langgraph_mtl.trajectory import approx_tokens
@@ -144,12 +145,14 @@ def retrieve_memories(
     include_own_domain: bool = False,
     exclude_task_ids: Iterable[str] | None = None,
     min_similarity: float | None = None,
+    utility_weight: float = 0.0,
     extra_where: dict[str, Any] | None = None,
 ) -> list[ScoredMemory]:
     """The top-``k`` memories for a task, from every domain except ``domain`` by default.
 
     ``strategy`` AUTO uses the paper's query per memory type (task / plan / goal summary); the
-    generated queries need ``model``, without one the raw task is used.
+    generated queries need ``model``, without one the raw task is used. ``utility_weight`` > 0
+    re-ranks by similarity + weight * utility score, down-weighting memories with a poor record.
     """
     strategy = QueryStrategy(strategy)
     types = [MemoryType(t) for t in (memory_types or list(MemoryType))]
@@ -161,7 +164,7 @@ def retrieve_memories(
             queries[kind_strategy] = build_query(task, kind_strategy, model)
         groups.setdefault(queries[kind_strategy], []).append(kind)
     exclude = [domain] if domain and not include_own_domain else None
-    fetch = k * 3 if use_rerank and model is not None else k
+    fetch = k * 3 if (use_rerank and model is not None) or utility_weight else k
     hits: dict[str, ScoredMemory] = {}
     for query, kinds in groups.items():
         for hit in pool.search(
@@ -175,6 +178,11 @@ def retrieve_memories(
             if hit.record.id not in hits or hits[hit.record.id].similarity < hit.similarity:
                 hits[hit.record.id] = hit
     ranked = sorted(hits.values(), key=lambda h: h.similarity, reverse=True)
+    if utility_weight:
+        stats = utility(pool, [h.record.id for h in ranked])
+        ranked.sort(
+            key=lambda h: h.similarity + utility_weight * stats[h.record.id].score, reverse=True
+        )
     if min_similarity is not None:
         ranked = [h for h in ranked if h.similarity >= min_similarity]
     if use_rerank and model is not None and len(ranked) > 1:

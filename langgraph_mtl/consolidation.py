@@ -1,0 +1,105 @@
+"""Duplicate memories: merging provenance into one record, and consolidating a whole pool.
+
+A merged record keeps every source (id, task, outcome, model, time) in its ``sources`` metadata
+and a ``flag_merged`` count. Merging is scoped to one memory type and one domain, so
+leave-one-domain-out retrieval stays exact.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from langgraph_mtl.memory_types import MemoryRecord
+
+if TYPE_CHECKING:
+    from langgraph_mtl.pool import MemoryPool
+
+__all__ = ["ConsolidationReport", "consolidate"]
+
+
+def _source(record: MemoryRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "task_id": record.task_id,
+        "outcome": record.outcome.value,
+        "agent_model": record.agent_model,
+        "created_at": record.created_at,
+    }
+
+
+def _sources_of(collection: Any, record_id: str) -> list[dict[str, Any]] | None:
+    got = collection.get(ids=[record_id], include=["metadatas"])
+    if not got["ids"]:
+        return None
+    return list(json.loads(got["metadatas"][0].get("sources") or "[]"))
+
+
+def _merge_provenance(
+    collection: Any,
+    target_id: str,
+    record: MemoryRecord,
+    inherited: list[dict[str, Any]] = (),  # type: ignore[assignment]
+) -> None:
+    """Record ``record`` (and its own sources) as sources of ``target_id``; idempotent."""
+    sources = _sources_of(collection, target_id)
+    if sources is None:
+        return
+    known = {s.get("id") for s in sources}
+    new = [s for s in [_source(record), *inherited] if s.get("id") not in known]
+    if not new:
+        return
+    sources += new
+    collection.update(
+        ids=[target_id],
+        metadatas=[{"sources": json.dumps(sources), "flag_merged": len(sources)}],
+    )
+
+
+@dataclass
+class ConsolidationReport:
+    """What a consolidation merged: kept id -> ids folded into it."""
+
+    merged: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def removed(self) -> int:
+        return sum(len(v) for v in self.merged.values())
+
+
+def consolidate(
+    pool: MemoryPool,
+    *,
+    threshold: float = 0.97,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ConsolidationReport:
+    """Fold near-duplicates (same type and domain, cosine >= ``threshold``) into the oldest one."""
+    report = ConsolidationReport()
+    records = sorted(
+        ((r, v) for r, v in pool._iter(None, with_embeddings=True)), key=lambda rv: rv[0].created_at
+    )
+    gone: set[str] = set()
+    for index, (record, vector) in enumerate(records):
+        if progress:
+            progress(index + 1, len(records))
+        if record.id in gone or vector is None:
+            continue
+        hits = pool.search(
+            vector, k=10, domains=record.domain, memory_types=[record.memory_type],
+            include_quarantined=True,
+        )  # fmt: skip
+        for hit in hits:
+            other = hit.record
+            if other.id == record.id or other.id in gone or hit.similarity < threshold:
+                continue
+            report.merged.setdefault(record.id, []).append(other.id)
+            gone.add(other.id)
+            if not dry_run:
+                inherited = _sources_of(pool.collection, other.id) or []
+                _merge_provenance(pool.collection, record.id, other, inherited)
+    if not dry_run and gone:
+        pool.delete(sorted(gone))
+    return report
