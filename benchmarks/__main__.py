@@ -109,7 +109,7 @@ def bench_retrieval(size: int, embedder: MiniLMEmbeddings, queries: list[str]) -
     ]
     with tempfile.TemporaryDirectory() as tmp:
         pool = open_pool(tmp, collection="bench", embeddings=embedder)
-        batch = pool.collection._client.get_max_batch_size()
+        batch = pool.client.get_max_batch_size()
         for i in track(
             range(0, size, batch), description=f"loading Chroma ({size})", console=console
         ):

@@ -37,7 +37,7 @@ class Utility:
 
 def _events(pool: MemoryPool) -> Any:
     name = f"{pool.collection.name}__feedback"
-    return pool.collection._client.get_or_create_collection(name, embedding_function=None)
+    return pool.client.get_or_create_collection(name, embedding_function=None)
 
 
 def record_feedback(

@@ -203,8 +203,10 @@ class MemoryPool:
         embeddings: Embeddings,
         *,
         location: str,
+        client: Any = None,
         dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
     ) -> None:
+        self.client = client
         self.collection = collection
         self.embeddings = embeddings
         self.location = location
@@ -503,7 +505,9 @@ def open_pool(
         raise ValueError(
             f"collection {collection!r} uses {space!r} distance; the pool needs cosine"
         )
-    pool = MemoryPool(coll, embedder, location=location, dedup_threshold=dedup_threshold)
+    pool = MemoryPool(
+        coll, embedder, location=location, client=client, dedup_threshold=dedup_threshold
+    )
     stored = pool.identity
     if not stored.name:  # a collection made by someone else: claim it only when empty
         if coll.count():

@@ -23,7 +23,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.DOTALL), 0),
-    ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:([^@\s/]+)@"), 1),
+    ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:([^@\s/]+)@"), 1),
     ("openai-key", re.compile(r"\bsk-(?:proj-|ant-api\d\d-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), 0),
     ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"), 0),
     ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), 0),
@@ -40,6 +40,8 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("password", re.compile(
         r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)"
         r"\b[\"']?\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
+    ("json-secret", re.compile(
+        r"(?i)\"[a-z0-9_-]*(?:key|token|secret|password|passwd|credential)[a-z0-9_-]*\"\s*:\s*\"([^\"]{4,})\""), 1),
     ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*([^;\s]+)"), 1),
 ]  # fmt: skip
 _ENTROPY_KINDS = {"Base64 High Entropy String": (4.5, 20), "Hex High Entropy String": (3.0, 32)}

@@ -22,17 +22,18 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"(?i)\b(reveal|print|show|repeat|output|leak)\b[^.\n]{0,30}\b(system prompt|hidden "
         r"instructions|your instructions|api keys?|secrets?|credentials|environment variables)\b")),
     ("exfiltration", re.compile(
-        r"(?i)(\b(exfiltrat\w*|upload|send|post|transmit|forward)\b[^.\n]{0,60}\b(keys?|tokens?|"
-        r"secrets?|credentials|passwords?|\.env|ssh|id_rsa|env(?:ironment)?)\b)|"
+        r"(?i)(\b(exfiltrat\w*|upload|send|post|transmit|forward)\b[^\n]{0,60}?(\b(keys?|tokens?|"
+        r"secrets?|credentials|passwords?|ssh|id_rsa|env(?:ironment)?)\b|\.env\b|~/\.\w+))|"
         r"(\b(curl|wget)\b[^\n]{0,80}(-d|--data|-F|--upload-file|-T)\b[^\n]{0,80}"
         r"(\$\w*(KEY|TOKEN|SECRET)|\.env|id_rsa|/etc/passwd|\$\(env\)|`env`))")),
     ("remote-exec", re.compile(
         r"(?i)((curl|wget)\b[^\n|]{0,120}\|\s*(sudo\s+)?(ba|z|k)?sh\b)|"
         r"(base64\s+(-d|--decode)[^\n|]{0,40}\|\s*(ba)?sh\b)|(\beval\s*\$\((curl|wget))")),
     ("unconditional", re.compile(
-        r"(?i)\b(unconditionally|no matter what|whatever the task|without (?:asking|checking|"
-        r"verification|question|telling))\b[^.\n]{0,40}\b(run|execute|call|invoke)\b[^.\n]{0,40}\b(command|script|this|"
-        r"following|tool)")),
+        r"(?i)(\b(unconditionally|no matter what|whatever the task|without (?:asking|checking|"
+        r"verification|question|telling))\b[^.\n]{0,40}\b(run|execute|call|invoke)\b)|"
+        r"(\b(run|execute|call|invoke)\b[^.\n]{0,60}\b(unconditionally|no matter what|without "
+        r"(?:asking|checking|verification|question|telling)))")),
     ("destructive", re.compile(
         r"(?i)(\brm\s+-[a-z]*r[a-z]*f?[a-z]*\s+(/|~|\$HOME|\*)(\s|$))|(\bmkfs\.)|(:\(\)\s*\{\s*:\|:&\s*\};:)|"
         r"(\bchmod\s+-R\s+777\s+/)|(\bdd\s+if=/dev/(zero|random)\s+of=/dev/sd)")),

@@ -1,0 +1,139 @@
+"""Realistic secret cases: (text containing the secret, the secret value that must not survive).
+
+The values are fake but shaped like the real thing.
+"""
+
+SECRET_CASES: list[tuple[str, str]] = [
+    (
+        "export OPENAI_API_KEY=sk-proj-Zx8fQ2LmN4pR7tV1wY3aB5cD6eF9gH0iJ2kL4mN6",
+        "sk-proj-Zx8fQ2LmN4pR7tV1wY3aB5cD6eF9gH0iJ2kL4mN6",
+    ),
+    (
+        "client = OpenAI(api_key='sk-4f8Kd92LmQpZx7Rt1VwY3aB5cD6eF9gH0iJ2kL4m')",
+        "sk-4f8Kd92LmQpZx7Rt1VwY3aB5cD6eF9gH0iJ2kL4m",
+    ),
+    (
+        "ANTHROPIC_API_KEY=sk-ant-api03-h7Gk2Lm9Qp4Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ",
+        "sk-ant-api03-h7Gk2Lm9Qp4Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ",
+    ),
+    (
+        "git clone https://ghp_R8kLm2Qp9Zx4Tv7Wy1aB3cD5eF6gH8iJ0kL2m@github.com/acme/repo",
+        "ghp_R8kLm2Qp9Zx4Tv7Wy1aB3cD5eF6gH8iJ0kL2m",
+    ),
+    (
+        "GITHUB_TOKEN: ghs_9Lm2Qp4Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN",
+        "ghs_9Lm2Qp4Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN",
+    ),
+    (
+        "token github_pat_11ABCDE2Q0aZx8Rt1VwY3aB5_cD6eF9gH0iJ2kL4mN6pQ8rS0tU2vW4xY6",
+        "github_pat_11ABCDE2Q0aZx8Rt1VwY3aB5_cD6eF9gH0iJ2kL4mN6pQ8rS0tU2vW4xY6",
+    ),
+    ("CI_JOB_TOKEN=glpat-Zx8Rt1VwY3aB5cD6eF9g", "glpat-Zx8Rt1VwY3aB5cD6eF9g"),
+    ("aws_access_key_id = AKIAZ7QW3ERT5YUI8OPL", "AKIAZ7QW3ERT5YUI8OPL"),
+    (
+        "aws_secret_access_key = 'kT9vQ2mX7pL4zR8wN1bY5cH3jF6gD0sA2eU4iO7q'",
+        "kT9vQ2mX7pL4zR8wN1bY5cH3jF6gD0sA2eU4iO7q",
+    ),
+    ("AWS_SESSION_TOKEN=ASIAZ7QW3ERT5YUI8OPL", "ASIAZ7QW3ERT5YUI8OPL"),
+    (
+        "SLACK_BOT_TOKEN=xoxb-2048193741-5519830245-Qp9Zx4Tv7Wy1aB3cD5eF6gH8",
+        "xoxb-2048193741-5519830245-Qp9Zx4Tv7Wy1aB3cD5eF6gH8",
+    ),
+    (
+        "webhook used xoxp-1234567890-0987654321-abcdefABCDEF12",
+        "xoxp-1234567890-0987654321-abcdefABCDEF12",
+    ),
+    ("maps key AIzaSyD4kL9mQ2pZx8Rt1VwY3aB5cD6eF9gH0iJ", "AIzaSyD4kL9mQ2pZx8Rt1VwY3aB5cD6eF9gH0iJ"),
+    (
+        "stripe.api_key = 'sk_live_51Hx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN'",
+        "sk_live_51Hx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN",
+    ),
+    ("STRIPE_SECRET=rk_test_4eC39HqLyjWDarjtT1zdp7dc", "rk_test_4eC39HqLyjWDarjtT1zdp7dc"),
+    (
+        "HF_TOKEN=hf_Qp9Zx4Tv7Wy1aB3cD5eF6gH8iJ0kL2mN4pQ6r",
+        "hf_Qp9Zx4Tv7Wy1aB3cD5eF6gH8iJ0kL2mN4pQ6r",
+    ),
+    (
+        "//registry.npmjs.org/:_authToken=npm_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS",
+        "npm_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS",
+    ),
+    (
+        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ),
+    ("DATABASE_URL=postgres://admin:S3cr3tPassw0rd@db.internal:5432/app", "S3cr3tPassw0rd"),
+    ("mysql://root:hunter2hunter2@localhost/test", "hunter2hunter2"),
+    ("redis://:r3d1sP4ss@cache:6379/0", "r3d1sP4ss"),
+    ("mongodb+srv://svc:M0ng0Pa55w0rd@cluster0.abcde.mongodb.net/db", "M0ng0Pa55w0rd"),
+    ("amqp://guest:Rabb1tS3cret@mq:5672/", "Rabb1tS3cret"),
+    ("https://deploy:Gh0stDeployPw@git.example.com/repo.git", "Gh0stDeployPw"),
+    ("Server=tcp:db;Database=app;User Id=sa;Password=Sql!Serv3rPw;", "Sql!Serv3rPw"),
+    ("conn = psycopg2.connect(host='db', user='app', password='pgP4ssw0rd99')", "pgP4ssw0rd99"),
+    ("PGPASSWORD=pgs3cret psql -h db -U app", "pgs3cret"),
+    ("password: Tr0ub4dor&3xyz", "Tr0ub4dor&3xyz"),
+    ('{"username": "bot", "password": "j8Kd92LmQpZx"}', "j8Kd92LmQpZx"),
+    ("passwd=letmein123!", "letmein123!"),
+    ("DB_PASS=correcthorsebatterystaple", "correcthorsebatterystaple"),
+    ("SECRET_KEY = 'django-insecure-9x$k2!m@qp7z#r1v&w3y'", "django-insecure-9x$k2!m@qp7z#r1v&w3y"),
+    ("JWT_SECRET=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA", "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA"),
+    ("api_key: 7f3c9a1e5b2d8f4a6c0e1b3d5f7a9c2e", "7f3c9a1e5b2d8f4a6c0e1b3d5f7a9c2e"),
+    ("X_API_KEY=Qz7Lp2Vx9Kt4Wm8Nr1Bs5Cj3", "Qz7Lp2Vx9Kt4Wm8Nr1Bs5Cj3"),
+    (
+        "curl -H 'x-api-key: 0a9f8e7d6c5b4a3928171615141312' https://api.example.com",
+        "0a9f8e7d6c5b4a3928171615141312",
+    ),
+    (
+        "access_token=ya29.a0AfH6SMBx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN",
+        "ya29.a0AfH6SMBx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN",
+    ),
+    ('auth_token = "c2VjcmV0LXRva2VuLXZhbHVlLTEyMzQ1Ng"', "c2VjcmV0LXRva2VuLXZhbHVlLTEyMzQ1Ng"),
+    (
+        "SENDGRID_API_KEY=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",
+        "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",
+    ),
+    ("TWILIO_AUTH_TOKEN=9f8e7d6c5b4a39281716151413121110", "9f8e7d6c5b4a39281716151413121110"),
+    ("MAILGUN_KEY=key-3ax6xnjp29jd6fds4gc373sgvjxteol0", "key-3ax6xnjp29jd6fds4gc373sgvjxteol0"),
+    (
+        "DOCKER_PASSWORD=dckr_pat_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL",
+        "dckr_pat_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL",
+    ),
+    (
+        "env dump:\nHOME=/root\nAZURE_CLIENT_SECRET=Az~8Q~Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN\nPATH=/usr/bin",
+        "Az~8Q~Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN",
+    ),
+    (
+        "$ env | grep TOKEN\nVAULT_TOKEN=hvs.CAESIZx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6p",
+        "hvs.CAESIZx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6p",
+    ),
+    ("NPM_TOKEN=00000000-1111-2222-3333-444455556666", "00000000-1111-2222-3333-444455556666"),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0tU2vW4xY6z\nA8bC0dE2fG4hI6jK8lM0nO2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hI2jK4lM6nO8p\n-----END RSA PRIVATE KEY-----",
+        "MIIEpAIBAAKCAQEA3Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0tU2vW4xY6z",
+    ),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",
+    ),
+    (
+        "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBZx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0tU2vWoAoGCCqGSM49\n-----END EC PRIVATE KEY-----",
+        "MHcCAQEEIBZx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0tU2vWoAoGCCqGSM49",
+    ),
+    (
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Zx8Rt1VwY3aB\n(truncated output",
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Zx8Rt1VwY3aB",
+    ),
+    (
+        "Observation: config.yaml\n  openai:\n    key: sk-Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0",
+        "sk-Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0",
+    ),
+    ("kubectl create secret generic db --from-literal=password=K8sS3cretPw", "K8sS3cretPw"),
+    ("docker run -e POSTGRES_PASSWORD=D0ckerPgPw postgres", "D0ckerPgPw"),
+    (
+        "requests.get(url, auth=('user', 'x'), headers={'Authorization': 'token ghp_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS'})",
+        "ghp_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS",
+    ),
+    (
+        'GOOGLE_APPLICATION_CREDENTIALS_JSON={"private_key_id": "4b1d9f2e8c7a6b5d4e3f2a1b0c9d8e7f6a5b4c3d"}',
+        "4b1d9f2e8c7a6b5d4e3f2a1b0c9d8e7f6a5b4c3d",
+    ),
+]

@@ -1,0 +1,178 @@
+"""What goes into the shared pool is safe to show any agent: secrets, injections, duplicates."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from data.injections import BENIGN_CASES, INJECTION_CASES
+from data.secrets import SECRET_CASES
+
+from langgraph_mtl import MemoryRecord, MemoryType, abstract_run, open_pool, retrieve_memories
+from langgraph_mtl.abstraction import FinishedRun
+from langgraph_mtl.consolidation import consolidate
+from langgraph_mtl.feedback import prune, record_feedback, utility
+from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.redaction import redact
+from langgraph_mtl.screening import screen
+
+
+def test_corpus_sizes():
+    assert len(SECRET_CASES) >= 50 and len(INJECTION_CASES) >= 30
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"), SECRET_CASES, ids=[f"secret-{i}" for i in range(len(SECRET_CASES))]
+)
+def test_each_secret_is_redacted(text, secret):
+    result = redact(text)
+    assert secret not in result.text and "[REDACTED:" in result.text and result.count >= 1
+
+
+@pytest.mark.parametrize(
+    "text", INJECTION_CASES, ids=[f"inj-{i}" for i in range(len(INJECTION_CASES))]
+)
+def test_each_injection_is_flagged(text):
+    assert screen(text).flagged
+
+
+@pytest.mark.parametrize("text", BENIGN_CASES)
+def test_ordinary_advice_is_not_flagged_nor_redacted(text):
+    assert not screen(text).flagged
+    assert redact(text).text == text
+
+
+def _record(
+    domain: str, task_id: str, key: str, content: str, kind=MemoryType.INSIGHT
+) -> MemoryRecord:
+    return MemoryRecord(
+        id=memory_id(kind, domain, task_id, key),
+        memory_type=kind,
+        domain=domain,
+        task_id=task_id,
+        key=key,
+        content=content,
+        payload={"raw": content},
+    )
+
+
+def test_no_secret_can_be_read_back_from_the_pool(pool):
+    records = [
+        _record("shell", f"s{i}", f"lesson {i} about configuration", f"Lesson {i}: {text}")
+        for i, (text, _) in enumerate(SECRET_CASES)
+    ]
+    report = pool.upsert(records)
+    assert report.redacted >= len(SECRET_CASES)
+    stored = pool.list_records()
+    dump = io.StringIO()
+    pool.export_jsonl(dump, with_embeddings=False)
+    searched = pool.search("lesson about configuration", k=len(records))
+    everything = "\n".join(
+        [r.model_dump_json() for r in stored]
+        + [dump.getvalue()]
+        + [h.record.model_dump_json() for h in searched]
+    )
+    for _, secret in SECRET_CASES:
+        assert secret not in everything
+    assert all(int(r.flags["redacted"]) >= 1 for r in stored)
+
+
+def test_secrets_never_reach_the_abstracting_model(scripted):
+    model = scripted('{"title": "t", "description": "d", "content": "c"}')
+    run = FinishedRun(
+        task="Deploy with OPENAI_API_KEY=sk-proj-Zx8fQ2LmN4pR7tV1wY3aB5cD6eF9gH0iJ2kL4mN6",
+        steps=[{"action": "cat .env", "observation": "DB_PASS=correcthorsebatterystaple"}],
+        domain="ops",
+        task_id="d1",
+        verified=True,
+    )
+    abstract_run(run, "insight", model=model)
+    prompt = "\n".join(str(m.content) for m in model.calls[0])
+    assert "sk-proj-Zx8f" not in prompt and "correcthorse" not in prompt and "[REDACTED:" in prompt
+
+
+def test_quarantined_memories_are_kept_but_never_retrieved_by_default(pool):
+    clean = [_record("python", f"b{i}", text, text) for i, text in enumerate(BENIGN_CASES)]
+    bad = [
+        _record("shell", f"i{i}", f"useful shell lesson {i}", text)
+        for i, text in enumerate(INJECTION_CASES)
+    ]
+    report = pool.upsert(clean + bad)
+    assert sorted(report.quarantined) == sorted(r.id for r in bad)
+    assert pool.count() == len(clean) + len(bad)
+    for query in ["useful shell lesson", "run the tests", *INJECTION_CASES[:5]]:
+        hits = pool.search(query, k=50)
+        assert hits and not any(h.record.flags.get("quarantined") for h in hits)
+    via_node_api = retrieve_memories(pool, "useful shell lesson", domain="python", k=50)
+    assert not any(h.record.domain == "shell" for h in via_node_api)
+    flagged = pool.search("useful shell lesson", k=50, include_quarantined=True)
+    assert {h.record.id for h in flagged} >= {r.id for r in bad}
+    assert all(
+        h.record.flags["quarantine_reason"] for h in flagged if h.record.flags.get("quarantined")
+    )
+
+
+def test_exact_and_near_duplicates_are_merged_with_provenance(pool):
+    first = _record(
+        "python", "t1", "Run the tests after each edit", "Run the tests after each edit."
+    )
+    exact = _record(
+        "python", "t2", "Run the tests after each edit", "Run the tests after each edit."
+    )
+    near = _record(
+        "python", "t3", "Run the tests after each edit!", "Run the tests after each edit, always."
+    )
+    other_domain = _record(
+        "rust", "t4", "Run the tests after each edit", "Run the tests after each edit."
+    )
+    assert pool.upsert(first).ids == [first.id]
+    report = pool.upsert([exact, near, other_domain])
+    assert report.merged == {exact.id: first.id, near.id: first.id}
+    assert report.ids == [first.id, first.id, other_domain.id]
+    assert pool.count() == 2  # merging never crosses domains: leave-one-domain-out stays exact
+    meta = pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]
+    assert '"t2"' in meta["sources"] and '"t3"' in meta["sources"] and meta["flag_merged"] == 2
+    pool.upsert(exact)  # a retried write of a merged memory is not counted twice
+    assert (
+        pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]["flag_merged"]
+        == 2
+    )
+
+
+def test_consolidation_folds_an_existing_pool(pool_dir, embeddings):
+    raw = open_pool(str(pool_dir), collection="legacy", embeddings=embeddings, dedup_threshold=None)
+    raw.upsert(
+        [
+            _record(
+                "go", f"g{i}", "Check errors returned by every call", f"Check every error ({i})."
+            )
+            for i in range(4)
+        ]
+        + [_record("go", "x", "Profile before optimising", "Profile first.")]
+    )
+    assert raw.count() == 5
+    report = consolidate(raw, threshold=0.97)
+    assert report.removed == 3 and raw.count() == 2
+    (kept,) = report.merged
+    meta = raw.collection.get(ids=[kept], include=["metadatas"])["metadatas"][0]
+    assert meta["flag_merged"] == 3
+
+
+def test_utility_feedback_counts_and_down_weights(pool):
+    good = _record("python", "g", "validate inputs early", "Validate inputs early.")
+    poor = _record("rust", "p", "validate inputs early please", "Validate inputs early, please.")
+    pool.upsert([good, poor])
+    for run in range(3):
+        record_feedback(pool, [poor.id], run_id=f"fail-{run}", passed=False)
+    record_feedback(pool, [good.id, poor.id], run_id="pass-1", passed=True)
+    record_feedback(pool, [good.id, poor.id], run_id="pass-1", passed=True)  # retried: counted once
+    stats = utility(pool, [good.id, poor.id])
+    assert stats[poor.id].retrieved == 4 and stats[poor.id].hurt == 3 and stats[poor.id].helped == 1
+    assert stats[good.id].retrieved == 1 and stats[good.id].helped == 1
+    plain = retrieve_memories(pool, "validate inputs early please", domain="go", k=1)
+    weighted = retrieve_memories(
+        pool, "validate inputs early please", domain="go", k=1, utility_weight=1.0
+    )
+    assert plain[0].record.id == poor.id and weighted[0].record.id == good.id
+    assert prune(pool, hurt_margin=2, dry_run=True) == [poor.id] and pool.count() == 2
+    assert prune(pool, hurt_margin=2) == [poor.id] and pool.count() == 1
