@@ -250,8 +250,8 @@ def abstract_run(
     if not task:
         raise ValueError("run.task is empty: a memory needs the task it came from")
     task = redact(task[:20_000]).text  # secrets never reach the abstracting model
-    steps = truncate_steps([map_step(s, clean_text) for s in run.steps], max_tokens=max_tokens)
-    steps = [map_step(s, lambda text: redact(text).text) for s in steps]
+    steps = truncate_steps(run.steps, max_tokens=max_tokens)  # bound the size first
+    steps = [map_step(s, lambda text: redact(clean_text(text)).text) for s in steps]
     result, judged_by = outcome if outcome is not None else decide_outcome(run, judge)
 
     if kind is MemoryType.TRAJECTORY:

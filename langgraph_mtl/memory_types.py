@@ -176,11 +176,13 @@ class MemoryRecord(BaseModel):
     run_digest: str = ""
     flags: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
-    @field_validator("domain", "task_id")
+    @field_validator("id", "domain", "task_id")
     @classmethod
     def _no_control_chars(cls, value: str) -> str:
-        if any(ord(ch) < 32 for ch in value):
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
             raise ValueError("must not contain control characters")
+        if not value.strip() or len(value) > 512:
+            raise ValueError("must be 1 to 512 characters")
         return value.strip()
 
     @property

@@ -159,6 +159,12 @@ def render_steps(steps: Sequence[Step], *, with_thoughts: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _as_text(value: Any) -> str:
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace")  # binary or non-UTF-8 output
+    return "" if value is None else str(value)
+
+
 def coerce_steps(raw: Any) -> list[Step]:
     """Accept steps as dicts or (action, observation) pairs; anything else is an error."""
     steps: list[Step] = []
@@ -166,13 +172,15 @@ def coerce_steps(raw: Any) -> list[Step]:
         if isinstance(item, dict):
             steps.append(
                 Step(
-                    thought=str(item.get("thought", "")),
-                    action=str(item.get("action", "")),
-                    observation=str(item.get("observation", "")),
+                    thought=_as_text(item.get("thought", "")),
+                    action=_as_text(item.get("action", "")),
+                    observation=_as_text(item.get("observation", "")),
                 )
             )
         elif isinstance(item, list | tuple) and len(item) == 2:
-            steps.append({"thought": "", "action": str(item[0]), "observation": str(item[1])})
+            steps.append(
+                {"thought": "", "action": _as_text(item[0]), "observation": _as_text(item[1])}
+            )
         else:
             raise ValueError(f"trajectory step {index} is not a dict or (action, observation) pair")
     return steps

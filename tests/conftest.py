@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import uuid
 from pathlib import Path
@@ -13,7 +12,7 @@ os.environ["LANGSMITH_TRACING"] = "false"
 os.environ.pop("LANGSMITH_API_KEY", None)
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-from langgraph_mtl import FinishedRun, open_pool
+from langgraph_mtl import open_pool
 from langgraph_mtl.testing import HashingEmbeddings, ScriptedChatModel
 
 
@@ -31,26 +30,6 @@ def pool_dir(tmp_path: Path) -> Path:
 def pool(pool_dir: Path, embeddings: HashingEmbeddings):
     """A real embedded Chroma pool in a temp dir, unique collection."""
     return open_pool(str(pool_dir), collection=f"t-{uuid.uuid4().hex[:12]}", embeddings=embeddings)
-
-
-def insight_json(
-    title: str, description: str = "When tests exist.", content: str = "Run them."
-) -> str:
-    return json.dumps({"title": title, "description": description, "content": content})
-
-
-def make_run(domain: str, task_id: str, task: str, *, verified: bool | None = True) -> FinishedRun:
-    return FinishedRun(
-        task=task,
-        steps=[
-            {"thought": "look around", "action": "ls", "observation": "main.py test_main.py"},
-            {"thought": "run tests", "action": "pytest -q", "observation": "3 passed"},
-        ],
-        domain=domain,
-        task_id=task_id,
-        verified=verified,
-        agent_model="agent-x",
-    )
 
 
 @pytest.fixture

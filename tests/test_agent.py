@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import insight_json
+from helpers import insight_json
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outbox

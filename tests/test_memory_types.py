@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import insight_json, make_run
+from helpers import insight_json, make_run
 
 from langgraph_mtl import AbstractionError, MemoryType, Outcome, abstract_run
 from langgraph_mtl.abstraction import FAILURE_INSTRUCTION, SUCCESS_INSTRUCTION

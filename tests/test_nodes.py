@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from conftest import insight_json
+from helpers import insight_json
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 

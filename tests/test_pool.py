@@ -6,7 +6,7 @@ import io
 import json
 
 import pytest
-from conftest import make_run
+from helpers import make_run
 
 from langgraph_mtl import EmbedderMismatchError, MemoryRecord, MemoryType, Outcome, open_pool
 from langgraph_mtl.abstraction import abstract_run

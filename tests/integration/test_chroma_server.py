@@ -1,0 +1,175 @@
+"""The pool on a real `chroma run` server: many writer processes, and an outage."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from helpers import insight_json
+
+from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, Outbox, open_pool
+from langgraph_mtl.feedback import record_feedback, utility
+from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.nodes import create_memory_writer_node
+from langgraph_mtl.testing import HashingEmbeddings
+
+pytestmark = pytest.mark.integration
+WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+    "uniform",
+    "victor",
+    "whiskey",
+    "xray",
+    "yankee",
+    "zulu",
+]
+
+
+class ChromaServer:
+    """`chroma run` on a free loopback port, with a data directory that survives restarts."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ChromaServer:
+        chroma = Path(sys.executable).with_name("chroma")
+        self.proc = subprocess.Popen(
+            [
+                str(chroma),
+                "run",
+                "--path",
+                str(self.path),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, "chroma run exited"
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.2)
+        raise TimeoutError("chroma run did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=20)
+            self.proc = None
+
+
+@pytest.fixture
+def chroma(tmp_path):
+    server = ChromaServer(tmp_path / "chroma").start()
+    yield server
+    server.stop()
+
+
+def _writer(url: str, collection: str, worker: int, count: int) -> None:
+    rng = random.Random(worker)
+    pool = open_pool(url, collection=collection, embeddings=HashingEmbeddings())
+    for i in range(count):
+        text = " ".join(rng.sample(WORDS, 8)) + f" worker {worker} item {i}"
+        record = MemoryRecord(
+            id=memory_id("insight", f"d{worker}", f"t{i}", text),
+            memory_type=MemoryType.INSIGHT,
+            domain=f"d{worker}",
+            task_id=f"t{i}",
+            key=text,
+            content=text,
+        )
+        pool.upsert(record)
+        if i % 10 == 0:  # a retried write: must not duplicate
+            pool.upsert(record)
+        record_feedback(pool, [f"shared-{i % 5}"], run_id=f"w{worker}-r{i}", passed=i % 2 == 0)
+
+
+def test_eight_writer_processes_lose_and_duplicate_nothing(chroma):
+    collection = "concurrent"
+    open_pool(chroma.url, collection=collection, embeddings=HashingEmbeddings())  # create it once
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=_writer, args=(chroma.url, collection, w, 100)) for w in range(8)]
+    for p in workers:
+        p.start()
+    for p in workers:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    pool = open_pool(chroma.url, collection=collection, embeddings=HashingEmbeddings())
+    records = pool.list_records()
+    assert pool.count() == 800 and len({r.id for r in records}) == 800
+    assert {r.domain for r in records} == {f"d{w}" for w in range(8)}
+    stats = utility(pool, [f"shared-{k}" for k in range(5)])
+    assert sum(s.retrieved for s in stats.values()) == 800
+    assert (
+        sum(s.helped for s in stats.values()) == 400 and sum(s.hurt for s in stats.values()) == 400
+    )
+
+
+def test_outage_goes_to_the_outbox_and_is_delivered_once(chroma, tmp_path, scripted):
+    collection = "outage"
+    pool = open_pool(chroma.url, collection=collection, embeddings=HashingEmbeddings())
+    box = Outbox(tmp_path / "outbox.jsonl")
+    writer = create_memory_writer_node(
+        lambda: pool,
+        model=scripted(default=insight_json("Read the failing test first")),
+        outbox=box,
+    )
+
+    class Runtime:
+        context = MemoryContext(domain="python", task_id="t1")
+
+    state = {
+        "task": "fix the bug",
+        "trajectory": [{"action": "pytest", "observation": "1 failed"}],
+        "verified": True,
+    }
+    chroma.stop()
+    out = writer(state, Runtime())
+    assert out["memory_write_status"].startswith("queued: pool unavailable") and len(box) == 1
+    chroma.start()
+    assert box.flush(pool).delivered == 1 and len(box) == 0
+    assert box.flush(pool).delivered == 0
+    (stored,) = pool.list_records()
+    assert stored.key == "Read the failing test first" and stored.outcome.value == "success"
+    writer(state | {"task": "fix the bug"}, Runtime())  # the same run written again
+    assert pool.count() == 1

@@ -1,0 +1,114 @@
+"""Bad input: a clear error or a documented cleanup, and nothing already stored is damaged."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import insight_json
+from pydantic import ValidationError
+
+from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, Outbox, abstract_run
+from langgraph_mtl.abstraction import FinishedRun
+from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.nodes import create_memory_writer_node
+
+
+class _Runtime:
+    context = MemoryContext(domain="python", task_id="bad-1")
+
+
+def _seed(pool) -> MemoryRecord:
+    record = MemoryRecord(
+        id=memory_id("insight", "rust", "r1", "k"),
+        memory_type=MemoryType.INSIGHT,
+        domain="rust",
+        task_id="r1",
+        key="an existing lesson",
+        content="An existing lesson.",
+    )
+    pool.upsert(record)
+    return pool.get(record.id)
+
+
+@pytest.fixture
+def writer(pool, scripted, tmp_path):
+    return create_memory_writer_node(
+        pool,
+        model=scripted(default=insight_json("Keep going")),
+        memory_type=["trajectory", "insight"],
+        outbox=Outbox(tmp_path / "o.jsonl"),
+    )
+
+
+@pytest.mark.parametrize(
+    "observation",
+    [
+        "",
+        "x" * 10_000_000,
+        b"\x00\x01\x02\xff\xfe binary \x89PNG\r\n\x1a\n",
+        "latin-1 bytes decoded badly: \udcff\udcfe and a NUL \x00 and bell \x07",
+        "\x1b[31mred ANSI\x1b[0m and \r carriage returns",
+    ],
+    ids=["empty", "10MB", "binary", "non-utf8", "control-chars"],
+)
+def test_bad_trajectories_are_cleaned_and_stored(pool, writer, observation):
+    before = _seed(pool)
+    state = {
+        "task": "Fix the parser",
+        "trajectory": [{"action": "cat data.bin", "observation": observation}],
+        "verified": False,
+    }
+    out = writer(state, _Runtime())
+    assert out["memory_write_status"] == "ok", out
+    stored = [pool.get(i) for i in out["memory_written"]]
+    for record in stored:
+        assert len(record.content) < 50_000
+        assert not any(ord(c) < 32 and c not in "\n\t" for c in record.content)
+        assert "\udcff" not in record.content
+    assert pool.get(before.id) == before
+
+
+def test_empty_task_or_missing_domain_is_skipped_with_a_reason(pool, writer):
+    before = _seed(pool)
+    out = writer({"task": "   ", "trajectory": []}, _Runtime())
+    assert out["memory_write_status"].startswith("skipped") and pool.count() == 1
+
+    class NoDomain:
+        context = MemoryContext()
+
+    assert writer({"task": "t"}, NoDomain())["memory_write_status"].startswith("skipped")
+    assert pool.get(before.id) == before
+
+
+def test_a_malformed_trajectory_is_named(pool, writer):
+    out = writer({"task": "t", "trajectory": ["just a string"]}, _Runtime())
+    assert (
+        out["memory_write_status"]
+        == "skipped: trajectory step 0 is not a dict or (action, observation) pair"
+    )
+
+
+@pytest.mark.parametrize("bad_id", ["", "a\nb", "x" * 600, "tab\tid"])
+def test_bad_ids_are_refused_before_anything_is_written(pool, bad_id):
+    before = _seed(pool)
+    with pytest.raises(ValidationError, match="id"):
+        MemoryRecord(
+            id=bad_id, memory_type="insight", domain="d", task_id="t", key="k", content="c"
+        )
+    assert pool.count() == 1 and pool.get(before.id) == before
+
+
+def test_a_failed_batch_leaves_the_pool_as_it_was(pool):
+    before = _seed(pool)
+    dup = MemoryRecord(
+        id="same", memory_type="insight", domain="d", task_id="t", key="k", content="c"
+    )
+    with pytest.raises(ValueError, match="same id appears twice"):
+        pool.upsert([dup, dup])
+    assert pool.count() == 1 and pool.get(before.id) == before
+
+
+def test_huge_task_text_is_bounded(scripted):
+    record = abstract_run(
+        FinishedRun(task="y" * 5_000_000, steps=[], domain="d", task_id="t"), "trajectory"
+    )
+    assert len(record.key) <= 20_000 and len(record.content) < 60_000
