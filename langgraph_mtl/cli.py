@@ -18,6 +18,8 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 from rich.table import Table
 
 from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.consolidation import consolidate
+from langgraph_mtl.feedback import prune
 from langgraph_mtl.local_model import LocalModelServer
 from langgraph_mtl.outbox import Outbox
 from langgraph_mtl.pool import DEFAULT_COLLECTION, MemoryPool, open_pool
@@ -304,6 +306,60 @@ def pool_flush(
         chat = stack.enter_context(_chat_model(model)) if model else None
         report = Outbox().flush(memories, model=chat)
     console.print(f"delivered {report.delivered}; {report.remaining} still waiting")
+
+
+@pool_app.command("consolidate")
+def pool_consolidate(
+    threshold: Annotated[
+        float, typer.Option(help="Cosine at or above which memories merge.")
+    ] = 0.97,
+    dry_run: Annotated[bool, typer.Option(help="Only report what would merge.")] = False,
+    pool: PoolOpt = None,
+    collection: CollectionOpt = DEFAULT_COLLECTION,
+) -> None:
+    """Fold near-duplicate memories (same type and domain) into one, keeping all provenance."""
+    memories = _open(pool, collection)
+    with Progress(console=console) as bar:
+        job = bar.add_task("consolidating", total=None)
+        report = consolidate(memories, threshold=threshold, dry_run=dry_run,
+                             progress=lambda done, total: bar.update(job, completed=done, total=total))  # fmt: skip
+    verb = "would fold" if dry_run else "folded"
+    console.print(
+        f"{verb} {report.removed} memories into {len(report.merged)}; {memories.count()} remain"
+    )
+
+
+@pool_app.command("prune")
+def pool_prune(
+    unused_days: Annotated[
+        int | None, typer.Option(help="Forget memories never retrieved in N days.")
+    ] = None,
+    hurt_margin: Annotated[int | None, typer.Option(help="Forget when hurt - helped >= N.")] = None,
+    dry_run: Annotated[bool, typer.Option(help="Only list what would go.")] = False,
+    pool: PoolOpt = None,
+    collection: CollectionOpt = DEFAULT_COLLECTION,
+) -> None:
+    """Forget memories by rule (see the utility feedback in the README)."""
+    if unused_days is None and hurt_margin is None:
+        raise typer.BadParameter("give --unused-days and/or --hurt-margin")
+    memories = _open(pool, collection)
+    doomed = prune(memories, unused_days=unused_days, hurt_margin=hurt_margin, dry_run=dry_run)
+    console.print(f"{'would forget' if dry_run else 'forgot'} {len(doomed)} memories")
+    for record_id in doomed[:50]:
+        console.print(f"  {record_id}")
+
+
+@pool_app.command("quarantine")
+def pool_quarantine(pool: PoolOpt = None, collection: CollectionOpt = DEFAULT_COLLECTION) -> None:
+    """List quarantined memories (kept, never retrieved by default) and why."""
+    memories = _open(pool, collection)
+    flagged = memories.list_records(extra={"flag_quarantined": True})
+    console.print(f"{len(flagged)} quarantined memories")
+    for r in flagged:
+        console.rule(
+            f"{r.id[:8]} {r.domain}/{r.memory_type.value}: {r.flags.get('quarantine_reason')}"
+        )
+        console.print(r.content[:500])
 
 
 @app.command()
