@@ -80,6 +80,7 @@ class MemoryContext:
     retrieve: bool = True
     write: bool = True
     include_own_domain: bool = False
+    source_domains: tuple[str, ...] | None = None
 
 
 class MemoryState(TypedDict, total=False):
@@ -186,6 +187,7 @@ def create_memory_retrieval_node(
                 model=chat,
                 use_rerank=rerank,
                 include_own_domain=bool(_ctx(runtime, "include_own_domain", False)),
+                source_domains=_ctx(runtime, "source_domains", None),
                 exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
             )
         except Exception as exc:

@@ -143,6 +143,7 @@ def retrieve_memories(
     model: BaseChatModel | None = None,
     use_rerank: bool = False,
     include_own_domain: bool = False,
+    source_domains: Iterable[str] | None = None,
     exclude_task_ids: Iterable[str] | None = None,
     min_similarity: float | None = None,
     utility_weight: float = 0.0,
@@ -151,7 +152,8 @@ def retrieve_memories(
     """The top-``k`` memories for a task, from every domain except ``domain`` by default.
 
     ``strategy`` AUTO uses the paper's query per memory type (task / plan / goal summary); the
-    generated queries need ``model``, without one the raw task is used. ``utility_weight`` > 0
+    generated queries need ``model``, without one the raw task is used. ``source_domains``
+    restricts retrieval to those domains (pool sweeps, in-domain baselines). ``utility_weight`` > 0
     re-ranks by similarity + weight * utility score, down-weighting memories with a poor record.
     """
     strategy = QueryStrategy(strategy)
@@ -171,6 +173,7 @@ def retrieve_memories(
             query,
             k=fetch,
             exclude_domains=exclude,
+            domains=list(source_domains) if source_domains else None,
             memory_types=kinds,
             exclude_task_ids=exclude_task_ids,
             extra_where=extra_where,

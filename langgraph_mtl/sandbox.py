@@ -22,6 +22,7 @@ __all__ = ["CommandResult", "Sandbox", "bubblewrap_available"]
 log = logging.getLogger(__name__)
 
 SandboxMode = Literal["auto", "bwrap", "none"]
+_warned: list[bool] = []  # warn once per process about unsandboxed commands
 
 
 def bubblewrap_available() -> bool:
@@ -82,8 +83,9 @@ class Sandbox:
             mode = "bwrap" if bubblewrap_available() else "none"
         elif mode == "bwrap" and not bubblewrap_available():
             raise RuntimeError("sandbox: bubblewrap (bwrap) is not installed or cannot run here")
-        if mode == "none":
-            log.warning("commands run WITHOUT isolation (install bubblewrap): %s", self.workspace)
+        if mode == "none" and not _warned:
+            _warned.append(True)
+            log.warning("commands run WITHOUT isolation (install bubblewrap for a sandbox)")
         self.mode: SandboxMode = mode
         self.timeout = timeout
         self.max_output_chars = max_output_chars
@@ -111,6 +113,10 @@ class Sandbox:
         """Run one shell command; never raises for the command's own failures."""
         limit = timeout or self.timeout
         env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))}
+        home = Path.home()
+        for var, folder in (("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")):
+            if var not in env and (home / folder).is_dir():  # toolchains stay usable
+                env[var] = str(home / folder)
         env.update(HOME=str(self.workspace), PYTHONDONTWRITEBYTECODE="1")
         proc = subprocess.Popen(
             self._argv(command, int(limit) + 5),

@@ -1,0 +1,239 @@
+"""Running conditions: memory generation and evaluation, resumable, with receipts per attempt.
+
+Every attempt is one JSON line in a results file, keyed by (condition, domain, task, attempt):
+an interrupted run (Ctrl-C or kill -9) resumes where it stopped, without duplicating or losing
+results (a torn last line is ignored and that attempt runs again).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.experiments.domains import Domain, Task
+from langgraph_mtl.experiments.passk import pass_at_k
+from langgraph_mtl.memory_types import MemoryType
+from langgraph_mtl.pool import MemoryPool
+
+__all__ = [
+    "CONDITIONS",
+    "Condition",
+    "ResultStore",
+    "generate_memories",
+    "run_condition",
+    "summarize",
+]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What the agent may retrieve: nothing, other domains' memories of one type, or its own."""
+
+    name: str
+    memory_types: tuple[str, ...] = ()
+    scope: str = "cross"  # "cross": other domains only; "own": the task's domain only
+
+    @property
+    def uses_memory(self) -> bool:
+        return bool(self.memory_types)
+
+
+ALL_TYPES = tuple(t.value for t in MemoryType)
+CONDITIONS: dict[str, Condition] = {
+    "zero-shot": Condition("zero-shot"),
+    **{f"mtl-{t.value}": Condition(f"mtl-{t.value}", (t.value,)) for t in MemoryType},
+    "in-domain-insight": Condition("in-domain-insight", ("insight",), scope="own"),
+}
+
+
+class ResultStore:
+    """Append-only JSONL of attempt results, safe to resume."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    @staticmethod
+    def key(condition: str, domain: str, task_id: str, attempt: int) -> str:
+        return f"{condition}|{domain}|{task_id}|{attempt}"
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        if not self.path.exists():
+            return
+        with self.path.open(encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:  # a torn line from a killed run
+                    continue
+
+    def done(self) -> set[str]:
+        return {
+            self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]) for r in self.rows()
+        }
+
+    def add(self, row: dict[str, Any]) -> None:
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def _attempt(
+    graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
+        for name, content in task.files.items():
+            (Path(ws) / name).write_text(content)
+        context.workspace = ws
+        started = time.monotonic()
+        state = graph.invoke(
+            {"task": task.instruction}, context=context, config={"recursion_limit": step_limit + 10}
+        )
+        return {
+            "passed": bool(state.get("verified")),
+            "steps": state.get("steps_taken", 0),
+            "seconds": round(time.monotonic() - started, 2),
+            "receipts": state.get("memory_receipts", []),
+            "memory_status": state.get("memory_status", ""),
+            "verification": str(state.get("verification", ""))[-1500:],
+            "written": state.get("memory_written", []),
+        }
+
+
+def run_condition(
+    condition: Condition,
+    domains: Iterable[Domain],
+    *,
+    model: BaseChatModel,
+    pool: MemoryPool,
+    store: ResultStore,
+    attempts: int = 3,
+    limit: int | None = None,
+    split: str = "eval",
+    step_limit: int = 8,
+    k: int = 3,
+    progress: Callable[[str, int, int, float], None] | None = None,
+) -> None:
+    """Evaluate one condition on each domain's split; already-stored attempts are skipped."""
+    graph = create_coding_agent(
+        model,
+        pool=pool,
+        memory_types=condition.memory_types or None,
+        k=k,
+        step_limit=step_limit,
+        write_memory_types="trajectory",
+    ).compile()
+    done = store.done()
+    for domain in domains:
+        tasks = domain.tasks(split, limit=limit)
+        total = len(tasks) * attempts
+        finished = passed = 0
+        for task in tasks:
+            for attempt in range(attempts):
+                key = store.key(condition.name, domain.name, task.task_id, attempt)
+                if key not in done:
+                    context = AgentContext(
+                        domain=domain.name,
+                        task_id=task.task_id,
+                        verify_command=task.verify_command,
+                        write=False,  # evaluation never changes the pool it is measured on
+                        retrieve=condition.uses_memory,
+                        include_own_domain=condition.scope == "own",
+                        source_domains=(domain.name,) if condition.scope == "own" else None,
+                    )
+                    result = _attempt(graph, domain, task, context, step_limit)
+                    store.add({"condition": condition.name, "domain": domain.name,
+                               "task_id": task.task_id, "attempt": attempt, **result})  # fmt: skip
+                    passed += result["passed"]
+                else:
+                    passed += any(
+                        r["passed"] for r in store.rows()
+                        if store.key(r["condition"], r["domain"], r["task_id"], r["attempt"]) == key
+                    )  # fmt: skip
+                finished += 1
+                if progress:
+                    progress(
+                        f"{condition.name} / {domain.name}", finished, total, passed / finished
+                    )
+
+
+def generate_memories(
+    domains: Iterable[Domain],
+    *,
+    model: BaseChatModel,
+    pool: MemoryPool,
+    limit: int | None = None,
+    memory_types: Iterable[str] = ALL_TYPES,
+    step_limit: int = 8,
+    progress: Callable[[str, int, int, float], None] | None = None,
+) -> int:
+    """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
+    run as memories of each type, labelled by the verifier. Returns how many runs were written."""
+    graph = create_coding_agent(
+        model, pool=pool, memory_types=None, write_memory_types=tuple(memory_types),
+        step_limit=step_limit,
+    ).compile()  # fmt: skip
+    runs = 0
+    for domain in domains:
+        tasks = domain.tasks("source", limit=limit)
+        passed = 0
+        for index, task in enumerate(tasks, start=1):
+            context = AgentContext(domain=domain.name, task_id=task.task_id,
+                                   verify_command=task.verify_command, retrieve=False)  # fmt: skip
+            result = _attempt(graph, domain, task, context, step_limit)
+            passed += result["passed"]
+            runs += bool(result["written"])
+            if progress:
+                progress(f"memories / {domain.name}", index, len(tasks), passed / index)
+    return runs
+
+
+def summarize(rows: Iterable[dict[str, Any]], *, k: int = 3) -> dict[str, dict[str, Any]]:
+    """pass@1 and pass@k per condition and domain, and both averages (task-weighted, per-domain)."""
+    per: dict[tuple[str, str, str], list[bool]] = {}
+    for r in rows:
+        per.setdefault((r["condition"], r["domain"], r["task_id"]), []).append(bool(r["passed"]))
+    table: dict[str, dict[str, Any]] = {}
+    for (condition, domain, _), outcomes in per.items():
+        n, c = len(outcomes), sum(outcomes)
+        cell = table.setdefault(condition, {}).setdefault(domain, {"p1": [], "pk": []})
+        cell["p1"].append(pass_at_k(n, c, 1))
+        cell["pk"].append(pass_at_k(n, c, min(k, n)))
+    out: dict[str, dict[str, Any]] = {}
+    for condition, domains in table.items():
+        row: dict[str, Any] = {}
+        all_p1: list[float] = []
+        all_pk: list[float] = []
+        for domain, cell in sorted(domains.items()):
+            row[domain] = {
+                "tasks": len(cell["p1"]),
+                "pass@1": sum(cell["p1"]) / len(cell["p1"]),
+                f"pass@{k}": sum(cell["pk"]) / len(cell["pk"]),
+            }
+            all_p1 += cell["p1"]
+            all_pk += cell["pk"]
+        row["avg (tasks)"] = {
+            "pass@1": sum(all_p1) / len(all_p1),
+            f"pass@{k}": sum(all_pk) / len(all_pk),
+        }
+        row["avg (domains)"] = {
+            metric: sum(row[d][metric] for d in domains) / len(domains)
+            for metric in ("pass@1", f"pass@{k}")
+        }
+        out[condition] = row
+    return out
+
+
+def condition_record(condition: Condition) -> dict[str, Any]:
+    """A condition as plain data (for metadata and reports)."""
+    return asdict(condition)
