@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from langgraph_mtl._files import sha256_file
+
 __all__ = [
     "EmbedderIdentity",
     "MiniLMEmbeddings",
@@ -33,14 +35,6 @@ PROBE_SENTENCES = (
     "def add(a, b): return a + b",
     "The build failed because a dependency was missing.",
 )
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _default_model_path() -> Path:
@@ -87,7 +81,7 @@ class MiniLMEmbeddings(Embeddings):
             path = self._model_path or _default_model_path()
             if not path.is_file():
                 raise FileNotFoundError(f"embedding model file not found: {path}")
-            actual = _sha256(path)
+            actual = sha256_file(path)
             if actual != MINILM_SHA256:
                 raise RuntimeError(
                     f"embedding model {path} has sha256 {actual}, expected {MINILM_SHA256}; "

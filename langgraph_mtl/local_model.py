@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langgraph_mtl._files import sha256_file
+
 __all__ = ["VARIANTS", "LocalModelServer", "WeightsVariant", "assemble_weights", "local_server"]
 
 log = logging.getLogger(__name__)
@@ -76,14 +78,6 @@ def _chunk_files(variant: WeightsVariant, name: str) -> list[Path]:
     return files
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _stamp(path: Path) -> str:
     stat = path.stat()
     return f"{stat.st_size}:{stat.st_mtime_ns}"
@@ -104,7 +98,7 @@ def assemble_weights(
     verified = target.with_suffix(".verified")
     if target.exists() and verified.exists() and verified.read_text() == _stamp(target):
         return target
-    if target.exists() and _sha256(target) == spec.sha256:
+    if target.exists() and sha256_file(target) == spec.sha256:
         verified.write_text(_stamp(target))
         return target
     chunks = _chunk_files(spec, variant)

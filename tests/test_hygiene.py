@@ -7,12 +7,12 @@ import io
 import pytest
 from data.injections import BENIGN_CASES, INJECTION_CASES
 from data.secrets import SECRET_CASES
+from helpers import make_record
 
 from langgraph_mtl import MemoryRecord, MemoryType, abstract_run, open_pool, retrieve_memories
 from langgraph_mtl.abstraction import FinishedRun
 from langgraph_mtl.consolidation import consolidate
 from langgraph_mtl.feedback import prune, record_feedback, utility
-from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.redaction import redact
 from langgraph_mtl.screening import screen
 
@@ -45,15 +45,7 @@ def test_ordinary_advice_is_not_flagged_nor_redacted(text):
 def _record(
     domain: str, task_id: str, key: str, content: str, kind=MemoryType.INSIGHT
 ) -> MemoryRecord:
-    return MemoryRecord(
-        id=memory_id(kind, domain, task_id, key),
-        memory_type=kind,
-        domain=domain,
-        task_id=task_id,
-        key=key,
-        content=content,
-        payload={"raw": content},
-    )
+    return make_record(domain, task_id, key, content, kind=kind)
 
 
 def test_no_secret_can_be_read_back_from_the_pool(pool):

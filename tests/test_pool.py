@@ -6,34 +6,15 @@ import io
 import json
 
 import pytest
-from helpers import make_run
+from helpers import make_record, make_run
 
 from langgraph_mtl import EmbedderMismatchError, MemoryRecord, MemoryType, Outcome, open_pool
 from langgraph_mtl.abstraction import abstract_run
-from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.testing import HashingEmbeddings
 
 
-def record(
-    domain: str,
-    task_id: str,
-    key: str,
-    *,
-    kind=MemoryType.INSIGHT,
-    outcome=Outcome.SUCCESS,
-    agent_model="m1",
-) -> MemoryRecord:
-    return MemoryRecord(
-        id=memory_id(kind, domain, task_id, key),
-        memory_type=kind,
-        domain=domain,
-        task_id=task_id,
-        outcome=outcome,
-        agent_model=agent_model,
-        key=key,
-        content=f"{key} (content)",
-        payload={"title": key},
-    )
+def record(domain: str, task_id: str, key: str, **kwargs) -> MemoryRecord:
+    return make_record(domain, task_id, key, f"{key} (content)", **kwargs)
 
 
 @pytest.fixture

