@@ -236,3 +236,29 @@ def test_results_rows_are_json_lines(tmp_path):
     store = ResultStore(tmp_path / "x.jsonl")
     store.add({"condition": "c", "domain": "d", "task_id": "t", "attempt": 0, "passed": True})
     assert json.loads((tmp_path / "x.jsonl").read_text())["passed"] is True
+
+
+def test_report_includes_the_abstraction_analysis_of_the_pool(tmp_path, pool):
+    words = ["tests", "compile", "profile", "schema", "logs", "types"]
+    pool.upsert(
+        [
+            MemoryRecord(
+                id=memory_id(kind, d, f"{d}{i}", w),
+                memory_type=kind,
+                domain=d,
+                task_id=f"{d}{i}",
+                key=f"{d} {kind} {w} {i}",
+                content=f"{d} {w}",
+            )
+            for d in ("python", "rust")
+            for i, w in enumerate(words)
+            for kind in ("trajectory", "insight")
+        ]
+    )
+    store = ResultStore(tmp_path / "r.jsonl")
+    store.add(
+        {"condition": "zero-shot", "domain": "python", "task_id": "t", "attempt": 0, "passed": True}
+    )
+    text = write_report(store.path, out_dir=tmp_path / "out", pool=pool, k=1).read_text()
+    assert "## Abstraction analysis" in text and "| insight | 12 | 2 |" in text
+    assert (tmp_path / "out" / "tsne.png").stat().st_size > 1000

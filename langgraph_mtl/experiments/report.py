@@ -15,15 +15,19 @@ from langgraph_mtl.pool import MemoryPool
 __all__ = ["abstraction_table", "write_report"]
 
 
-def abstraction_table(pool: MemoryPool) -> list[TypeAnalysis]:
-    """DBI / LISI / abstraction per memory type over the pool's embeddings."""
+def _embeddings_by_type(pool: MemoryPool) -> dict[str, tuple[list[Any], list[str]]]:
     by_type: dict[str, tuple[list[Any], list[str]]] = defaultdict(lambda: ([], []))
     for record, vector in pool._iter(None, with_embeddings=True):
         vectors, labels = by_type[record.memory_type.value]
         vectors.append(vector)
         labels.append(record.domain)
+    return dict(sorted(by_type.items()))
+
+
+def abstraction_table(pool: MemoryPool) -> list[TypeAnalysis]:
+    """DBI / LISI / abstraction per memory type over the pool's embeddings."""
     out = []
-    for memory_type, (vectors, labels) in sorted(by_type.items()):
+    for memory_type, (vectors, labels) in _embeddings_by_type(pool).items():
         if len(set(labels)) >= 2 and len(labels) >= 3:
             out.append(analyse(memory_type, np.asarray(vectors, dtype=float), labels))
     return out
@@ -70,6 +74,36 @@ def _plot_abstraction(rows: list[TypeAnalysis], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def _plot_tsne(pool: MemoryPool, path: Path) -> bool:
+    """One t-SNE panel per memory type, coloured by source domain (like the paper's figure)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.manifold import TSNE
+
+    groups = {t: g for t, g in _embeddings_by_type(pool).items() if len(g[1]) >= 5}
+    if not groups:
+        return False
+    fig, axes = plt.subplots(1, len(groups), figsize=(3.2 * len(groups), 3.2), squeeze=False)
+    for ax, (memory_type, (vectors, labels)) in zip(axes[0], groups.items(), strict=True):
+        data = np.asarray(vectors, dtype=float)
+        points = TSNE(perplexity=min(30, len(data) - 1), random_state=0, init="pca").fit_transform(
+            data
+        )
+        for domain in sorted(set(labels)):
+            mask = np.asarray(labels) == domain
+            ax.scatter(points[mask, 0], points[mask, 1], s=10, label=domain)
+        ax.set_title(memory_type)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
 
 
 def write_report(
@@ -129,6 +163,8 @@ def write_report(
             ]
             _plot_abstraction(rows, out / "abstraction.png")
             lines += ["", "![abstraction](abstraction.png)", ""]
+        if _plot_tsne(pool, out / "tsne.png"):
+            lines += ["![t-SNE of memory embeddings by source domain](tsne.png)", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n")
     return path
