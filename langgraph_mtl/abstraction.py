@@ -69,6 +69,7 @@ JUDGE_PROMPT = (
     "task. Answer with exactly one word: PASS or FAIL. Default to FAIL when in doubt."
 )
 
+REPLY_TOKENS = 700  # the longest valid memory (a summary) is well under this
 JSON_ONLY = "Reply with ONE JSON object and nothing else, filling in this example:\n{example}"
 REPAIR = "That reply was not valid ({problem}). Reply again with ONE corrected JSON object only."
 
@@ -176,10 +177,21 @@ def _describe(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
+def _capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
+    """A copy of the model whose replies stop at ``max_tokens`` (a memory is short; a looping
+    small model must not spend minutes on one)."""
+    fields = getattr(type(model), "model_fields", {})
+    current = getattr(model, "max_tokens", None)
+    if "max_tokens" in fields and (current is None or current > max_tokens):
+        return model.model_copy(update={"max_tokens": max_tokens})
+    return model
+
+
 def _ask_structured(
     model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
 ) -> BaseModel:
     """Structured output first, then text replies parsed and repaired, with the error fed back."""
+    model = _capped(model, REPLY_TOKENS)
     errors: list[str] = []
     structured: Any = None
     try:

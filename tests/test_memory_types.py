@@ -126,3 +126,11 @@ def test_a_bad_reply_is_shown_back_with_what_was_wrong(scripted):
     assert "not valid" in repair_prompt[-1].content and "description" in repair_prompt[-1].content
     assert '"content": "<1-3 sentences' in model.calls[1][-3].content  # the example, not the schema
     assert "description: Field required" in model.calls[1][-1].content
+
+
+def test_abstraction_caps_the_reply_length_of_a_copy():
+    from langgraph_mtl.abstraction import REPLY_TOKENS, _capped
+    from langgraph_mtl.models import local_chat_model
+
+    model = local_chat_model("http://127.0.0.1:9/v1", max_tokens=4096)
+    assert _capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS and model.max_tokens == 4096
