@@ -109,9 +109,10 @@ def run(
                 jobs[label] = bar.add_task(label, total=total, rate=rate)
             bar.update(jobs[label], completed=done, rate=rate)
 
-        if pool.count() == 0:
+        needed = sorted({t for c in conditions.split(",") for t in CONDITIONS[c].memory_types})
+        if pool.count() == 0 and needed:  # phase 1 writes only the types the conditions use
             generate_memories(loaders, model=chat, pool=pool, limit=source_limit, step_limit=steps,
-                              progress=progress)  # fmt: skip
+                              memory_types=needed, progress=progress)  # fmt: skip
         snapshot = out / "pool-snapshot.jsonl"
         with snapshot.open("w") as handle:
             pool.export_jsonl(handle)
