@@ -55,7 +55,7 @@ VARIANTS: dict[str, WeightsVariant] = {
 }
 _EXTRA_HINT = {
     "0.5b": "pip install 'langgraph-mtl[local]'",
-    "1.5b": "pip install 'langgraph-mtl[local-1.5b]'",
+    "1.5b": "pip install 'langgraph-mtl[local-1-5b]'",
 }
 
 
