@@ -50,6 +50,7 @@ DEFAULT_COLLECTION = "mtl_memories"
 DEFAULT_DEDUP_THRESHOLD = 0.97
 _META_PREFIX = "mtl:"
 _FLAG_PREFIX = "flag_"
+_QUARANTINE = "quarantined/"
 _PAGE = 500
 
 
@@ -107,9 +108,21 @@ def _client(location: str) -> Any:
     return chromadb.PersistentClient(path=location, settings=settings)
 
 
+def _type_value(kind: Any) -> str:
+    return str(kind.value if isinstance(kind, MemoryType) else MemoryType(kind).value)
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str | MemoryType) else list(value)
+
+
 def _to_metadata(record: MemoryRecord) -> dict[str, Any]:
+    kind = record.memory_type.value
     meta: dict[str, Any] = {
-        "memory_type": record.memory_type.value,
+        # a quarantined memory's stored type is prefixed, so no type filter ever matches it
+        "memory_type": _QUARANTINE + kind if record.flags.get("quarantined") else kind,
         "domain": record.domain,
         "task_id": record.task_id,
         "outcome": record.outcome.value,
@@ -133,7 +146,7 @@ def _from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> 
     flags = {k[len(_FLAG_PREFIX) :]: v for k, v in meta.items() if k.startswith(_FLAG_PREFIX)}
     return MemoryRecord(
         id=record_id,
-        memory_type=MemoryType(meta["memory_type"]),
+        memory_type=MemoryType(str(meta["memory_type"]).removeprefix(_QUARANTINE)),
         domain=meta["domain"],
         task_id=meta["task_id"],
         outcome=Outcome(meta.get("outcome", "unknown")),
@@ -352,17 +365,19 @@ class MemoryPool:
         """The ``k`` memories most similar to ``query`` (text or a vector), best first.
 
         ``exclude_domains`` is how leave-one-domain-out is done: pass the task's own domain.
-        Quarantined memories are left out unless ``include_quarantined``.
+        Quarantined memories are left out unless ``include_quarantined`` (they are stored
+        under a prefixed memory type, so leaving them out costs no extra filter).
         """
-        if not include_quarantined:
-            extra_where = {**(extra_where or {}), _FLAG_PREFIX + "quarantined": False}
+        types = [_type_value(t) for t in _as_list(memory_types)] or [t.value for t in MemoryType]
+        if include_quarantined:  # quarantined records are stored under a prefixed type
+            types += [_QUARANTINE + t for t in types]
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}")
         vector = self.embeddings.embed_query(query) if isinstance(query, str) else list(query)
         where = build_where(
             exclude_domains=exclude_domains,
             domains=domains,
-            memory_types=memory_types,
+            memory_types=types,
             outcomes=outcomes,
             agent_models=agent_models,
             exclude_task_ids=exclude_task_ids,
