@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 EXTRAS ?= dev,local,serve,analysis
 
-.PHONY: install demo test test-unit lint format bench clean
+.PHONY: install system-deps demo test test-unit lint format bench clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,10 +14,15 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# Debian packages the tests need: bubblewrap (the agent's sandbox), iverilog (Verilog domain).
+system-deps:
+	@command -v bwrap >/dev/null && command -v iverilog >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap iverilog; }
+
 demo: install
 	$(VENV)/bin/mtl demo
 
-test: install
+test: install system-deps
 	$(PY) -m pytest
 
 test-unit: install
