@@ -75,6 +75,19 @@ def _solver(messages):
     return f"```bash\necho {number} > out.txt\n```"
 
 
+def _run(condition: str, domain: str, model, pool, store: ResultStore, *, attempts: int) -> None:
+    run_condition(
+        CONDITIONS[condition],
+        [TinyDomain(domain)],
+        model=model,
+        pool=pool,
+        store=store,
+        attempts=attempts,
+        split="all",
+        step_limit=4,
+    )
+
+
 @pytest.fixture
 def stocked(pool):
     pool.upsert([_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma") for i in range(4)])
@@ -84,16 +97,7 @@ def stocked(pool):
 def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
     model = scripted(default=_solver)
-    run_condition(
-        CONDITIONS["mtl-insight"],
-        [TinyDomain("alpha")],
-        model=model,
-        pool=stocked,
-        store=store,
-        attempts=2,
-        split="all",
-        step_limit=4,
-    )
+    _run("mtl-insight", "alpha", model, stocked, store, attempts=2)
     rows = list(store.rows())
     assert len(rows) == 8 and all(r["passed"] for r in rows)
     receipts = [rc for r in rows for rc in r["receipts"]]
@@ -102,16 +106,7 @@ def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted,
 
 def test_in_domain_condition_uses_only_own_domain_never_the_same_task(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(
-        CONDITIONS["in-domain-insight"],
-        [TinyDomain("beta")],
-        model=scripted(default=_solver),
-        pool=stocked,
-        store=store,
-        attempts=1,
-        split="all",
-        step_limit=4,
-    )
+    _run("in-domain-insight", "beta", scripted(default=_solver), stocked, store, attempts=1)
     for row in store.rows():
         assert row["receipts"] and all(rc["domain"] == "beta" for rc in row["receipts"])
         assert all(rc["task_id"] != row["task_id"] for rc in row["receipts"])
@@ -119,16 +114,7 @@ def test_in_domain_condition_uses_only_own_domain_never_the_same_task(stocked, s
 
 def test_zero_shot_retrieves_nothing(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(
-        CONDITIONS["zero-shot"],
-        [TinyDomain("gamma")],
-        model=scripted(default=_solver),
-        pool=stocked,
-        store=store,
-        attempts=1,
-        split="all",
-        step_limit=4,
-    )
+    _run("zero-shot", "gamma", scripted(default=_solver), stocked, store, attempts=1)
     assert all(r["receipts"] == [] and r["memory_status"] == "disabled" for r in store.rows())
 
 
@@ -136,29 +122,11 @@ def test_an_interrupted_run_resumes_without_duplicates(stocked, scripted, tmp_pa
     path = tmp_path / "results.jsonl"
     store = ResultStore(path)
     first = scripted(default=_solver)
-    run_condition(
-        CONDITIONS["zero-shot"],
-        [TinyDomain("alpha")],
-        model=first,
-        pool=stocked,
-        store=store,
-        attempts=2,
-        split="all",
-        step_limit=4,
-    )
+    _run("zero-shot", "alpha", first, stocked, store, attempts=2)
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:5]) + "\n" + lines[5][:20])  # killed mid-write of row 6
     second = scripted(default=_solver)
-    run_condition(
-        CONDITIONS["zero-shot"],
-        [TinyDomain("alpha")],
-        model=second,
-        pool=stocked,
-        store=store,
-        attempts=2,
-        split="all",
-        step_limit=4,
-    )
+    _run("zero-shot", "alpha", second, stocked, store, attempts=2)
     rows = list(store.rows())
     keys = [(r["task_id"], r["attempt"]) for r in rows]
     assert len(rows) == 8 and len(set(keys)) == 8
