@@ -70,6 +70,10 @@ def submit() -> str:
     raise NotImplementedError("handled by the coding agent's act node")
 
 
+def _only_comments(body: str) -> bool:
+    return all(not line.strip() or line.lstrip().startswith("#") for line in body.splitlines())
+
+
 def _from_json(text: str) -> Action | None:
     start, end = text.find("{"), text.rfind("}")
     if start == -1 or end <= start:
@@ -116,6 +120,8 @@ def parse_action(message: AIMessage | str) -> Action:
         body = shell[0]
         if body.strip().lower() == SUBMIT_WORD:
             return Action("submit", thought=thought)
+        if _only_comments(body):
+            return Action("invalid", error="the bash block holds only comments, no command")
         return Action("command", command=body, thought=thought)
     if len(shell) > 1:  # small models often write a whole script of blocks: run the first
         note = f"NOTE: your reply had {len(shell)} bash blocks; only the first was run."

@@ -53,7 +53,10 @@ PLAN_HEADER = "Your plan (nothing is done yet: carry it out one command at a tim
 SYSTEM_TEMPLATE = (
     "You are a careful coding agent working in the directory {workspace}.\n\n{protocol}"
 )
-EARLY_SUBMIT = "no command has been run yet, so nothing is done: run the first command of your plan"
+EARLY_SUBMIT = (
+    "you submitted before running any command, so nothing is done yet; reply with a ```bash block "
+    "holding a real shell command for the first step of the task (for example creating a file)"
+)
 NATIVE_PROTOCOL = "Use the bash tool, one command per turn; call submit when the task is done."
 NEXT_HINT = "Reply with one ```bash block: the next command, or only `submit` if the task is done."
 

@@ -72,7 +72,7 @@ def _chat_model(spec: str) -> Iterator[Any]:
         server.start(progress=lambda done, total: bar.update(job, completed=done, total=total))
         bar.update(job, description=f"local model ready ({time.monotonic() - started:.1f}s)")
     try:
-        yield server.chat_model(max_tokens=1024)
+        yield server.chat_model()
     finally:
         server.stop()
 
@@ -209,7 +209,10 @@ def demo(
     if stale:  # the demo starts from an empty collection of its own
         memories.delete(stale)
     with _chat_model(model) as chat:
-        graph = create_coding_agent(chat, pool=memories, step_limit=8).compile()
+        graph = create_coding_agent(  # trajectory memories need no model call: always written
+            chat, pool=memories, step_limit=5, memory_types=("trajectory", "insight"),
+            write_memory_types=("trajectory", "insight"),
+        ).compile()  # fmt: skip
         for domain, task_id, task, verify in DEMO_TASKS:
             ws = tempfile.mkdtemp(prefix=f"mtl-{domain}-")
             console.rule(f"[bold]{domain}[/] task {task_id}")

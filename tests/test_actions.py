@@ -36,6 +36,7 @@ def test_valid_replies(reply, kind, command):
         ("```python\nprint(1)\n```", "not a shell command block"),
         ("", "no ```bash block"),
         ('{"command": ""}', "no ```bash block"),
+        ("```bash\n# Run the first command\n\n# then check\n```", "only comments"),
     ],
 )
 def test_protocol_errors_are_explained(reply, error):

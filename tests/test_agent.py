@@ -103,7 +103,7 @@ def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
         {"task": "t"}, context=context(tmp_path)
     )
     assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
-    assert "no command has been run yet" in out["trajectory"][0]["observation"]
+    assert "submitted before running any command" in out["trajectory"][0]["observation"]
 
 
 def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
