@@ -5,6 +5,7 @@ memories before planning and a node that writes the finished run back as a memor
 """
 
 from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run
+from langgraph_mtl.agent import AgentContext, create_coding_agent
 from langgraph_mtl.embeddings import MiniLMEmbeddings, resolve_embeddings
 from langgraph_mtl.memory_types import (
     InsightMemory,
@@ -28,6 +29,7 @@ from langgraph_mtl.tracing import configure_tracing
 
 __all__ = [
     "AbstractionError",
+    "AgentContext",
     "EmbedderMismatchError",
     "FinishedRun",
     "InsightMemory",
@@ -46,6 +48,7 @@ __all__ = [
     "WorkflowMemory",
     "abstract_run",
     "configure_tracing",
+    "create_coding_agent",
     "create_memory_retrieval_node",
     "create_memory_writer_node",
     "open_pool",
