@@ -12,6 +12,7 @@ import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlparse
@@ -108,16 +109,6 @@ def _client(location: str) -> Any:
     return chromadb.PersistentClient(path=location, settings=settings)
 
 
-def _type_value(kind: Any) -> str:
-    return str(kind.value if isinstance(kind, MemoryType) else MemoryType(kind).value)
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str | MemoryType) else list(value)
-
-
 def _to_metadata(record: MemoryRecord) -> dict[str, Any]:
     kind = record.memory_type.value
     meta: dict[str, Any] = {
@@ -163,12 +154,12 @@ def _from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> 
     )
 
 
-def _as_values(value: str | Iterable[str] | None) -> list[str]:
+def _as_values(value: Any) -> list[str]:
+    """Filter values as plain strings: one value or many, enums by their value."""
     if value is None:
         return []
-    if isinstance(value, str):
-        return [value]
-    return [v.value if hasattr(v, "value") else str(v) for v in value]
+    items = [value] if isinstance(value, str | Enum) else list(value)
+    return [v.value if isinstance(v, Enum) else str(v) for v in items]
 
 
 def build_where(
@@ -183,15 +174,12 @@ def build_where(
 ) -> dict[str, Any] | None:
     """A Chroma ``where`` filter from the pool's filter arguments (``None`` when unfiltered)."""
 
-    def one(v: Any) -> list[str]:
-        return _as_values(v.value if isinstance(v, MemoryType | Outcome) else v)
-
     clauses: list[dict[str, Any]] = []
     for key, values, op in (
         ("domain", _as_values(exclude_domains), "$nin"),
         ("domain", _as_values(domains), "$in"),
-        ("memory_type", one(memory_types), "$in"),
-        ("outcome", one(outcomes), "$in"),
+        ("memory_type", _as_values(memory_types), "$in"),
+        ("outcome", _as_values(outcomes), "$in"),
         ("agent_model", _as_values(agent_models), "$in"),
         ("task_id", _as_values(exclude_task_ids), "$nin"),
     ):
@@ -368,7 +356,9 @@ class MemoryPool:
         Quarantined memories are left out unless ``include_quarantined`` (they are stored
         under a prefixed memory type, so leaving them out costs no extra filter).
         """
-        types = [_type_value(t) for t in _as_list(memory_types)] or [t.value for t in MemoryType]
+        types = [MemoryType(t).value for t in _as_values(memory_types)] or [
+            t.value for t in MemoryType
+        ]
         if include_quarantined:  # quarantined records are stored under a prefixed type
             types += [_QUARANTINE + t for t in types]
         if k < 1:

@@ -76,9 +76,11 @@ class ResultStore:
                 except json.JSONDecodeError:  # a torn line from a killed run
                     continue
 
-    def done(self) -> set[str]:
+    def done(self) -> dict[str, bool]:
+        """Whether each stored attempt passed, by key."""
         return {
-            self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]) for r in self.rows()
+            self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]): bool(r["passed"])
+            for r in self.rows()
         }
 
     def add(self, row: dict[str, Any]) -> None:
@@ -160,11 +162,8 @@ def run_condition(
                     store.add({"condition": condition.name, "domain": domain.name,
                                "task_id": task.task_id, "attempt": attempt, **result})  # fmt: skip
                     passed += result["passed"]
-                else:
-                    passed += any(
-                        r["passed"] for r in store.rows()
-                        if store.key(r["condition"], r["domain"], r["task_id"], r["attempt"]) == key
-                    )  # fmt: skip
+                else:  # stored by an earlier, interrupted run
+                    passed += done[key]
                 finished += 1
                 if progress:
                     progress(
