@@ -14,10 +14,10 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
-# Debian packages the tests need: bubblewrap (the agent's sandbox), iverilog (Verilog domain).
+# Debian packages: bubblewrap (the agent's sandbox), iverilog (Verilog domain), tree (shell domain).
 system-deps:
-	@command -v bwrap >/dev/null && command -v iverilog >/dev/null || { \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap iverilog; }
+	@command -v bwrap >/dev/null && command -v iverilog >/dev/null && command -v tree >/dev/null || { \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap iverilog tree; }
 
 demo: install
 	$(VENV)/bin/mtl demo

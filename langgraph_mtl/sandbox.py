@@ -81,11 +81,11 @@ class Sandbox:
         self.workspace.mkdir(parents=True, exist_ok=True)
         if mode == "auto":
             mode = "bwrap" if bubblewrap_available() else "none"
+            if mode == "none" and not _warned:  # asked for isolation, cannot have it
+                _warned.append(True)
+                log.warning("commands run WITHOUT isolation (install bubblewrap for a sandbox)")
         elif mode == "bwrap" and not bubblewrap_available():
             raise RuntimeError("sandbox: bubblewrap (bwrap) is not installed or cannot run here")
-        if mode == "none" and not _warned:
-            _warned.append(True)
-            log.warning("commands run WITHOUT isolation (install bubblewrap for a sandbox)")
         self.mode: SandboxMode = mode
         self.timeout = timeout
         self.max_output_chars = max_output_chars

@@ -207,6 +207,25 @@ def test_verilog_loader_references_pass_and_wrong_solutions_fail():
         assert not domain.check(task, task.wrong)[0], task.task_id
 
 
+def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_path):
+    domain = get_domain("shell")
+    tasks = {t.task_id: t for t in domain.all_tasks()}
+    assert len(tasks) >= 240  # of 300: the rest cannot be told from a no-op or vary per run
+    for task in list(tasks.values())[:3]:
+        assert domain.check(task, task.reference)[0], task.task_id
+        assert not domain.check(task, task.wrong)[0], task.task_id
+    make_dir = tasks["nl2bash/1/5"]  # "create a directory /testbed/test_dir"
+    assert "testbed/test_dir" in make_dir.instruction and "/testbed" not in make_dir.instruction
+    make_dir.prepare(tmp_path)
+    assert (tmp_path / "testbed" / "hello.c").exists()  # the image's tree, inside the workspace
+    assert (tmp_path / "setup_nl2b_fs_1.sh").exists()
+    # the second gold command is accepted too; a similar but different change is not
+    assert domain.check(make_dir, {"answer.sh": "mkdir -v testbed/test_dir\n"})[0]
+    assert not domain.check(make_dir, {"answer.sh": "mkdir testbed/test_dirs\n"})[0]
+    passed, output = domain.check(make_dir, {"answer.sh": "ls testbed\n"})
+    assert not passed and "does not do what was asked" in output
+
+
 def test_unknown_domain_is_named():
     with pytest.raises(ValueError, match="unknown 'cobol'"):
         get_domain("cobol")

@@ -11,15 +11,17 @@ import gzip
 import json
 import os
 import random
+import re
 import shlex
 import tempfile
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
-from langgraph_mtl.sandbox import Sandbox
+from langgraph_mtl.sandbox import Sandbox, SandboxMode
 
 __all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
 
@@ -35,26 +37,39 @@ class Task:
     verify_command: str
     reference: dict[str, str] = field(default_factory=dict)
     wrong: dict[str, str] = field(default_factory=dict)
+    setup: str = ""  # a bash script run in the fresh workspace before ``files`` are written
+
+    def prepare(self, workspace: str | Path, files: dict[str, str] | None = None) -> None:
+        """Build the task's starting workspace (optionally with other ``files``)."""
+        root = Path(workspace)
+        if self.setup:
+            done = Sandbox(root, mode="auto", timeout=60).run(self.setup)
+            if done.exit_code != 0:
+                raise RuntimeError(f"{self.task_id}: workspace setup failed: {done.output[-500:]}")
+        for name, content in (self.files if files is None else files).items():
+            (root / name).write_text(content)
 
 
 class Domain(ABC):
     """A source of tasks; ``tasks()`` is deterministic and split into source/eval halves."""
 
     name: str
+    check_sandbox: SandboxMode = "none"  # verifying shipped references needs no isolation
 
     @abstractmethod
     def _candidates(self) -> list[Task]:
         """Every task of the data set, in a fixed order."""
 
     def all_tasks(self) -> list[Task]:
-        """The tasks whose reference solution passes its verifier here (checked once, cached):
-        data sets hold a few entries that do not build with the installed toolchain."""
+        """The tasks whose reference solution passes its verifier here and whose wrong solution
+        fails it (checked once, cached): data sets hold entries that do not build with the
+        installed toolchain, give different output on each run, or cannot tell a no-op apart."""
         tasks = self._candidates()
         cache = Path(os.environ.get("MTL_HOME") or ".mtl") / "cache" / f"{self.name}-verified.json"
         if cache.exists():
             good = set(json.loads(cache.read_text()))
         else:
-            good = {t.task_id for t in tasks if self.check(t, t.reference)[0]}
+            good = {t.task_id for t in tasks if self.verifies(t)}
             cache.parent.mkdir(parents=True, exist_ok=True)
             cache.write_text(json.dumps(sorted(good)))
         return [t for t in tasks if t.task_id in good]
@@ -67,12 +82,15 @@ class Domain(ABC):
         chosen = {"source": items[:half], "eval": items[half:], "all": items}[split]
         return chosen[:limit] if limit is not None else chosen
 
+    def verifies(self, task: Task) -> bool:
+        """The verifier accepts the reference solution and rejects the wrong one."""
+        return self.check(task, task.reference)[0] and not self.check(task, task.wrong)[0]
+
     def check(self, task: Task, files: dict[str, str], *, timeout: float = 60) -> tuple[bool, str]:
-        """Run the verifier on the given files in a fresh workspace."""
+        """Run the verifier on the given files in a fresh workspace (sandboxed where possible)."""
         with tempfile.TemporaryDirectory(prefix=f"mtl-check-{self.name}-") as ws:
-            box = Sandbox(ws, mode="none", timeout=timeout, max_output_chars=4000)
-            for name, content in files.items():
-                (box.workspace / name).write_text(content)
+            task.prepare(ws, files)
+            box = Sandbox(ws, mode=self.check_sandbox, timeout=timeout, max_output_chars=4000)
             result = box.run(task.verify_command)
         return result.exit_code == 0, result.output
 
@@ -221,10 +239,79 @@ class VerilogDomain(Domain):
         return out
 
 
+ICALFA = PinnedWheel(
+    "icalfa", "0.3.6", "icalfa-0.3.6-py3-none-any.whl",
+    "621590a41cd843793f669c2c097adab4924132fa693776d4866c9a0846217eeb",
+)  # fmt: skip
+_ICALFA_DIR = "icalfa/assets/"
+_SHELL_CHECK = Path(__file__).with_name("shell_check.py")
+# the images' task trees live at the file-system root; here they live in the workspace
+_ROOTED = re.compile(r"(?<![\w./~$-])/(testbed|system|workspace)\b")
+
+
+def _unroot(text: str) -> str:
+    return _ROOTED.sub(r"\1", text)
+
+
+class ShellDomain(Domain):
+    """NL2Bash-ALFA (InterCode, shipped in ``icalfa``): write a bash command for a request. The
+    task's file tree is built from the shipped setup scripts inside the workspace; the answer
+    passes when its normalised stdout and file-tree hash equal those of either gold command."""
+
+    name = "shell"
+    check_sandbox: SandboxMode = "auto"  # gold commands delete and move files: keep them boxed
+
+    def _rows(self) -> list[tuple[int, int, dict[str, Any]]]:
+        out = []
+        for part in range(1, 6):
+            member = f"{_ICALFA_DIR}datasets/nl2bash_fs_{part}.json"
+            rows = json.loads(read_member(ICALFA, member))
+            out += [(part, index, row) for index, row in enumerate(rows)]
+        return out
+
+    def _setup(self, part: int) -> str:
+        """The image's setup script, which the image also keeps at its root for tasks to read."""
+        name = f"setup_nl2b_fs_{part}.sh"
+        script = _unroot(read_member(ICALFA, f"{_ICALFA_DIR}docker/{name}").decode())
+        return f"{script}\n{_heredoc(name, script.rstrip())}chmod +x {name}\n"
+
+    def _candidates(self) -> list[Task]:
+        setups = {part: self._setup(part) for part in range(1, 6)}
+        env = {"FILES": "testbed/hello.c testbed/FooBar.html"}  # set by image 1's Dockerfile
+        out = []
+        for part, index, row in self._rows():
+            spec = {"setup": setups[part], "env": env,
+                    "golds": [_unroot(row["gold"]), _unroot(row["gold2"])]}  # fmt: skip
+            verify = (
+                f"python3 {shlex.quote(str(_SHELL_CHECK))} <<'MTL_EOF'\n{json.dumps(spec)}\nMTL_EOF"
+            )
+            out.append(
+                Task(
+                    domain=self.name,
+                    task_id=f"nl2bash/{part}/{index}",
+                    instruction=(
+                        f"Request: {_unroot(row['query'])}\n\nThe current directory is the "
+                        "machine's file tree for this request (paths like testbed/ are relative "
+                        "to it). Write a bash script answer.sh in the current directory whose "
+                        "command(s) do what the request asks. It will be run from this directory "
+                        "on a fresh copy of the files; its output and its changes to the files "
+                        "are compared with the expected ones. Use relative paths."
+                    ),
+                    files={},
+                    setup=setups[part],
+                    verify_command=verify,
+                    reference={"answer.sh": _unroot(row["gold"]) + "\n"},
+                    wrong={"answer.sh": "true\n"},
+                )
+            )
+        return out
+
+
 DOMAINS: dict[str, type[Domain]] = {
     "python": PythonDomain,
     "rust": RustDomain,
     "verilog": VerilogDomain,
+    "shell": ShellDomain,
 }
 
 

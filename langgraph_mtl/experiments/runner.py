@@ -99,8 +99,7 @@ def _attempt(
     graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
-        for name, content in task.files.items():
-            (Path(ws) / name).write_text(content)
+        task.prepare(ws)
         context.workspace = ws
         started = time.monotonic()
         state = graph.invoke(
