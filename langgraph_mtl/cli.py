@@ -55,15 +55,16 @@ def _open(pool: str | None, collection: str, embeddings: str | None = None) -> M
 
 
 @contextlib.contextmanager
-def _chat_model(spec: str) -> Iterator[Any]:
-    """A chat model for the command; 'local[:variant]' starts the local server for its duration."""
+def _chat_model(spec: str, *, parallel: int = 1) -> Iterator[Any]:
+    """A chat model for the command; 'local[:variant]' starts the local server for its duration
+    (with ``parallel`` request slots)."""
     if not (spec == "local" or spec.startswith("local:")) or spec.startswith("local:http"):
         from langgraph_mtl.models import resolve_chat_model
 
         yield resolve_chat_model(spec)
         return
     variant = spec.split(":", 1)[1] if ":" in spec else "0.5b"
-    server = LocalModelServer(variant=variant)
+    server = LocalModelServer(variant=variant, parallel=parallel)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), DownloadColumn(), console=console
     ) as bar:

@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ctx", type=int, default=8192)
     parser.add_argument("--max-tokens", type=int, default=2048)
+    parser.add_argument("--parallel", type=int, default=1, help="concurrent request slots")
     args = parser.parse_args(argv)
     try:
         import xllamacpp
@@ -29,8 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     params.model.path = args.model
     params.hostnames = ["127.0.0.1"]
     params.port = args.port
-    params.n_ctx = args.ctx
-    params.n_parallel = 1
+    params.n_ctx = args.ctx * args.parallel  # every slot keeps the full window
+    params.n_parallel = args.parallel
     params.n_predict = args.max_tokens  # a hard cap on every reply, whatever the client asks
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads

@@ -142,7 +142,9 @@ class LocalModelServer:
     Args:
         model_path: a GGUF file; default: the verified pinned ``variant``.
         threads: CPU threads (default: ``MTL_LOCAL_THREADS`` or 2).
-        ctx_size: context window in tokens.
+        ctx_size: context window in tokens (per request).
+        parallel: requests served at once (default: ``MTL_LOCAL_PARALLEL`` or 1); decoding
+            several replies together raises throughput on CPU for concurrent agent runs.
     """
 
     def __init__(
@@ -153,6 +155,7 @@ class LocalModelServer:
         port: int | None = None,
         threads: int | None = None,
         ctx_size: int = 8192,
+        parallel: int | None = None,
         startup_timeout: float = 180.0,
         log_file: str | Path | None = None,
     ) -> None:
@@ -166,6 +169,9 @@ class LocalModelServer:
         self.port = port or _free_port()
         self.threads = threads or int(os.environ.get("MTL_LOCAL_THREADS", "2"))
         self.ctx_size = ctx_size
+        self.parallel = parallel or int(os.environ.get("MTL_LOCAL_PARALLEL", "1"))
+        if self.parallel < 1:
+            raise ValueError(f"parallel: must be at least 1, got {self.parallel}")
         self.startup_timeout = startup_timeout
         self.log_file = Path(log_file) if log_file else None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -181,7 +187,8 @@ class LocalModelServer:
         if not path.is_file():
             raise FileNotFoundError(f"model_path: no GGUF file at {path}")
         cmd = [sys.executable, "-m", "langgraph_mtl.llama_server", "--model", str(path),
-               "--port", str(self.port), "--threads", str(self.threads), "--ctx", str(self.ctx_size)]  # fmt: skip
+               "--port", str(self.port), "--threads", str(self.threads), "--ctx", str(self.ctx_size),
+               "--parallel", str(self.parallel)]  # fmt: skip
         env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
         self._log = (
             self.log_file.open("ab") if self.log_file else tempfile.TemporaryFile()  # noqa: SIM115

@@ -75,7 +75,9 @@ def _solver(messages):
     return f"```bash\necho {number} > out.txt\n```"
 
 
-def _run(condition: str, domain: str, model, pool, store: ResultStore, *, attempts: int) -> None:
+def _run(
+    condition: str, domain: str, model, pool, store: ResultStore, *, attempts: int, concurrency=1
+) -> None:
     run_condition(
         CONDITIONS[condition],
         [TinyDomain(domain)],
@@ -85,6 +87,7 @@ def _run(condition: str, domain: str, model, pool, store: ResultStore, *, attemp
         attempts=attempts,
         split="all",
         step_limit=4,
+        concurrency=concurrency,
     )
 
 
@@ -110,6 +113,26 @@ def test_in_domain_condition_uses_only_own_domain_never_the_same_task(stocked, s
     for row in store.rows():
         assert row["receipts"] and all(rc["domain"] == "beta" for rc in row["receipts"])
         assert all(rc["task_id"] != row["task_id"] for rc in row["receipts"])
+
+
+def test_concurrent_attempts_each_run_once_in_their_own_workspace(stocked, scripted, tmp_path):
+    store = ResultStore(tmp_path / "results.jsonl")
+    seen: list[tuple[str, int, float]] = []
+
+    def progress(label, done, total, rate):
+        seen.append((label, done, rate))
+        assert total == 12
+
+    run_condition(CONDITIONS["mtl-insight"], [TinyDomain("alpha")], model=scripted(default=_solver),
+                  pool=stocked, store=store, attempts=3, split="all", step_limit=4,
+                  concurrency=4, progress=progress)  # fmt: skip
+    rows = list(store.rows())
+    assert sorted((r["task_id"], r["attempt"]) for r in rows) == [
+        (f"alpha-{i}", a) for i in range(4) for a in range(3)
+    ]
+    assert all(r["passed"] for r in rows)  # no run saw another's out.txt or lost its own
+    assert [done for _, done, _ in seen] == list(range(1, 13))
+    assert seen[-1] == ("mtl-insight / alpha", 12, 1.0)
 
 
 def test_zero_shot_retrieves_nothing(stocked, scripted, tmp_path):

@@ -89,6 +89,9 @@ def run(
     source_limit: Annotated[int, typer.Option(help="Memory-generation tasks per domain.")] = 10,
     attempts: Annotated[int, typer.Option(help="Attempts per task (k of pass@k).")] = 3,
     steps: Annotated[int, typer.Option(help="Agent step limit.")] = 8,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
+    ] = 1,
     model: Annotated[str, typer.Option(envvar="MTL_MODEL")] = "local",
 ) -> None:
     """Phase 1 (memories from each domain's source split), then each condition on the eval split."""
@@ -101,7 +104,7 @@ def run(
     out.mkdir(parents=True, exist_ok=True)
     pool = open_pool(str(out / "pool"), collection="experiment")
     store = ResultStore(out / "results.jsonl")
-    with _chat_model(model) as chat, _progress() as bar:
+    with _chat_model(model, parallel=concurrency) as chat, _progress() as bar:
         jobs: dict[str, TaskID] = {}
 
         def progress(label: str, done: int, total: int, rate: float) -> None:
@@ -112,7 +115,7 @@ def run(
         needed = sorted({t for c in conditions.split(",") for t in CONDITIONS[c].memory_types})
         if pool.count() == 0 and needed:  # phase 1 writes only the types the conditions use
             generate_memories(loaders, model=chat, pool=pool, limit=source_limit, step_limit=steps,
-                              memory_types=needed, progress=progress)  # fmt: skip
+                              memory_types=needed, concurrency=concurrency, progress=progress)  # fmt: skip
         snapshot = out / "pool-snapshot.jsonl"
         with snapshot.open("w") as handle:
             pool.export_jsonl(handle)
@@ -120,7 +123,8 @@ def run(
         console.print(f"pool: {pool.count()} memories, snapshot sha256 {digest[:16]}")
         for name in conditions.split(","):
             run_condition(CONDITIONS[name], loaders, model=chat, pool=pool, store=store,
-                          attempts=attempts, limit=limit, step_limit=steps, progress=progress)  # fmt: skip
+                          attempts=attempts, limit=limit, step_limit=steps,
+                          concurrency=concurrency, progress=progress)  # fmt: skip
     command = "mtl experiment " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
     console.print(f"report: {path}")

@@ -7,11 +7,15 @@ results (a torn last line is ignored and that attempt runs again).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -56,10 +60,11 @@ CONDITIONS: dict[str, Condition] = {
 
 
 class ResultStore:
-    """Append-only JSONL of attempt results, safe to resume."""
+    """Append-only JSONL of attempt results, safe to resume and to share between threads."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     @staticmethod
@@ -84,6 +89,10 @@ class ResultStore:
         }
 
     def add(self, row: dict[str, Any]) -> None:
+        with self._lock:
+            self._append(row)
+
+    def _append(self, row: dict[str, Any]) -> None:
         torn = False
         if self.path.exists() and self.path.stat().st_size:
             with self.path.open("rb") as tail:
@@ -116,6 +125,45 @@ def _attempt(
         }
 
 
+Progress = Callable[[str, int, int, float], None]
+
+
+class _Tally:
+    """Done/passed counts per progress label, safe to update from worker threads."""
+
+    def __init__(self, progress: Progress | None, totals: Mapping[str, int]) -> None:
+        self.progress, self.totals = progress, totals
+        self.counts = {label: [0, 0] for label in totals}
+        self.lock = threading.Lock()
+
+    def add(self, label: str, passed: bool) -> None:
+        with self.lock:
+            count = self.counts[label]
+            count[0] += 1
+            count[1] += passed
+            if self.progress:
+                self.progress(label, count[0], self.totals[label], count[1] / count[0])
+
+
+def _run_all(jobs: list[Callable[[], None]], concurrency: int) -> None:
+    """Run the jobs, ``concurrency`` at a time; the first failure stops the rest and re-raises."""
+    if concurrency < 1:
+        raise ValueError(f"concurrency: must be at least 1, got {concurrency}")
+    if concurrency == 1:
+        for job in jobs:
+            job()
+        return
+    with ThreadPoolExecutor(max_workers=concurrency) as pool:
+        futures = [pool.submit(job) for job in jobs]
+        try:
+            for future in as_completed(futures):
+                future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
 def run_condition(
     condition: Condition,
     domains: Iterable[Domain],
@@ -128,9 +176,11 @@ def run_condition(
     split: str = "eval",
     step_limit: int = 8,
     k: int = 3,
-    progress: Callable[[str, int, int, float], None] | None = None,
+    concurrency: int = 1,
+    progress: Progress | None = None,
 ) -> None:
-    """Evaluate one condition on each domain's split; already-stored attempts are skipped."""
+    """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time;
+    already-stored attempts are skipped."""
     graph = create_coding_agent(
         model,
         pool=pool,
@@ -140,34 +190,34 @@ def run_condition(
         write_memory_types="trajectory",
     ).compile()
     done = store.done()
-    for domain in domains:
-        tasks = domain.tasks(split, limit=limit)
-        total = len(tasks) * attempts
-        finished = passed = 0
-        for task in tasks:
-            for attempt in range(attempts):
-                key = store.key(condition.name, domain.name, task.task_id, attempt)
-                if key not in done:
-                    context = AgentContext(
-                        domain=domain.name,
-                        task_id=task.task_id,
-                        verify_command=task.verify_command,
-                        write=False,  # evaluation never changes the pool it is measured on
-                        retrieve=condition.uses_memory,
-                        include_own_domain=condition.scope == "own",
-                        source_domains=(domain.name,) if condition.scope == "own" else None,
-                    )
-                    result = _attempt(graph, domain, task, context, step_limit)
-                    store.add({"condition": condition.name, "domain": domain.name,
-                               "task_id": task.task_id, "attempt": attempt, **result})  # fmt: skip
-                    passed += result["passed"]
-                else:  # stored by an earlier, interrupted run
-                    passed += done[key]
-                finished += 1
-                if progress:
-                    progress(
-                        f"{condition.name} / {domain.name}", finished, total, passed / finished
-                    )
+    units = [(domain, task, attempt) for domain in domains
+             for task in domain.tasks(split, limit=limit) for attempt in range(attempts)]  # fmt: skip
+    label = {d.name: f"{condition.name} / {d.name}" for d, _, _ in units}
+    tally = _Tally(progress, Counter(label[domain.name] for domain, _, _ in units))
+    jobs: list[Callable[[], None]] = []
+    for domain, task, attempt in units:
+        key = store.key(condition.name, domain.name, task.task_id, attempt)
+        if key in done:  # stored by an earlier, interrupted run
+            tally.add(label[domain.name], done[key])
+            continue
+
+        def job(domain: Domain = domain, task: Task = task, attempt: int = attempt) -> None:
+            context = AgentContext(
+                domain=domain.name,
+                task_id=task.task_id,
+                verify_command=task.verify_command,
+                write=False,  # evaluation never changes the pool it is measured on
+                retrieve=condition.uses_memory,
+                include_own_domain=condition.scope == "own",
+                source_domains=(domain.name,) if condition.scope == "own" else None,
+            )
+            result = _attempt(graph, domain, task, context, step_limit)
+            store.add({"condition": condition.name, "domain": domain.name,
+                       "task_id": task.task_id, "attempt": attempt, **result})  # fmt: skip
+            tally.add(label[domain.name], result["passed"])
+
+        jobs.append(job)
+    _run_all(jobs, concurrency)
 
 
 def generate_memories(
@@ -178,7 +228,8 @@ def generate_memories(
     limit: int | None = None,
     memory_types: Iterable[str] = ALL_TYPES,
     step_limit: int = 8,
-    progress: Callable[[str, int, int, float], None] | None = None,
+    concurrency: int = 1,
+    progress: Progress | None = None,
 ) -> int:
     """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
     run as memories of each type, labelled by the verifier. Returns how many runs were written."""
@@ -186,19 +237,19 @@ def generate_memories(
         model, pool=pool, memory_types=None, write_memory_types=tuple(memory_types),
         step_limit=step_limit,
     ).compile()  # fmt: skip
-    runs = 0
-    for domain in domains:
-        tasks = domain.tasks("source", limit=limit)
-        passed = 0
-        for index, task in enumerate(tasks, start=1):
-            context = AgentContext(domain=domain.name, task_id=task.task_id,
-                                   verify_command=task.verify_command, retrieve=False)  # fmt: skip
-            result = _attempt(graph, domain, task, context, step_limit)
-            passed += result["passed"]
-            runs += bool(result["written"])
-            if progress:
-                progress(f"memories / {domain.name}", index, len(tasks), passed / index)
-    return runs
+    work = [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)]
+    tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
+    written: list[bool] = []
+
+    def job(domain: Domain, task: Task) -> None:
+        context = AgentContext(domain=domain.name, task_id=task.task_id,
+                               verify_command=task.verify_command, retrieve=False)  # fmt: skip
+        result = _attempt(graph, domain, task, context, step_limit)
+        written.append(bool(result["written"]))
+        tally.add(f"memories / {domain.name}", result["passed"])
+
+    _run_all([functools.partial(job, domain, task) for domain, task in work], concurrency)
+    return sum(written)
 
 
 def summarize(rows: Iterable[dict[str, Any]], *, k: int = 3) -> dict[str, dict[str, Any]]:
