@@ -26,9 +26,9 @@ __all__ = ["PROTOCOL_INSTRUCTIONS", "Action", "bash", "parse_action", "submit"]
 SUBMIT_WORD = "submit"
 PROTOCOL_INSTRUCTIONS = f"""\
 Work in the workspace with shell commands, ONE command per reply. Each reply: one or two
-sentences of reasoning, then exactly one fenced block:
+sentences of reasoning, then exactly one fenced block holding the command, for example:
 ```bash
-<one shell command>
+ls -la
 ```
 You will get the command's output back. Create or edit files with shell commands (for example
 `cat > file.py << 'EOF'` ... `EOF`). Check your work by running it. When the task is done,
