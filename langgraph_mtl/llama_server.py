@@ -7,6 +7,7 @@ on 127.0.0.1 until it gets SIGTERM or SIGINT.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     server = xllamacpp.Server(params)
     print(f"listening on {server.listening_address}", flush=True)
     stop.wait()
-    return 0
+    os._exit(0)  # the server's own threads would keep the process alive
 
 
 if __name__ == "__main__":

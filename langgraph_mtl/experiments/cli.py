@@ -111,6 +111,10 @@ def run(
             if label not in jobs:
                 jobs[label] = bar.add_task(label, total=total, rate=rate)
             bar.update(jobs[label], completed=done, rate=rate)
+            if not console.is_terminal:  # a log file gets one line per finished run instead
+                eta = next(t for t in bar.tasks if t.id == jobs[label]).time_remaining
+                left = f", about {eta / 60:.0f} min left" if eta is not None else ""
+                console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
 
         needed = sorted({t for c in conditions.split(",") for t in CONDITIONS[c].memory_types})
         if pool.count() == 0 and needed:  # phase 1 writes only the types the conditions use

@@ -153,15 +153,15 @@ def _run_all(jobs: list[Callable[[], None]], concurrency: int) -> None:
         for job in jobs:
             job()
         return
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        futures = [pool.submit(job) for job in jobs]
-        try:
-            for future in as_completed(futures):
-                future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="mtl-run")
+    futures = [pool.submit(job) for job in jobs]
+    try:
+        for future in as_completed(futures):
+            future.result()
+    except BaseException:  # Ctrl-C or a failed run: start nothing new, do not wait
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 def run_condition(
