@@ -249,6 +249,20 @@ def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_p
     assert not passed and "does not do what was asked" in output
 
 
+def test_data_loader_runs_unittests_in_its_own_python_312_environment():
+    domain = get_domain("data")
+    (task,) = domain.tasks("eval", limit=1)
+    assert task.task_id.startswith(("DFB/B", "DFB/V"))  # evaluation: the test and val splits
+    assert "pandas" in task.instruction and "import pandas as pd" in task.files["solution.py"]
+    passed, output = domain.check(task, task.reference)
+    assert passed, output
+    passed, output = domain.check(task, task.wrong)
+    assert not passed and "NotImplementedError" in output
+    source_ids = {row["task_id"] for row in domain._rows_of("source")}
+    assert len(source_ids) == 709 and all(i.startswith("DFB/T") for i in source_ids)
+    assert source_ids.isdisjoint(row["task_id"] for row in domain._rows_of("eval"))
+
+
 def test_unknown_domain_is_named():
     with pytest.raises(ValueError, match="unknown 'cobol'"):
         get_domain("cobol")

