@@ -117,6 +117,7 @@ def create_coding_agent(
     pool: PoolSource,
     memory_types: Iterable[MemoryType | str] | None = (MemoryType.INSIGHT,),
     retrieval_strategy: QueryStrategy | str = QueryStrategy.AUTO,
+    retrieval_rerank: bool = False,
     write_memory_types: Iterable[MemoryType | str] | MemoryType | str = MemoryType.INSIGHT,
     writer_model: str | BaseChatModel | None = None,
     judge: str | BaseChatModel | None = None,
@@ -141,7 +142,8 @@ def create_coding_agent(
         pool: the memory pool, or a callable that opens it on first use.
         memory_types: which memory types to retrieve (default: insight; ``None`` for all).
         retrieval_strategy: the query made from the task (AUTO: the paper's per-type query,
-            which costs one model call for workflow/insight/summary).
+            which costs one model call for workflow/insight/summary); ``retrieval_rerank`` lets
+            the model reorder three times ``k`` candidates.
         write_memory_types: which types the finished run is abstracted into.
         writer_model: model for abstraction (default: ``model``); ``judge`` decides the outcome
             when the run has no verify command.
@@ -246,7 +248,12 @@ def create_coding_agent(
     builder = StateGraph(CodingAgentState, context_schema=AgentContext)
     builder.add_node(
         create_memory_retrieval_node(
-            pool, model=chat, k=k, memory_types=memory_types, strategy=retrieval_strategy
+            pool,
+            model=chat,
+            k=k,
+            memory_types=memory_types,
+            strategy=retrieval_strategy,
+            rerank=retrieval_rerank,
         )
     )
     builder.add_node("plan", make_plan)

@@ -81,6 +81,7 @@ class MemoryContext:
     write: bool = True
     include_own_domain: bool = False
     source_domains: tuple[str, ...] | None = None
+    abstraction_weight: float | None = None
 
 
 class MemoryState(TypedDict, total=False):
@@ -188,6 +189,7 @@ def create_memory_retrieval_node(
                 use_rerank=rerank,
                 include_own_domain=bool(_ctx(runtime, "include_own_domain", False)),
                 source_domains=_ctx(runtime, "source_domains", None),
+                abstraction_weight=float(_ctx(runtime, "abstraction_weight", 0.0)),
                 exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
             )
         except Exception as exc:

@@ -463,6 +463,19 @@ class MemoryPool:
     def identity_name(self) -> str:
         return self.identity.name
 
+    def sibling(self, collection: str) -> MemoryPool:
+        """Another collection in the same Chroma, with this pool's embedder (sub-pools,
+        per-condition copies)."""
+        if self.client is None:
+            raise RuntimeError("sibling: this pool was built without its Chroma client")
+        return _open_collection(
+            self.client, self.location, collection, self.embeddings, self.dedup_threshold
+        )
+
+    def drop(self) -> None:
+        """Delete this pool's collection and everything in it."""
+        self.client.delete_collection(self.collection.name)
+
 
 def _short_error(exc: Exception) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -491,8 +504,13 @@ def open_pool(
     """
     location = location or default_pool_location()
     embedder = resolve_embeddings(embeddings)
+    return _open_collection(_client(location), location, collection, embedder, dedup_threshold)
+
+
+def _open_collection(
+    client: Any, location: str, collection: str, embedder: Embeddings, dedup_threshold: float | None
+) -> MemoryPool:
     identity = embedder_identity(embedder)
-    client = _client(location)
     meta = {
         _META_PREFIX + "embedder": identity.name,
         _META_PREFIX + "dimension": identity.dimension,

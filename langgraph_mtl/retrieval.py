@@ -147,6 +147,7 @@ def retrieve_memories(
     exclude_task_ids: Iterable[str] | None = None,
     min_similarity: float | None = None,
     utility_weight: float = 0.0,
+    abstraction_weight: float = 0.0,
     extra_where: dict[str, Any] | None = None,
 ) -> list[ScoredMemory]:
     """The top-``k`` memories for a task, from every domain except ``domain`` by default.
@@ -154,7 +155,9 @@ def retrieve_memories(
     ``strategy`` AUTO uses the paper's query per memory type (task / plan / goal summary); the
     generated queries need ``model``, without one the raw task is used. ``source_domains``
     restricts retrieval to those domains (pool sweeps, in-domain baselines). ``utility_weight`` > 0
-    re-ranks by similarity + weight * utility score, down-weighting memories with a poor record.
+    re-ranks by similarity + weight * utility score, down-weighting memories with a poor record;
+    ``abstraction_weight`` > 0 adds weight * the memory's ``abstraction`` flag (its
+    domain-invariant share, set by :func:`langgraph_mtl.experiments.pools.annotate_abstraction`).
     """
     strategy = QueryStrategy(strategy)
     types = [MemoryType(t) for t in (memory_types or list(MemoryType))]
@@ -166,7 +169,9 @@ def retrieve_memories(
             queries[kind_strategy] = build_query(task, kind_strategy, model)
         groups.setdefault(queries[kind_strategy], []).append(kind)
     exclude = [domain] if domain and not include_own_domain else None
-    fetch = k * 3 if (use_rerank and model is not None) or utility_weight else k
+    fetch = (
+        k * 3 if (use_rerank and model is not None) or utility_weight or abstraction_weight else k
+    )
     hits: dict[str, ScoredMemory] = {}
     for query, kinds in groups.items():
         for hit in pool.search(
@@ -181,11 +186,17 @@ def retrieve_memories(
             if hit.record.id not in hits or hits[hit.record.id].similarity < hit.similarity:
                 hits[hit.record.id] = hit
     ranked = sorted(hits.values(), key=lambda h: h.similarity, reverse=True)
-    if utility_weight:
-        stats = utility(pool, [h.record.id for h in ranked])
-        ranked.sort(
-            key=lambda h: h.similarity + utility_weight * stats[h.record.id].score, reverse=True
-        )
+    if utility_weight or abstraction_weight:
+        stats = utility(pool, [h.record.id for h in ranked]) if utility_weight else {}
+
+        def score(hit: ScoredMemory) -> float:
+            value = hit.similarity
+            if utility_weight:
+                value += utility_weight * stats[hit.record.id].score
+            abstraction = hit.record.flags.get("abstraction", 0.0)
+            return value + abstraction_weight * float(abstraction)
+
+        ranked.sort(key=score, reverse=True)
     if min_similarity is not None:
         ranked = [h for h in ranked if h.similarity >= min_similarity]
     if use_rerank and model is not None and len(ranked) > 1:

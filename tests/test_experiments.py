@@ -9,12 +9,22 @@ import numpy as np
 import pytest
 
 from langgraph_mtl import MemoryRecord, MemoryType
-from langgraph_mtl.experiments import CONDITIONS, ResultStore, pass_at_k, run_condition
+from langgraph_mtl.experiments import (
+    CONDITIONS,
+    SWEEPS,
+    Condition,
+    ResultStore,
+    pass_at_k,
+    resolve_conditions,
+    run_condition,
+)
 from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
 from langgraph_mtl.experiments.domains import Domain, Task, get_domain
+from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources, condition_pool
 from langgraph_mtl.experiments.report import write_report
 from langgraph_mtl.experiments.runner import summarize
 from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.retrieval import retrieve_memories
 
 
 @pytest.mark.parametrize(
@@ -298,3 +308,145 @@ def test_report_includes_the_abstraction_analysis_of_the_pool(tmp_path, pool):
     text = write_report(store.path, out_dir=tmp_path / "out", pool=pool, k=1).read_text()
     assert "## Abstraction analysis" in text and "| insight | 12 | 2 |" in text
     assert (tmp_path / "out" / "tsne.png").stat().st_size > 1000
+
+
+def _mixed_pool(pool):
+    pool.upsert([_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma", "delta")
+                 for i in range(4)])  # fmt: skip
+    return pool
+
+
+def test_pool_size_condition_sees_only_its_seeded_snapshotted_share(pool, scripted, tmp_path):
+    _mixed_pool(pool)
+    half = Condition("mtl-insight@pool0.5-s1", ("insight",), pool_fraction=0.5, seed=1)
+    store = ResultStore(tmp_path / "results.jsonl")
+    snapshots = tmp_path / "snapshots"
+    run_condition(half, [TinyDomain("alpha")], model=scripted(default=_solver), pool=pool,
+                  store=store, attempts=1, split="all", step_limit=4, k=3,
+                  snapshot_dir=snapshots)  # fmt: skip
+    manifest = json.loads((snapshots / "manifest.json").read_text())[half.name]
+    assert manifest["memories"] == 8  # half of 16
+    kept = [json.loads(line)["record"]["id"] for line in (snapshots / manifest["file"]).open()]
+    receipts = {rc["id"] for row in store.rows() for rc in row["receipts"]}
+    assert receipts and receipts <= set(kept)
+    assert pool.count() == 16  # the base pool is untouched
+    again = condition_pool(pool, half)
+    assert sorted(r.id for r in again.list_records()) == sorted(kept)  # same seed, same share
+    other = condition_pool(pool, Condition("x", ("insight",), pool_fraction=0.5, seed=2))
+    assert sorted(r.id for r in other.list_records()) != sorted(kept)
+
+
+def test_source_domain_count_draws_that_many_domains_never_the_target(pool, scripted, tmp_path):
+    _mixed_pool(pool)
+    one = Condition("mtl-insight@sources1-s0", ("insight",), source_count=1)
+    store = ResultStore(tmp_path / "results.jsonl")
+    run_condition(one, [TinyDomain("alpha")], model=scripted(default=_solver), pool=pool,
+                  store=store, attempts=1, split="all", step_limit=4, k=3)  # fmt: skip
+    rows = list(store.rows())
+    (drawn,) = {tuple(r["source_domains"]) for r in rows}
+    assert len(drawn) == 1 and drawn[0] != "alpha"
+    assert {rc["domain"] for r in rows for rc in r["receipts"]} == {drawn[0]}
+    assert all(r["tokens"] > 0 and r["settings"]["source_count"] == 1 for r in rows)
+    assert choose_sources(one, "beta", ["alpha", "beta", "gamma"]) != ("beta",)
+
+
+def test_abstraction_reweighting_prefers_domain_invariant_memories(pool):
+    _mixed_pool(pool)
+    assert annotate_abstraction(pool) == 16
+    scores = {r.id: r.flags["abstraction"] for r in pool.list_records()}
+    assert all(-1e-6 <= s <= 1 + 1e-6 for s in scores.values())
+    task = "write the number to out.txt"
+    plain = retrieve_memories(pool, task, domain="alpha", k=3, memory_types=["insight"])
+    weighted = retrieve_memories(pool, task, domain="alpha", k=3, memory_types=["insight"],
+                                 abstraction_weight=100.0)  # fmt: skip
+    candidates = retrieve_memories(pool, task, domain="alpha", k=9, memory_types=["insight"])
+    top = max((h.record.id for h in candidates), key=scores.__getitem__)
+    assert weighted[0].record.id == top  # the most domain-invariant of the 3k candidates
+    assert scores[top] >= scores[plain[0].record.id]
+    assert all(h.record.domain != "alpha" for h in weighted)
+
+
+def test_conditions_and_sweeps_resolve_by_name_and_reject_unknown_ones():
+    chosen = resolve_conditions("zero-shot", "retrieval")
+    assert [c.name for c in chosen][:2] == ["zero-shot", "mtl-insight@embedding"]
+    assert len(chosen) == 4  # zero-shot is not repeated
+    assert {c.pool_fraction for c in SWEEPS["pool-size"]} == {0.25, 0.5, 0.75, 1.0}
+    with pytest.raises(ValueError, match="unknown sweep 'size'"):
+        resolve_conditions("", "size")
+    with pytest.raises(ValueError, match="unknown condition 'mtl-everything'"):
+        resolve_conditions("mtl-everything")
+    with pytest.raises(ValueError, match="pool_fraction"):
+        Condition("bad", ("insight",), pool_fraction=0)
+
+
+class FakeLangSmith:
+    """Stands in for the LangSmith API: datasets in memory, ``evaluate`` runs each example
+    ``num_repetitions`` times through the target and the evaluators, as the SDK does."""
+
+    def __init__(self):
+        self.datasets: dict[str, list] = {}
+        self.experiments: list[dict] = []
+
+    def has_dataset(self, *, dataset_name):
+        return dataset_name in self.datasets
+
+    def create_dataset(self, name, **_):
+        self.datasets[name] = []
+        return type("Dataset", (), {"id": name})()
+
+    def read_dataset(self, *, dataset_name):
+        return type("Dataset", (), {"id": dataset_name})()
+
+    def list_examples(self, *, dataset_id):
+        return list(self.datasets[dataset_id])
+
+    def create_examples(self, *, dataset_id, examples):
+        for ex in examples:
+            self.datasets[dataset_id].append(type("Example", (), {"inputs": ex["inputs"]})())
+
+    def evaluate(self, target, *, data, evaluators, experiment_prefix, metadata,
+                 num_repetitions, max_concurrency, client):  # fmt: skip
+        scores = []
+        for example in data:
+            for _ in range(num_repetitions):
+                outputs = target(example.inputs)
+                scores += [evaluator(outputs)["score"] for evaluator in evaluators]
+        self.experiments.append({"prefix": experiment_prefix, "metadata": metadata,
+                                 "scores": scores, "repetitions": num_repetitions})  # fmt: skip
+
+
+def test_with_a_key_each_condition_is_a_langsmith_experiment_per_domain(
+    stocked, scripted, tmp_path, monkeypatch
+):
+    import langsmith
+
+    fake = FakeLangSmith()
+    monkeypatch.setenv("LANGSMITH_API_KEY", "test-key")
+    monkeypatch.setattr(langsmith, "Client", lambda: fake)
+    monkeypatch.setattr(langsmith, "evaluate", fake.evaluate)
+    store = ResultStore(tmp_path / "results.jsonl")
+    first = scripted(default=_solver)
+    _run("mtl-insight", "alpha", first, stocked, store, attempts=2)
+    (experiment,) = fake.experiments
+    assert experiment["prefix"] == "mtl-insight-alpha"
+    assert experiment["metadata"]["condition"] == "mtl-insight"
+    assert experiment["scores"] == [1] * 8 and experiment["repetitions"] == 2
+    assert len(fake.datasets["mtl-alpha"]) == 4
+    assert sorted((r["task_id"], r["attempt"]) for r in store.rows()) == [
+        (f"alpha-{i}", a) for i in range(4) for a in range(2)
+    ]
+    again = scripted(default=_solver)  # a resumed run replays stored attempts, runs nothing
+    _run("mtl-insight", "alpha", again, stocked, store, attempts=2)
+    assert again.calls == [] and len(fake.experiments) == 2 and len(list(store.rows())) == 8
+    assert len(fake.datasets["mtl-alpha"]) == 4  # examples are not duplicated
+
+
+def test_without_a_key_nothing_goes_to_langsmith(stocked, scripted, tmp_path, monkeypatch):
+    import langsmith
+
+    for key in ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setattr(langsmith, "evaluate", lambda *a, **k: pytest.fail("network used"))
+    store = ResultStore(tmp_path / "results.jsonl")
+    _run("zero-shot", "alpha", scripted(default=_solver), stocked, store, attempts=1)
+    assert len(list(store.rows())) == 4

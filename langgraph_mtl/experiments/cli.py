@@ -19,14 +19,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from langgraph_mtl.experiments.conditions import CONDITIONS, SWEEPS, resolve_conditions
 from langgraph_mtl.experiments.domains import DOMAINS, get_domain
 from langgraph_mtl.experiments.report import write_report
-from langgraph_mtl.experiments.runner import (
-    CONDITIONS,
-    ResultStore,
-    generate_memories,
-    run_condition,
-)
+from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run_condition
 from langgraph_mtl.pool import open_pool
 
 __all__ = ["experiment_app"]
@@ -83,8 +79,11 @@ def run(
     out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
     domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python,rust",
     conditions: Annotated[
-        str, typer.Option(help="Comma-separated conditions.")
+        str, typer.Option(help=f"Comma-separated conditions: {', '.join(CONDITIONS)}.")
     ] = "zero-shot,mtl-trajectory,mtl-insight",
+    sweep: Annotated[
+        str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEPS)}.")
+    ] = "",
     limit: Annotated[int, typer.Option(help="Evaluation tasks per domain.")] = 10,
     source_limit: Annotated[int, typer.Option(help="Memory-generation tasks per domain.")] = 10,
     attempts: Annotated[int, typer.Option(help="Attempts per task (k of pass@k).")] = 3,
@@ -92,19 +91,27 @@ def run(
     concurrency: Annotated[
         int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
     ] = 1,
-    model: Annotated[str, typer.Option(envvar="MTL_MODEL")] = "local",
+    model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The evaluated model.")] = "local",
+    memory_model: Annotated[
+        str, typer.Option(help="Model that makes the memories (cross-model; default: --model).")
+    ] = "",
+    pool_dir: Annotated[
+        Path | None, typer.Option("--pool", help="Use this pool (e.g. another run's) as is.")
+    ] = None,
 ) -> None:
-    """Phase 1 (memories from each domain's source split), then each condition on the eval split."""
+    """Phase 1 (memories from each domain's source split, unless the pool has some), then each
+    condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
     from langgraph_mtl.cli import _chat_model
 
-    unknown = [c for c in conditions.split(",") if c not in CONDITIONS]
-    if unknown:
-        raise typer.BadParameter(f"unknown conditions {unknown}; choose from {sorted(CONDITIONS)}")
+    try:
+        chosen = resolve_conditions(conditions, sweep)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     loaders = [get_domain(d) for d in domains.split(",")]
     out.mkdir(parents=True, exist_ok=True)
-    pool = open_pool(str(out / "pool"), collection="experiment")
+    pool = open_pool(str(pool_dir or out / "pool"), collection="experiment")
     store = ResultStore(out / "results.jsonl")
-    with _chat_model(model, parallel=concurrency) as chat, _progress() as bar:
+    with _progress() as bar:
         jobs: dict[str, TaskID] = {}
 
         def progress(label: str, done: int, total: int, rate: float) -> None:
@@ -116,19 +123,23 @@ def run(
                 left = f", about {eta / 60:.0f} min left" if eta is not None else ""
                 console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
 
-        needed = sorted({t for c in conditions.split(",") for t in CONDITIONS[c].memory_types})
+        needed = sorted({t for c in chosen for t in c.memory_types})
         if pool.count() == 0 and needed:  # phase 1 writes only the types the conditions use
-            generate_memories(loaders, model=chat, pool=pool, limit=source_limit, step_limit=steps,
-                              memory_types=needed, concurrency=concurrency, progress=progress)  # fmt: skip
+            with _chat_model(memory_model or model, parallel=concurrency) as maker:
+                generate_memories(loaders, model=maker, pool=pool, limit=source_limit,
+                                  step_limit=steps, memory_types=needed, concurrency=concurrency,
+                                  progress=progress)  # fmt: skip
         snapshot = out / "pool-snapshot.jsonl"
         with snapshot.open("w") as handle:
             pool.export_jsonl(handle)
         digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
         console.print(f"pool: {pool.count()} memories, snapshot sha256 {digest[:16]}")
-        for name in conditions.split(","):
-            run_condition(CONDITIONS[name], loaders, model=chat, pool=pool, store=store,
-                          attempts=attempts, limit=limit, step_limit=steps,
-                          concurrency=concurrency, progress=progress)  # fmt: skip
+        with _chat_model(model, parallel=concurrency) as chat:
+            for condition in chosen:
+                run_condition(condition, loaders, model=chat, pool=pool, store=store,
+                              attempts=attempts, limit=limit, step_limit=steps,
+                              concurrency=concurrency, snapshot_dir=out / "snapshots",
+                              progress=progress)  # fmt: skip
     command = "mtl experiment " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
     console.print(f"report: {path}")

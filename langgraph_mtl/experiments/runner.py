@@ -9,28 +9,30 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
 from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.experiments.domains import Domain, Task
+from langgraph_mtl.experiments.langsmith_eval import evaluate_domain, langsmith_enabled
 from langgraph_mtl.experiments.passk import pass_at_k
+from langgraph_mtl.experiments.pools import choose_sources, condition_pool, snapshot
 from langgraph_mtl.memory_types import MemoryType
+from langgraph_mtl.models import model_label
 from langgraph_mtl.pool import MemoryPool
 
 __all__ = [
-    "CONDITIONS",
-    "Condition",
     "ResultStore",
     "generate_memories",
     "run_condition",
@@ -38,25 +40,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Condition:
-    """What the agent may retrieve: nothing, other domains' memories of one type, or its own."""
-
-    name: str
-    memory_types: tuple[str, ...] = ()
-    scope: str = "cross"  # "cross": other domains only; "own": the task's domain only
-
-    @property
-    def uses_memory(self) -> bool:
-        return bool(self.memory_types)
-
+log = logging.getLogger(__name__)
 
 ALL_TYPES = tuple(t.value for t in MemoryType)
-CONDITIONS: dict[str, Condition] = {
-    "zero-shot": Condition("zero-shot"),
-    **{f"mtl-{t.value}": Condition(f"mtl-{t.value}", (t.value,)) for t in MemoryType},
-    "in-domain-insight": Condition("in-domain-insight", ("insight",), scope="own"),
-}
 
 
 class ResultStore:
@@ -81,12 +67,10 @@ class ResultStore:
                 except json.JSONDecodeError:  # a torn line from a killed run
                     continue
 
-    def done(self) -> dict[str, bool]:
-        """Whether each stored attempt passed, by key."""
-        return {
-            self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]): bool(r["passed"])
-            for r in self.rows()
-        }
+    def by_key(self) -> dict[str, dict[str, Any]]:
+        """Every stored attempt, by key."""
+        return {self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]): r
+                for r in self.rows()}  # fmt: skip
 
     def add(self, row: dict[str, Any]) -> None:
         with self._lock:
@@ -104,6 +88,13 @@ class ResultStore:
             os.fsync(handle.fileno())
 
 
+def _tokens(messages: Iterable[Any]) -> int:
+    """Tokens the acting model used (prompt + completion, as its server reported them)."""
+    return sum(
+        int((getattr(m, "usage_metadata", None) or {}).get("total_tokens", 0)) for m in messages
+    )
+
+
 def _attempt(
     graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
 ) -> dict[str, Any]:
@@ -117,6 +108,7 @@ def _attempt(
         return {
             "passed": bool(state.get("verified")),
             "steps": state.get("steps_taken", 0),
+            "tokens": _tokens(state.get("messages", [])),
             "seconds": round(time.monotonic() - started, 2),
             "receipts": state.get("memory_receipts", []),
             "memory_status": state.get("memory_status", ""),
@@ -145,7 +137,7 @@ class _Tally:
                 self.progress(label, count[0], self.totals[label], count[1] / count[0])
 
 
-def _run_all(jobs: list[Callable[[], None]], concurrency: int) -> None:
+def _run_all(jobs: Sequence[Callable[[], object]], concurrency: int) -> None:
     """Run the jobs, ``concurrency`` at a time; the first failure stops the rest and re-raises."""
     if concurrency < 1:
         raise ValueError(f"concurrency: must be at least 1, got {concurrency}")
@@ -177,47 +169,82 @@ def run_condition(
     step_limit: int = 8,
     k: int = 3,
     concurrency: int = 1,
+    snapshot_dir: Path | None = None,
     progress: Progress | None = None,
 ) -> None:
     """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time;
-    already-stored attempts are skipped."""
+    already-stored attempts are skipped. The condition runs on its own pool when it keeps a
+    share of the pool or re-weights by abstraction; ``snapshot_dir`` receives what it could
+    retrieve (JSONL + sha256 in ``manifest.json``). With a LangSmith key, each domain is also
+    a LangSmith experiment (:mod:`.langsmith_eval`)."""
+    pool = condition_pool(pool, condition)
+    if snapshot_dir is not None and condition.uses_memory:
+        _record_snapshot(snapshot_dir, condition.name, snapshot(pool, condition, snapshot_dir))
     graph = create_coding_agent(
         model,
         pool=pool,
         memory_types=condition.memory_types or None,
+        retrieval_strategy=condition.strategy,
+        retrieval_rerank=condition.rerank,
         k=k,
         step_limit=step_limit,
         write_memory_types="trajectory",
     ).compile()
-    done = store.done()
-    units = [(domain, task, attempt) for domain in domains
-             for task in domain.tasks(split, limit=limit) for attempt in range(attempts)]  # fmt: skip
-    label = {d.name: f"{condition.name} / {d.name}" for d, _, _ in units}
-    tally = _Tally(progress, Counter(label[domain.name] for domain, _, _ in units))
-    jobs: list[Callable[[], None]] = []
-    for domain, task, attempt in units:
+    pool_domains = sorted({r.domain for r in pool.list_records()}) if condition.uses_memory else []
+    by_key = store.by_key()
+    plan = [(domain, domain.tasks(split, limit=limit)) for domain in domains]
+    tally = _Tally(progress, {f"{condition.name} / {d.name}": len(t) * attempts for d, t in plan})
+
+    def run_attempt(domain: Domain, task: Task, attempt: int) -> dict[str, Any]:
+        label = f"{condition.name} / {domain.name}"
         key = store.key(condition.name, domain.name, task.task_id, attempt)
-        if key in done:  # stored by an earlier, interrupted run
-            tally.add(label[domain.name], done[key])
-            continue
+        if key in by_key:  # stored by an earlier, interrupted run
+            tally.add(label, by_key[key]["passed"])
+            return by_key[key]
+        sources = (
+            (domain.name,) if condition.scope == "own"
+            else choose_sources(condition, domain.name, pool_domains)
+        )  # fmt: skip
+        context = AgentContext(
+            domain=domain.name,
+            task_id=task.task_id,
+            verify_command=task.verify_command,
+            write=False,  # evaluation never changes the pool it is measured on
+            retrieve=condition.uses_memory,
+            include_own_domain=condition.scope == "own",
+            source_domains=sources if condition.source_count or condition.scope == "own" else None,
+            abstraction_weight=condition.abstraction_weight or None,
+        )
+        result = _attempt(graph, domain, task, context, step_limit)
+        row = {"condition": condition.name, "domain": domain.name, "task_id": task.task_id,
+               "attempt": attempt, "model": model_label(model), "source_domains": list(sources),
+               "settings": condition.record(), **result}  # fmt: skip
+        store.add(row)
+        tally.add(label, result["passed"])
+        return row
 
-        def job(domain: Domain = domain, task: Task = task, attempt: int = attempt) -> None:
-            context = AgentContext(
-                domain=domain.name,
-                task_id=task.task_id,
-                verify_command=task.verify_command,
-                write=False,  # evaluation never changes the pool it is measured on
-                retrieve=condition.uses_memory,
-                include_own_domain=condition.scope == "own",
-                source_domains=(domain.name,) if condition.scope == "own" else None,
-            )
-            result = _attempt(graph, domain, task, context, step_limit)
-            store.add({"condition": condition.name, "domain": domain.name,
-                       "task_id": task.task_id, "attempt": attempt, **result})  # fmt: skip
-            tally.add(label[domain.name], result["passed"])
+    for domain, tasks in plan:
+        if langsmith_enabled():
+            try:
+                evaluate_domain(
+                    condition, domain.name, tasks, attempts=attempts, concurrency=concurrency,
+                    run_attempt=functools.partial(run_attempt, domain),
+                    metadata={"model": model_label(model), "split": split},
+                )  # fmt: skip
+                continue
+            except Exception as exc:  # LangSmith down: the local store carries on alone
+                log.warning("LangSmith experiment failed, running locally: %s", exc)
+                by_key = store.by_key()
+        jobs = [functools.partial(run_attempt, domain, task, attempt)
+                for task in tasks for attempt in range(attempts)]  # fmt: skip
+        _run_all(jobs, concurrency)
 
-        jobs.append(job)
-    _run_all(jobs, concurrency)
+
+def _record_snapshot(directory: Path, name: str, entry: dict[str, object]) -> None:
+    manifest = directory / "manifest.json"
+    data = json.loads(manifest.read_text()) if manifest.exists() else {}
+    data[name] = entry
+    manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def generate_memories(
@@ -286,8 +313,3 @@ def summarize(rows: Iterable[dict[str, Any]], *, k: int = 3) -> dict[str, dict[s
         }
         out[condition] = row
     return out
-
-
-def condition_record(condition: Condition) -> dict[str, Any]:
-    """A condition as plain data (for metadata and reports)."""
-    return asdict(condition)

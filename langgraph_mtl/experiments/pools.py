@@ -1,0 +1,89 @@
+"""The pool each condition sees: a seeded subset or an annotated copy, snapshotted to JSONL
+with its sha256 so a run can be reproduced from its results directory."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from langgraph_mtl.experiments.analysis import abstraction_scores
+from langgraph_mtl.experiments.conditions import Condition
+from langgraph_mtl.pool import MemoryPool
+
+__all__ = ["annotate_abstraction", "choose_sources", "condition_pool", "snapshot"]
+
+
+def _slug(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name)
+
+
+def condition_pool(base: MemoryPool, condition: Condition) -> MemoryPool:
+    """``base`` itself, or a rebuilt sibling collection holding the condition's seeded share of
+    its memory types (abstraction-scored when the condition re-weights by abstraction)."""
+    if not condition.needs_own_pool:
+        return base
+    buffer = io.StringIO()
+    base.export_jsonl(buffer, with_embeddings=True, memory_types=list(condition.memory_types))
+    lines = sorted(buffer.getvalue().splitlines())  # storage order is not stable; ids are
+    keep = max(1, round(condition.pool_fraction * len(lines))) if lines else 0
+    chosen = random.Random(f"pool-{condition.seed}").sample(lines, keep)
+    name = f"{base.collection.name}--{_slug(condition.name)}"[:63]
+    pool = base.sibling(name)
+    pool.drop()  # rebuilt every time: the subset is a function of the base pool and the seed
+    pool = base.sibling(name)
+    pool.import_jsonl(chosen)
+    if condition.abstraction_weight > 0:
+        annotate_abstraction(pool)
+    return pool
+
+
+def annotate_abstraction(pool: MemoryPool) -> int:
+    """Store each memory's abstraction score (per memory type, domains as labels) as its
+    ``abstraction`` flag, which retrieval can weigh. Returns how many memories were scored."""
+    by_type: dict[str, list[tuple[str, str, list[float]]]] = defaultdict(list)
+    buffer = io.StringIO()
+    pool.export_jsonl(buffer, with_embeddings=True)
+    for line in buffer.getvalue().splitlines():
+        item = json.loads(line)
+        record = item["record"]
+        by_type[record["memory_type"]].append((record["id"], record["domain"], item["embedding"]))
+    scored = 0
+    for items in by_type.values():
+        if len({domain for _, domain, _ in items}) < 2:
+            continue  # one domain: nothing is domain-specific relative to another
+        vectors = np.asarray([vector for _, _, vector in items], dtype=float)
+        scores = abstraction_scores(vectors, [domain for _, domain, _ in items])
+        for (record_id, _, _), score in zip(items, scores, strict=True):
+            pool.update_flags(record_id, {"abstraction": round(float(score), 4)})
+            scored += 1
+    return scored
+
+
+def choose_sources(condition: Condition, target: str, available: list[str]) -> tuple[str, ...]:
+    """The condition's seeded draw of source domains for ``target`` (never ``target``)."""
+    others = sorted(d for d in set(available) if d != target)
+    if condition.source_count is None or condition.source_count >= len(others):
+        return tuple(others)
+    draw = random.Random(f"sources-{condition.seed}-{target}").sample(
+        others, condition.source_count
+    )
+    return tuple(sorted(draw))
+
+
+def snapshot(pool: MemoryPool, condition: Condition, directory: Path) -> dict[str, object]:
+    """Write the memories the condition can retrieve to ``directory`` as JSONL; returns the
+    manifest entry (file, memories, sha256)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    buffer = io.StringIO()
+    count = pool.export_jsonl(buffer, memory_types=list(condition.memory_types))
+    text = "\n".join(sorted(buffer.getvalue().splitlines())) + ("\n" if count else "")
+    path = directory / f"{_slug(condition.name)}.jsonl"
+    path.write_text(text, encoding="utf-8")
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return {"file": path.name, "memories": count, "sha256": digest}
