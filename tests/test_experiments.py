@@ -14,6 +14,7 @@ from langgraph_mtl.experiments import (
     SWEEPS,
     Condition,
     ResultStore,
+    generate_memories,
     pass_at_k,
     resolve_conditions,
     run_condition,
@@ -450,3 +451,17 @@ def test_without_a_key_nothing_goes_to_langsmith(stocked, scripted, tmp_path, mo
     store = ResultStore(tmp_path / "results.jsonl")
     _run("zero-shot", "alpha", scripted(default=_solver), stocked, store, attempts=1)
     assert len(list(store.rows())) == 4
+
+
+def test_memory_generation_resumes_skipping_tasks_already_in_the_pool(pool, scripted):
+    domain = TinyDomain("alpha")
+    first = scripted(default=_solver)
+    written = generate_memories([domain], model=first, pool=pool, limit=1,
+                                memory_types=["trajectory"], step_limit=3)  # fmt: skip
+    assert written == 1 and {r.task_id for r in pool.list_records()} == {
+        domain.tasks("source")[0].task_id
+    }
+    again = scripted(default=_solver)
+    assert generate_memories([domain], model=again, pool=pool, limit=2,
+                             memory_types=["trajectory"], step_limit=3) == 1  # fmt: skip
+    assert pool.count() == 2 and len(again.calls) < len(first.calls) * 2

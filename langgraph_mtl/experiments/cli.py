@@ -124,7 +124,7 @@ def run(
                 console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
 
         needed = sorted({t for c in chosen for t in c.memory_types})
-        if pool.count() == 0 and needed:  # phase 1 writes only the types the conditions use
+        if pool_dir is None and needed:  # phase 1 writes only the types the conditions use
             with _chat_model(memory_model or model, parallel=concurrency) as maker:
                 generate_memories(loaders, model=maker, pool=pool, limit=source_limit,
                                   step_limit=steps, memory_types=needed, concurrency=concurrency,

@@ -259,12 +259,15 @@ def generate_memories(
     progress: Progress | None = None,
 ) -> int:
     """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
-    run as memories of each type, labelled by the verifier. Returns how many runs were written."""
+    run as memories of each type, labelled by the verifier. Tasks that already have memories in
+    the pool are skipped, so an interrupted phase 1 resumes. Returns how many runs were written."""
     graph = create_coding_agent(
         model, pool=pool, memory_types=None, write_memory_types=tuple(memory_types),
         step_limit=step_limit,
     ).compile()  # fmt: skip
-    work = [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)]
+    present = {(r.domain, r.task_id) for r in pool.list_records()}
+    work = [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)
+            if (domain.name, task.task_id) not in present]  # fmt: skip
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
     written: list[bool] = []
 
