@@ -22,7 +22,7 @@ from langgraph_mtl.experiments import (
 from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
 from langgraph_mtl.experiments.domains import Domain, Task, get_domain
 from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources, condition_pool
-from langgraph_mtl.experiments.report import write_report
+from langgraph_mtl.experiments.report import scaling_points, write_report
 from langgraph_mtl.experiments.runner import summarize
 from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.retrieval import retrieve_memories
@@ -465,3 +465,20 @@ def test_memory_generation_resumes_skipping_tasks_already_in_the_pool(pool, scri
     assert generate_memories([domain], model=again, pool=pool, limit=2,
                              memory_types=["trajectory"], step_limit=3) == 1  # fmt: skip
     assert pool.count() == 2 and len(again.calls) < len(first.calls) * 2
+
+
+def test_report_draws_the_pool_size_scaling_curve_from_sweep_settings(tmp_path):
+    store = ResultStore(tmp_path / "r.jsonl")
+    for condition in SWEEPS["pool-size"]:
+        share = condition.pool_fraction  # pass rate grows with the pool in this made-up run
+        for task in range(4):
+            store.add({"condition": condition.name, "domain": "python", "task_id": f"t{task}",
+                       "attempt": 0, "passed": task < 4 * share, "seconds": 1.0, "steps": 2,
+                       "tokens": 100, "settings": condition.record()})  # fmt: skip
+    points = scaling_points(list(store.rows()), k=1)
+    assert list(points) == ["pool"]
+    assert points["pool"] == {0.25: [0.25] * 3, 0.5: [0.5] * 3, 0.75: [0.75] * 3, 1.0: [1.0]}
+    report = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
+    assert "## Scaling" in report and "| pool | 0.25 | 0.250, 0.250, 0.250 |" in report
+    assert "| mtl-insight | 4 | 1.0 | 2.0 | 100 |" in report
+    assert (tmp_path / "out" / "scaling.png").stat().st_size > 1000

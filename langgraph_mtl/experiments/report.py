@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from langgraph_mtl.experiments.analysis import TypeAnalysis, analyse
 from langgraph_mtl.experiments.runner import ResultStore, summarize
 from langgraph_mtl.pool import MemoryPool
 
-__all__ = ["abstraction_table", "write_report"]
+__all__ = ["abstraction_table", "scaling_points", "write_report"]
 
 
 def _embeddings_by_type(pool: MemoryPool) -> dict[str, tuple[list[Any], list[str]]]:
@@ -106,6 +107,66 @@ def _plot_tsne(pool: MemoryPool, path: Path) -> bool:
     return True
 
 
+def scaling_points(rows: list[dict[str, Any]], k: int) -> dict[str, dict[float, list[float]]]:
+    """Pass@1 (domain average) per sweep setting: ``pool`` share of the pool kept, ``sources``
+    number of source domains; one value per seed. Plain ``mtl-insight`` is the full-pool point."""
+    settings: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        if "settings" in r:
+            settings[r["condition"]] = r["settings"]
+    summary = summarize(rows, k=k)
+    points: dict[str, dict[float, list[float]]] = {"pool": {}, "sources": {}}
+    for condition, spec in settings.items():
+        if spec["memory_types"] != ["insight"] or spec["scope"] != "cross" or spec["rerank"]:
+            continue
+        if spec["strategy"] != "auto" or spec["abstraction_weight"]:
+            continue
+        value = summary[condition]["avg (domains)"]["pass@1"]
+        if spec["source_count"] is not None:
+            points["sources"].setdefault(float(spec["source_count"]), []).append(value)
+        else:
+            points["pool"].setdefault(float(spec["pool_fraction"]), []).append(value)
+    return {name: dict(sorted(p.items())) for name, p in points.items() if len(p) > 1}
+
+
+def _plot_scaling(points: dict[str, dict[float, list[float]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    titles = {"pool": "share of the memory pool", "sources": "number of source domains"}
+    fig, axes = plt.subplots(1, len(points), figsize=(4.2 * len(points), 3.2), squeeze=False)
+    for ax, (name, series) in zip(axes[0], points.items(), strict=True):
+        xs = list(series)
+        means = [float(np.mean(v)) for v in series.values()]
+        spread = [float(np.std(v)) for v in series.values()]
+        ax.errorbar(xs, means, yerr=spread, marker="o", capsize=3)
+        ax.set_xlabel(titles[name])
+        ax.set_ylabel("pass@1 (domain average)")
+        ax.set_ylim(0, 1)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _cost_lines(rows: list[dict[str, Any]]) -> list[str]:
+    per: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        per[r["condition"]].append(r)
+    lines = ["## Cost per attempt", "", "| condition | attempts | mean seconds | mean steps | mean tokens |",
+             "|---|---|---|---|---|"]  # fmt: skip
+
+    def mean(items: list[dict[str, Any]], key: str, digits: int) -> str:
+        values = [r[key] for r in items if key in r]
+        return f"{np.mean(values):.{digits}f}" if values else "-"
+
+    for condition, items in per.items():
+        lines.append(f"| {condition} | {len(items)} | {mean(items, 'seconds', 1)} | "
+                     f"{mean(items, 'steps', 1)} | {mean(items, 'tokens', 0)} |")  # fmt: skip
+    return [*lines, ""]
+
+
 def write_report(
     results: str | Path, *, out_dir: str | Path, pool: MemoryPool | None = None, k: int = 3,
     command: str = "",
@@ -113,7 +174,8 @@ def write_report(
     """Write ``report.md`` and plots for a results file; returns the report's path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    summary = summarize(ResultStore(results).rows(), k=k)
+    rows = list(ResultStore(results).rows())
+    summary = summarize(rows, k=k)
     if not summary:
         raise ValueError(f"results: no attempts in {results}")
     domains = [d for d in next(iter(summary.values())) if not d.startswith("avg")]
@@ -148,9 +210,25 @@ def write_report(
         lines.append("| " + " | ".join(cells) + " |")
     _plot_pass_rates(summary, k, out / "pass_rates.png")
     lines += ["", "![pass rates](pass_rates.png)", ""]
+    points = scaling_points(rows, k)
+    if points:
+        lines += ["## Scaling", "", "| sweep | setting | pass@1 (domain average) per seed |",
+                  "|---|---|---|"]  # fmt: skip
+        for name, series in points.items():
+            lines += [f"| {name} | {x:g} | {', '.join(f'{v:.3f}' for v in values)} |"
+                      for x, values in series.items()]  # fmt: skip
+        _plot_scaling(points, out / "scaling.png")
+        lines += ["", "![scaling](scaling.png)", ""]
+    lines += _cost_lines(rows)
+    manifest = out / "snapshots" / "manifest.json"
+    if manifest.exists():
+        lines += ["## Pool snapshots", "", "| condition | memories | sha256 |", "|---|---|---|"]
+        for name, entry in json.loads(manifest.read_text()).items():
+            lines.append(f"| {name} | {entry['memories']} | `{entry['sha256'][:16]}` |")
+        lines.append("")
     if pool is not None:
-        rows = abstraction_table(pool)
-        if rows:
+        analysed = abstraction_table(pool)
+        if analysed:
             lines += [
                 "## Abstraction analysis",
                 "",
@@ -159,9 +237,9 @@ def write_report(
             ]
             lines += [
                 f"| {r.memory_type} | {r.memories} | {r.domains} | {r.dbi:.2f} | {r.lisi:.2f} | {r.abstraction:.3f} |"
-                for r in rows
+                for r in analysed
             ]
-            _plot_abstraction(rows, out / "abstraction.png")
+            _plot_abstraction(analysed, out / "abstraction.png")
             lines += ["", "![abstraction](abstraction.png)", ""]
         if _plot_tsne(pool, out / "tsne.png"):
             lines += ["![t-SNE of memory embeddings by source domain](tsne.png)", ""]
