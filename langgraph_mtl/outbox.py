@@ -18,6 +18,7 @@ from typing import Any
 from filelock import FileLock
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl._files import append_json_line
 from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run
 from langgraph_mtl.memory_types import MemoryRecord
 from langgraph_mtl.pool import MemoryPool
@@ -61,10 +62,8 @@ class Outbox:
 
     def _append(self, entry: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._lock, self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        with self._lock:
+            append_json_line(self.path, entry)
 
     def entries(self) -> list[dict[str, Any]]:
         """Everything waiting, oldest first (unreadable lines are skipped with a warning)."""

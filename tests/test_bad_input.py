@@ -112,3 +112,18 @@ def test_huge_task_text_is_bounded(scripted):
         FinishedRun(task="y" * 5_000_000, steps=[], domain="d", task_id="t"), "trajectory"
     )
     assert len(record.key) <= 20_000 and len(record.content) < 60_000
+
+
+def test_a_torn_outbox_line_loses_only_itself(pool, tmp_path):
+    outbox = Outbox(tmp_path / "o.jsonl")
+    first, second = (
+        MemoryRecord(id=memory_id("insight", "d", t, "k"), memory_type="insight", domain="d",
+                     task_id=t, key=f"key {t}", content=f"content {t}")
+        for t in ("t1", "t2")
+    )  # fmt: skip
+    outbox.add_record(first, "pool down")
+    with outbox.path.open("a") as handle:  # a writer killed mid-line
+        handle.write('{"kind": "record", "rec')
+    outbox.add_record(second, "pool down")
+    assert [e["record"]["task_id"] for e in outbox.entries()] == ["t1", "t2"]
+    assert outbox.flush(pool).delivered == 2 and pool.get(second.id) is not None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import os
 import tempfile
 import threading
 import time
@@ -22,6 +21,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl._files import append_json_line
 from langgraph_mtl.agent import AgentContext, create_coding_agent
 from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.experiments.domains import Domain, Task
@@ -74,18 +74,7 @@ class ResultStore:
 
     def add(self, row: dict[str, Any]) -> None:
         with self._lock:
-            self._append(row)
-
-    def _append(self, row: dict[str, Any]) -> None:
-        torn = False
-        if self.path.exists() and self.path.stat().st_size:
-            with self.path.open("rb") as tail:
-                tail.seek(-1, os.SEEK_END)
-                torn = tail.read(1) != b"\n"  # a killed run left half a line: start a new one
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(("\n" if torn else "") + json.dumps(row, ensure_ascii=False) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+            append_json_line(self.path, row)
 
 
 def _tokens(messages: Iterable[Any]) -> int:
