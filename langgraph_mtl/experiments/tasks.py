@@ -1,0 +1,108 @@
+"""What a domain is: tasks with a workspace, an instruction and a verifier, split and checked.
+
+A task gives the agent a workspace (files, optionally built by a setup script) and an
+instruction; its verifier is a shell command run in the workspace after the agent finishes (the
+tests stay hidden until then). Each task can place its reference solution or a wrong one, so
+loaders are checked against both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from langgraph_mtl.sandbox import Sandbox, SandboxMode
+
+__all__ = ["Domain", "Task", "cache_dir", "heredoc", "PRELUDE"]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task: what the agent reads, the files it starts with, and how it is checked."""
+
+    domain: str
+    task_id: str
+    instruction: str
+    files: dict[str, str]
+    verify_command: str
+    reference: dict[str, str] = field(default_factory=dict)
+    wrong: dict[str, str] = field(default_factory=dict)
+    setup: str = ""  # a bash script run in the fresh workspace before ``files`` are written
+
+    def prepare(self, workspace: str | Path, files: dict[str, str] | None = None) -> None:
+        """Build the task's starting workspace (optionally with other ``files``)."""
+        root = Path(workspace)
+        if self.setup:
+            done = Sandbox(root, mode="auto", timeout=60).run(self.setup)
+            if done.exit_code != 0:
+                raise RuntimeError(f"{self.task_id}: workspace setup failed: {done.output[-500:]}")
+        for name, content in (self.files if files is None else files).items():
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content)
+
+
+class Domain(ABC):
+    """A source of tasks; ``tasks()`` is deterministic and split into source/eval halves."""
+
+    name: str
+    check_sandbox: SandboxMode = "none"  # verifying shipped references needs no isolation
+
+    def fetch(self) -> int:
+        """Download the task data and build what its verifier needs; returns the task count."""
+        return len(self.all_tasks())
+
+    @abstractmethod
+    def _candidates(self) -> list[Task]:
+        """Every task of the data set, in a fixed order."""
+
+    def all_tasks(self) -> list[Task]:
+        """The tasks whose reference solution passes its verifier here and whose wrong solution
+        fails it (checked once, cached): data sets hold entries that do not build with the
+        installed toolchain, give different output on each run, or cannot tell a no-op apart."""
+        tasks = self._candidates()
+        cache = cache_dir() / f"{self.name}-verified.json"
+        if cache.exists():
+            good = set(json.loads(cache.read_text()))
+        else:
+            good = {t.task_id for t in tasks if self.verifies(t)}
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps(sorted(good)))
+        return [t for t in tasks if t.task_id in good]
+
+    def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
+        """``split``: "source" (memory generation), "eval" (evaluation) or "all"; disjoint halves."""
+        items = list(self.all_tasks())
+        random.Random(f"{self.name}-{seed}").shuffle(items)
+        half = len(items) // 2
+        chosen = {"source": items[:half], "eval": items[half:], "all": items}[split]
+        return chosen[:limit] if limit is not None else chosen
+
+    def verifies(self, task: Task) -> bool:
+        """The verifier accepts the reference solution and rejects the wrong one."""
+        return self.check(task, task.reference)[0] and not self.check(task, task.wrong)[0]
+
+    def check(self, task: Task, files: dict[str, str], *, timeout: float = 60) -> tuple[bool, str]:
+        """Run the verifier on the given files in a fresh workspace (sandboxed where possible)."""
+        with tempfile.TemporaryDirectory(prefix=f"mtl-check-{self.name}-") as ws:
+            task.prepare(ws, files)
+            box = Sandbox(ws, mode=self.check_sandbox, timeout=timeout, max_output_chars=4000)
+            result = box.run(task.verify_command)
+        return result.exit_code == 0, result.output
+
+
+def cache_dir() -> Path:
+    """Where verification verdicts are cached (``$MTL_HOME/cache``, default ``.mtl/cache``)."""
+    return Path(os.environ.get("MTL_HOME") or ".mtl") / "cache"
+
+
+PRELUDE = 'set -o pipefail; T="$(mktemp -d)" || exit 2\n'  # private scratch: no stale files
+
+
+def heredoc(path: str, content: str) -> str:
+    return f"cat > {path} <<'MTL_EOF'\n{content}\nMTL_EOF\n"
