@@ -22,6 +22,7 @@ from langgraph_mtl.experiments import (
 from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
 from langgraph_mtl.experiments.domains import Domain, Task, get_domain
 from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources, condition_pool
+from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
 from langgraph_mtl.experiments.runner import summarize
 from langgraph_mtl.memory_types import memory_id
@@ -482,3 +483,25 @@ def test_report_draws_the_pool_size_scaling_curve_from_sweep_settings(tmp_path):
     assert "## Scaling" in report and "| pool | 0.25 | 0.250, 0.250, 0.250 |" in report
     assert "| mtl-insight | 4 | 1.0 | 2.0 | 100 |" in report
     assert (tmp_path / "out" / "scaling.png").stat().st_size > 1000
+
+
+def test_repo_mutants_are_single_token_swaps_in_code_only():
+    source = 'def f(a, b):\n    """a < b"""\n    return a < b and b != 0  # x + 1\n'
+    found = mutants("demo", "demo.py", source)
+    assert [(m.old, m.new) for m in found] == [("<", "<="), ("and", "or"), ("!=", "=="), ("0", "1")]
+    assert found[0].apply(source).splitlines()[2] == "    return a <= b and b != 0  # x + 1"
+
+
+def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests():
+    domain = get_domain("repo")
+    (task,) = domain.tasks("eval", limit=1)
+    assert "fails:" in task.instruction and (
+        "FAILED" in task.instruction or "Error" in task.instruction
+    )
+    assert domain.check(task, task.reference)[0]
+    assert not domain.check(task, task.wrong)[0]
+    tests = next(p for p in task.files if "test" in p.rsplit("/", 1)[-1])
+    cheat = {**task.wrong, tests: "def test_nothing():\n    pass\n"}
+    passed, output = domain.check(task, cheat)
+    assert not passed and "the tests were changed" in output
+    assert task.task_id not in {t.task_id for t in domain.tasks("source", limit=1)}

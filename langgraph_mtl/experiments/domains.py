@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_mtl.experiments.data_env import data_python, data_python_path
+from langgraph_mtl.experiments.repo_domain import RepoDomain
 from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, cache_dir, heredoc
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
 from langgraph_mtl.sandbox import SandboxMode
@@ -323,6 +324,7 @@ DOMAINS: dict[str, type[Domain]] = {
     "verilog": VerilogDomain,
     "shell": ShellDomain,
     "data": DataDomain,
+    "repo": RepoDomain,
 }
 
 

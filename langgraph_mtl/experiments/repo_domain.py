@@ -1,0 +1,224 @@
+"""Repository bug fixing: single-token bugs planted in small pure-Python projects whose source
+archives ship their test suites (inflection, toolz).
+
+Mutants are generated deterministically from a seed (comparison, arithmetic, boolean and
+constant swaps), and kept only when the project's own tests catch them; the issue text is the
+failing test output. The verifier checks that the tests were left as shipped and runs them.
+Screening a mutant runs the whole suite (a few seconds), so tasks are screened on first use and
+the verdicts cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import random
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import tokenize
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from langgraph_mtl.experiments.tasks import Domain, Task, cache_dir
+from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
+
+__all__ = ["Mutant", "RepoDomain", "mutants"]
+
+
+@dataclass(frozen=True)
+class Project:
+    """A pinned source archive, the modules bugs are planted in, and its test command."""
+
+    package: PinnedWheel
+    modules: tuple[str, ...]
+    tests: str  # a path for pytest
+
+
+PROJECTS = (
+    Project(
+        PinnedWheel("inflection", "0.5.1", "inflection-0.5.1.tar.gz",
+                    "1a29730d366e996aaacffb2f1f1cb9593dc38e2ddd30c91250c6dde09ea9b417", sdist=True),
+        ("inflection/__init__.py",),
+        "test_inflection.py",
+    ),
+    Project(
+        PinnedWheel("toolz", "1.0.0", "toolz-1.0.0.tar.gz",
+                    "2c86e3d9a04798ac556793bced838816296a2f085017664e4995cb40a1047a02", sdist=True),
+        ("toolz/itertoolz.py", "toolz/functoolz.py", "toolz/dicttoolz.py", "toolz/recipes.py"),
+        "toolz/tests",
+    ),
+)  # fmt: skip
+
+SWAPS = {
+    "<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+",
+    "and": "or", "or": "and", "True": "False", "False": "True", "0": "1", "1": "0",
+}  # fmt: skip
+TEST_TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One planted bug: ``old`` became ``new`` at ``line``:``col`` of ``path``."""
+
+    project: str
+    path: str
+    line: int
+    col: int
+    old: str
+    new: str
+
+    @property
+    def task_id(self) -> str:
+        return f"{self.project}/{self.path}:{self.line}:{self.col}:{self.old}->{self.new}"
+
+    def apply(self, source: str) -> str:
+        lines = source.splitlines(keepends=True)
+        text = lines[self.line - 1]
+        assert text[self.col : self.col + len(self.old)] == self.old, self
+        lines[self.line - 1] = text[: self.col] + self.new + text[self.col + len(self.old) :]
+        return "".join(lines)
+
+
+def mutants(project: str, path: str, source: str) -> list[Mutant]:
+    """Every single-token swap in a module's code (not in strings or comments)."""
+    out = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type in (tokenize.OP, tokenize.NAME, tokenize.NUMBER) and tok.string in SWAPS:
+            line, col = tok.start
+            out.append(Mutant(project, path, line, col, tok.string, SWAPS[tok.string]))
+    return out
+
+
+def run_tests(
+    workspace: Path, tests: str, *, timeout: float = TEST_TIMEOUT
+) -> tuple[int | None, str]:
+    """(exit code or ``None`` on timeout, output) of the project's tests; a timeout kills the
+    whole process group (some mutants loop forever)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", tests],
+        cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )  # fmt: skip
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None, "timed out"
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+class RepoDomain(Domain):
+    """Fix a planted bug in a real project so its own test suite passes again."""
+
+    name = "repo"
+
+    @cached_property
+    def _trees(self) -> dict[str, dict[str, str]]:
+        return {p.package.name: read_sdist(p.package) for p in PROJECTS}
+
+    def fetch(self) -> int:
+        return len(self._candidates_mutants())
+
+    def _candidates_mutants(self) -> list[Mutant]:
+        found = []
+        for project in PROJECTS:
+            tree = self._trees[project.package.name]
+            for path in project.modules:
+                found += mutants(project.package.name, path, tree[path])
+        return found
+
+    def _project(self, name: str) -> Project:
+        return next(p for p in PROJECTS if p.package.name == name)
+
+    def _task(self, mutant: Mutant, failure: str) -> Task:
+        project = self._project(mutant.project)
+        tree = self._trees[mutant.project]
+        tests = {p: c for p, c in tree.items() if p.startswith(project.tests) and p.endswith(".py")}
+        sums = "".join(
+            f"{hashlib.sha256(c.encode()).hexdigest()}  {p}\n" for p, c in sorted(tests.items())
+        )
+        verify = (
+            f"sha256sum --quiet -c - <<'MTL_EOF' || {{ echo 'the tests were changed'; exit 1; }}\n"
+            f"{sums}MTL_EOF\n"
+            f"timeout {TEST_TIMEOUT} {shlex.quote(sys.executable)} -m pytest -x -q "
+            f"-p no:cacheprovider {project.tests} 2>&1 | tail -30"
+        )
+        files = {p: c for p, c in tree.items() if p.endswith((".py", ".cfg", ".ini", ".toml"))}
+        broken = mutant.apply(tree[mutant.path])
+        return Task(
+            domain=self.name,
+            task_id=mutant.task_id,
+            instruction=(
+                f"This is the source of the Python project `{mutant.project}`. Its test suite "
+                f"fails:\n\n{failure}\n\nFind the bug in the project's code and fix it so that "
+                f"`{sys.executable} -m pytest -x -q {project.tests}` passes. Do not change the "
+                "tests."
+            ),
+            files={**files, mutant.path: broken},
+            verify_command="set -o pipefail\n" + verify,
+            reference={**files},
+            wrong={**files, mutant.path: broken},
+        )
+
+    def _screen(self, mutant: Mutant) -> str | None:
+        """The failing test output if the project's tests catch the mutant, else ``None``."""
+        project = self._project(mutant.project)
+        tree = self._trees[mutant.project]
+        broken = mutant.apply(tree[mutant.path])
+        try:
+            compile(broken, mutant.path, "exec")
+        except SyntaxError:
+            return None
+        with tempfile.TemporaryDirectory(prefix="mtl-repo-") as ws:
+            root = Path(ws)
+            for path, content in {**tree, mutant.path: broken}.items():
+                (root / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / path).write_text(content)
+            code, output = run_tests(root, project.tests)
+        if code in (0, None):  # survived, or loops: not a usable task
+            return None
+        return "\n".join(output.strip().splitlines()[-25:])
+
+    def _verdicts(self) -> dict[str, str | None]:
+        cache = cache_dir() / "repo-mutants.json"
+        return json.loads(cache.read_text()) if cache.exists() else {}
+
+    def _save(self, verdicts: dict[str, str | None]) -> None:
+        cache = cache_dir() / "repo-mutants.json"
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(verdicts, indent=0, sort_keys=True))
+
+    def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
+        """Mutants in seeded order, screened on first use; "source" and "eval" take alternate
+        mutants, so both splits draw from every project."""
+        if split not in ("source", "eval", "all"):
+            raise ValueError(f"split: unknown {split!r}; choose from ['all', 'eval', 'source']")
+        order = self._candidates_mutants()
+        random.Random(f"{self.name}-{seed}").shuffle(order)
+        if split != "all":
+            order = order[split == "eval" :: 2]
+        verdicts = self._verdicts()
+        out: list[Task] = []
+        for mutant in order:
+            if limit is not None and len(out) >= limit:
+                break
+            if mutant.task_id not in verdicts:
+                verdicts[mutant.task_id] = self._screen(mutant)
+                self._save(verdicts)
+            failure = verdicts[mutant.task_id]
+            if failure is not None:
+                out.append(self._task(mutant, failure))
+        return out
+
+    def _candidates(self) -> list[Task]:
+        return self.tasks("all")
+
+    def all_tasks(self) -> list[Task]:
+        return self.tasks("all")
