@@ -13,11 +13,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import random
 import shlex
-import signal
-import subprocess
 import sys
 import tempfile
 import tokenize
@@ -27,6 +24,7 @@ from pathlib import Path
 
 from langgraph_mtl.experiments.tasks import Domain, Task, cache_dir
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
+from langgraph_mtl.sandbox import Sandbox
 
 __all__ = ["Mutant", "RepoDomain", "mutants"]
 
@@ -95,23 +93,8 @@ def mutants(project: str, path: str, source: str) -> list[Mutant]:
     return out
 
 
-def run_tests(
-    workspace: Path, tests: str, *, timeout: float = TEST_TIMEOUT
-) -> tuple[int | None, str]:
-    """(exit code or ``None`` on timeout, output) of the project's tests; a timeout kills the
-    whole process group (some mutants loop forever)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", tests],
-        cwd=workspace, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-    )  # fmt: skip
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return None, "timed out"
-    return proc.returncode, out.decode("utf-8", "replace")
+def _pytest(project: Project) -> str:
+    return f"{shlex.quote(sys.executable)} -m pytest -x -q -p no:cacheprovider {project.tests}"
 
 
 class RepoDomain(Domain):
@@ -147,8 +130,7 @@ class RepoDomain(Domain):
         verify = (
             f"sha256sum --quiet -c - <<'MTL_EOF' || {{ echo 'the tests were changed'; exit 1; }}\n"
             f"{sums}MTL_EOF\n"
-            f"timeout {TEST_TIMEOUT} {shlex.quote(sys.executable)} -m pytest -x -q "
-            f"-p no:cacheprovider {project.tests} 2>&1 | tail -30"
+            f"timeout {TEST_TIMEOUT} {_pytest(project)} 2>&1 | tail -30"
         )
         files = {p: c for p, c in tree.items() if p.endswith((".py", ".cfg", ".ini", ".toml"))}
         broken = mutant.apply(tree[mutant.path])
@@ -181,10 +163,11 @@ class RepoDomain(Domain):
             for path, content in {**tree, mutant.path: broken}.items():
                 (root / path).parent.mkdir(parents=True, exist_ok=True)
                 (root / path).write_text(content)
-            code, output = run_tests(root, project.tests)
-        if code in (0, None):  # survived, or loops: not a usable task
+            # the sandbox kills the whole process group on timeout (some mutants loop forever)
+            result = Sandbox(root, mode="none", timeout=TEST_TIMEOUT).run(_pytest(project))
+        if result.exit_code in (0, None):  # survived, or loops: not a usable task
             return None
-        return "\n".join(output.strip().splitlines()[-25:])
+        return "\n".join(result.output.strip().splitlines()[-25:])
 
     def _verdicts(self) -> dict[str, str | None]:
         cache = cache_dir() / "repo-mutants.json"
