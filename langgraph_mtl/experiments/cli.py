@@ -111,6 +111,13 @@ def run(
     out.mkdir(parents=True, exist_ok=True)
     pool = open_pool(str(pool_dir or out / "pool"), collection="experiment")
     store = ResultStore(out / "results.jsonl")
+    for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
+        with console.status(f"{loader.name}: choosing and verifying tasks"):
+            picked = (
+                len(loader.tasks("source", limit=source_limit)),
+                len(loader.tasks("eval", limit=limit)),
+            )
+        console.print(f"{loader.name}: {picked[0]} source tasks, {picked[1]} evaluation tasks")
     with _progress() as bar:
         jobs: dict[str, TaskID] = {}
 
