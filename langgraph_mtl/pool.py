@@ -319,6 +319,21 @@ class MemoryPool:
                 break
         return out
 
+    def covered_tasks(self) -> set[tuple[str, str]]:
+        """Every (domain, task id) with a memory here, counting the tasks of merged duplicates."""
+        covered: set[tuple[str, str]] = set()
+        offset = 0
+        while True:
+            page = self.collection.get(include=["metadatas"], limit=_PAGE, offset=offset)
+            if not page["ids"]:
+                return covered
+            for meta in page["metadatas"]:
+                domain = str(meta.get("domain"))
+                covered.add((domain, str(meta.get("task_id"))))
+                for source in json.loads(str(meta.get("sources") or "[]")):
+                    covered.add((domain, str(source.get("task_id"))))
+            offset += len(page["ids"])
+
     def _iter(
         self, where: dict[str, Any] | None, *, with_embeddings: bool
     ) -> Iterator[tuple[MemoryRecord, list[float] | None]]:

@@ -66,3 +66,53 @@ def test_import_search_export_round_trip(env):
 def test_prune_needs_a_rule(env):
     result = CliRunner().invoke(app, ["pool", "prune"])
     assert result.exit_code != 0 and "--unused-days" in result.output
+
+
+def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, monkeypatch):
+    import contextlib
+    import functools
+
+    from helpers import TinyDomain, insight_json, solve_tiny
+
+    import langgraph_mtl.cli
+    from langgraph_mtl.experiments import DOMAINS
+    from langgraph_mtl.testing import ScriptedChatModel
+
+    def reply(messages):
+        system = str(messages[0].content)
+        if system.startswith("You are a careful coding agent"):
+            return solve_tiny(messages)
+        if "plan" in system.lower() and "memor" not in system.lower():
+            return "Write the number into the file and check it."
+        return insight_json("Check the file you wrote")
+
+    made: list[ScriptedChatModel] = []
+
+    @contextlib.contextmanager
+    def fake_model(spec, *, parallel=1):
+        made.append(ScriptedChatModel(default=reply))
+        yield made[-1]
+
+    for name in ("alpha", "beta"):
+        monkeypatch.setitem(DOMAINS, name, functools.partial(TinyDomain, name))
+    monkeypatch.setattr(langgraph_mtl.cli, "_chat_model", fake_model)
+    out = env / "run"
+    args = ["experiment", "run", "--out", str(out), "--domains", "alpha,beta",
+            "--conditions", "zero-shot,mtl-insight", "--sweep", "abstraction", "--limit", "1",
+            "--source-limit", "2", "--attempts", "2", "--steps", "3"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["condition"] for r in rows} == {"zero-shot", "mtl-insight", "mtl-insight@abstraction"}
+    assert len(rows) == 3 * 2 * 1 * 2  # conditions x domains x tasks x attempts
+    assert all(rc["domain"] != r["domain"] for r in rows for rc in r["receipts"])
+    assert any(r["receipts"] for r in rows if r["condition"] != "zero-shot")
+    manifest = json.loads((out / "snapshots" / "manifest.json").read_text())
+    assert set(manifest) == {"mtl-insight", "mtl-insight@abstraction"}
+    report = (out / "report.md").read_text()
+    assert "| mtl-insight@abstraction |" in report and "--sweep abstraction" in report
+    calls = sum(len(m.calls) for m in made)
+    again = CliRunner().invoke(app, args)  # everything is stored: nothing runs again
+    assert again.exit_code == 0, again.output
+    assert sum(len(m.calls) for m in made) == calls
+    assert len((out / "results.jsonl").read_text().splitlines()) == len(rows)

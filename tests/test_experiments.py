@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from helpers import TinyDomain, solve_tiny
 
 from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.experiments import (
@@ -20,7 +21,7 @@ from langgraph_mtl.experiments import (
     run_condition,
 )
 from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
-from langgraph_mtl.experiments.domains import Domain, Task, get_domain
+from langgraph_mtl.experiments.domains import get_domain
 from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources, condition_pool
 from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
@@ -45,28 +46,6 @@ def test_pass_at_k_rejects_bad_counts():
         pass_at_k(3, 1, 4)
 
 
-class TinyDomain(Domain):
-    """Two shell tasks whose verifier checks a file's content."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def all_tasks(self) -> list[Task]:
-        return self._candidates()
-
-    def _candidates(self) -> list[Task]:
-        return [
-            Task(
-                domain=self.name,
-                task_id=f"{self.name}-{i}",
-                instruction=f"write {i} to out.txt",
-                files={},
-                verify_command=f"grep -qx {i} out.txt",
-            )
-            for i in range(4)
-        ]
-
-
 def _memory(domain: str, task_id: str) -> MemoryRecord:
     key = f"write the number to out.txt ({domain} {task_id})"
     return MemoryRecord(
@@ -77,14 +56,6 @@ def _memory(domain: str, task_id: str) -> MemoryRecord:
         key=key,
         content=key,
     )
-
-
-def _solver(messages):
-    task = str(messages[-1].content)
-    if "Observation" in task:
-        return "```bash\nsubmit\n```"
-    number = next(ch for ch in reversed(task) if ch.isdigit())
-    return f"```bash\necho {number} > out.txt\n```"
 
 
 def _run(
@@ -111,7 +82,7 @@ def stocked(pool):
 
 def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
-    model = scripted(default=_solver)
+    model = scripted(default=solve_tiny)
     _run("mtl-insight", "alpha", model, stocked, store, attempts=2)
     rows = list(store.rows())
     assert len(rows) == 8 and all(r["passed"] for r in rows)
@@ -121,7 +92,7 @@ def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted,
 
 def test_in_domain_condition_uses_only_own_domain_never_the_same_task(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
-    _run("in-domain-insight", "beta", scripted(default=_solver), stocked, store, attempts=1)
+    _run("in-domain-insight", "beta", scripted(default=solve_tiny), stocked, store, attempts=1)
     for row in store.rows():
         assert row["receipts"] and all(rc["domain"] == "beta" for rc in row["receipts"])
         assert all(rc["task_id"] != row["task_id"] for rc in row["receipts"])
@@ -135,7 +106,7 @@ def test_concurrent_attempts_each_run_once_in_their_own_workspace(stocked, scrip
         seen.append((label, done, rate))
         assert total == 12
 
-    run_condition(CONDITIONS["mtl-insight"], [TinyDomain("alpha")], model=scripted(default=_solver),
+    run_condition(CONDITIONS["mtl-insight"], [TinyDomain("alpha")], model=scripted(default=solve_tiny),
                   pool=stocked, store=store, attempts=3, split="all", step_limit=4,
                   concurrency=4, progress=progress)  # fmt: skip
     rows = list(store.rows())
@@ -149,18 +120,18 @@ def test_concurrent_attempts_each_run_once_in_their_own_workspace(stocked, scrip
 
 def test_zero_shot_retrieves_nothing(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
-    _run("zero-shot", "gamma", scripted(default=_solver), stocked, store, attempts=1)
+    _run("zero-shot", "gamma", scripted(default=solve_tiny), stocked, store, attempts=1)
     assert all(r["receipts"] == [] and r["memory_status"] == "disabled" for r in store.rows())
 
 
 def test_an_interrupted_run_resumes_without_duplicates(stocked, scripted, tmp_path):
     path = tmp_path / "results.jsonl"
     store = ResultStore(path)
-    first = scripted(default=_solver)
+    first = scripted(default=solve_tiny)
     _run("zero-shot", "alpha", first, stocked, store, attempts=2)
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:5]) + "\n" + lines[5][:20])  # killed mid-write of row 6
-    second = scripted(default=_solver)
+    second = scripted(default=solve_tiny)
     _run("zero-shot", "alpha", second, stocked, store, attempts=2)
     rows = list(store.rows())
     keys = [(r["task_id"], r["attempt"]) for r in rows]
@@ -323,7 +294,7 @@ def test_pool_size_condition_sees_only_its_seeded_snapshotted_share(pool, script
     half = Condition("mtl-insight@pool0.5-s1", ("insight",), pool_fraction=0.5, seed=1)
     store = ResultStore(tmp_path / "results.jsonl")
     snapshots = tmp_path / "snapshots"
-    run_condition(half, [TinyDomain("alpha")], model=scripted(default=_solver), pool=pool,
+    run_condition(half, [TinyDomain("alpha")], model=scripted(default=solve_tiny), pool=pool,
                   store=store, attempts=1, split="all", step_limit=4, k=3,
                   snapshot_dir=snapshots)  # fmt: skip
     manifest = json.loads((snapshots / "manifest.json").read_text())[half.name]
@@ -342,7 +313,7 @@ def test_source_domain_count_draws_that_many_domains_never_the_target(pool, scri
     _mixed_pool(pool)
     one = Condition("mtl-insight@sources1-s0", ("insight",), source_count=1)
     store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(one, [TinyDomain("alpha")], model=scripted(default=_solver), pool=pool,
+    run_condition(one, [TinyDomain("alpha")], model=scripted(default=solve_tiny), pool=pool,
                   store=store, attempts=1, split="all", step_limit=4, k=3)  # fmt: skip
     rows = list(store.rows())
     (drawn,) = {tuple(r["source_domains"]) for r in rows}
@@ -427,7 +398,7 @@ def test_with_a_key_each_condition_is_a_langsmith_experiment_per_domain(
     monkeypatch.setattr(langsmith, "Client", lambda: fake)
     monkeypatch.setattr(langsmith, "evaluate", fake.evaluate)
     store = ResultStore(tmp_path / "results.jsonl")
-    first = scripted(default=_solver)
+    first = scripted(default=solve_tiny)
     _run("mtl-insight", "alpha", first, stocked, store, attempts=2)
     (experiment,) = fake.experiments
     assert experiment["prefix"] == "mtl-insight-alpha"
@@ -437,7 +408,7 @@ def test_with_a_key_each_condition_is_a_langsmith_experiment_per_domain(
     assert sorted((r["task_id"], r["attempt"]) for r in store.rows()) == [
         (f"alpha-{i}", a) for i in range(4) for a in range(2)
     ]
-    again = scripted(default=_solver)  # a resumed run replays stored attempts, runs nothing
+    again = scripted(default=solve_tiny)  # a resumed run replays stored attempts, runs nothing
     _run("mtl-insight", "alpha", again, stocked, store, attempts=2)
     assert again.calls == [] and len(fake.experiments) == 2 and len(list(store.rows())) == 8
     assert len(fake.datasets["mtl-alpha"]) == 4  # examples are not duplicated
@@ -450,19 +421,19 @@ def test_without_a_key_nothing_goes_to_langsmith(stocked, scripted, tmp_path, mo
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setattr(langsmith, "evaluate", lambda *a, **k: pytest.fail("network used"))
     store = ResultStore(tmp_path / "results.jsonl")
-    _run("zero-shot", "alpha", scripted(default=_solver), stocked, store, attempts=1)
+    _run("zero-shot", "alpha", scripted(default=solve_tiny), stocked, store, attempts=1)
     assert len(list(store.rows())) == 4
 
 
 def test_memory_generation_resumes_skipping_tasks_already_in_the_pool(pool, scripted):
     domain = TinyDomain("alpha")
-    first = scripted(default=_solver)
+    first = scripted(default=solve_tiny)
     written = generate_memories([domain], model=first, pool=pool, limit=1,
                                 memory_types=["trajectory"], step_limit=3)  # fmt: skip
     assert written == 1 and {r.task_id for r in pool.list_records()} == {
         domain.tasks("source")[0].task_id
     }
-    again = scripted(default=_solver)
+    again = scripted(default=solve_tiny)
     assert generate_memories([domain], model=again, pool=pool, limit=2,
                              memory_types=["trajectory"], step_limit=3) == 1  # fmt: skip
     assert pool.count() == 2 and len(again.calls) < len(first.calls) * 2

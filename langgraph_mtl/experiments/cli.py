@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -147,7 +146,15 @@ def run(
                               attempts=attempts, limit=limit, step_limit=steps,
                               concurrency=concurrency, snapshot_dir=out / "snapshots",
                               progress=progress)  # fmt: skip
-    command = "mtl experiment " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    given = {"out": out, "domains": domains, "conditions": conditions, "sweep": sweep,
+             "limit": limit, "source-limit": source_limit, "attempts": attempts, "steps": steps,
+             "concurrency": concurrency, "model": model, "memory-model": memory_model,
+             "pool": pool_dir}  # fmt: skip
+    command = "mtl experiment run " + " ".join(
+        f"--{name} {shlex.quote(str(value))}"
+        for name, value in given.items()
+        if value not in ("", None)
+    )  # every setting, defaults included, so the run can be repeated exactly
     path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
     console.print(f"report: {path}")
 

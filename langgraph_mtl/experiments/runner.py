@@ -254,7 +254,7 @@ def generate_memories(
         model, pool=pool, memory_types=None, write_memory_types=tuple(memory_types),
         step_limit=step_limit,
     ).compile()  # fmt: skip
-    present = {(r.domain, r.task_id) for r in pool.list_records()}
+    present = pool.covered_tasks()
     work = [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)
             if (domain.name, task.task_id) not in present]  # fmt: skip
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
