@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -37,6 +38,19 @@ def bubblewrap_available() -> bool:
         check=False,
     )
     return probe.returncode == 0
+
+
+def _tools_under_tmp() -> list[str]:
+    """Paths the commands need that the sandbox's private ``/tmp`` would hide: this Python
+    environment, this package, and ``$MTL_HOME`` (task environments), when they live in /tmp."""
+    here = Path(__file__).resolve().parent
+    wanted = {
+        Path(sys.prefix).resolve(),
+        here,
+        Path(os.environ.get("MTL_HOME") or ".mtl").resolve(),
+    }
+    tmp = Path("/tmp").resolve()
+    return sorted(str(p) for p in wanted if p.is_relative_to(tmp) and p != tmp and p.exists())
 
 
 @dataclass(frozen=True)
@@ -102,9 +116,10 @@ class Sandbox:
         if self.mode != "bwrap":
             return shell
         ws = str(self.workspace)
+        keep = [arg for path in _tools_under_tmp() for arg in ("--ro-bind", path, path)]
         return [
-            "bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc",
-            "--bind", ws, ws, "--unshare-net", "--unshare-pid", "--unshare-ipc",
+            "bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", *keep, "--dev", "/dev",
+            "--proc", "/proc", "--bind", ws, ws, "--unshare-net", "--unshare-pid", "--unshare-ipc",
             "--die-with-parent", "--new-session", "--chdir", ws,
             "--setenv", "HOME", ws, *shell,
         ]  # fmt: skip

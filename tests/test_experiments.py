@@ -21,7 +21,7 @@ from langgraph_mtl.experiments import (
     run_condition,
 )
 from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
-from langgraph_mtl.experiments.domains import get_domain
+from langgraph_mtl.experiments.domains import Domain, Task, get_domain
 from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources, condition_pool
 from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
@@ -476,3 +476,21 @@ def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests():
     passed, output = domain.check(task, cheat)
     assert not passed and "the tests were changed" in output
     assert task.task_id not in {t.task_id for t in domain.tasks("source", limit=1)}
+
+
+def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("MTL_HOME", str(tmp_path))
+
+    class Broken(TinyDomain):
+        def _candidates(self):
+            return [Task(domain=self.name, task_id="b-0", instruction="i", files={},
+                         verify_command="no-such-compiler --check",
+                         reference={"a.txt": "x"}, wrong={})]  # fmt: skip
+
+        all_tasks = Domain.all_tasks
+
+    with pytest.raises(
+        RuntimeError, match=r"broken: no reference solution passes(.|\n)*no-such-compiler"
+    ):
+        Broken("broken").all_tasks()
+    assert not (tmp_path / "cache" / "broken-verified.json").exists()

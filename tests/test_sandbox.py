@@ -73,3 +73,16 @@ def test_sandboxed_command_cannot_reach_the_network(tmp_path):
 def test_api_keys_are_not_passed_to_commands(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
     assert "sk-secret" not in Sandbox(tmp_path, mode="none").run("env").output
+
+
+@needs_bwrap
+def test_task_environments_under_tmp_stay_visible_read_only(tmp_path, outside, monkeypatch):
+    home = tmp_path / "mtl-home"  # pytest's tmp_path lies under /tmp, like a checkout there
+    (home / "envs").mkdir(parents=True)
+    (home / "envs" / "tool.sh").write_text("echo tool ran")
+    (outside / "private.txt").write_text("secret")
+    monkeypatch.setenv("MTL_HOME", str(home))
+    box = Sandbox(tmp_path / "ws", mode="bwrap", timeout=10)
+    assert "tool ran" in box.run(f"bash {home}/envs/tool.sh").output
+    assert box.run(f"touch {home}/envs/new").exit_code != 0  # visible, not writable
+    assert box.run(f"cat {outside}/private.txt").exit_code != 0  # the rest of /tmp stays hidden

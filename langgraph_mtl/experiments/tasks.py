@@ -71,6 +71,12 @@ class Domain(ABC):
             good = set(json.loads(cache.read_text()))
         else:
             good = {t.task_id for t in tasks if self.verifies(t)}
+            if tasks and not good:  # a broken toolchain, not a data set: say so, cache nothing
+                _, output = self.check(tasks[0], tasks[0].reference)
+                raise RuntimeError(
+                    f"{self.name}: no reference solution passes its verifier here; the first "
+                    f"one ({tasks[0].task_id}) says:\n{output[-800:]}"
+                )
             cache.parent.mkdir(parents=True, exist_ok=True)
             cache.write_text(json.dumps(sorted(good)))
         return [t for t in tasks if t.task_id in good]
