@@ -55,13 +55,15 @@ def _open(pool: str | None, collection: str, embeddings: str | None = None) -> M
 
 
 @contextlib.contextmanager
-def _chat_model(spec: str, *, parallel: int = 1) -> Iterator[Any]:
+def _chat_model(spec: str, *, parallel: int = 1, temperature: float | None = None) -> Iterator[Any]:
     """A chat model for the command; 'local[:variant]' starts the local server for its duration
-    (with ``parallel`` request slots)."""
+    (with ``parallel`` request slots). ``temperature`` overrides the model's default."""
+    settings = {} if temperature is None else {"temperature": temperature}
     if not (spec == "local" or spec.startswith("local:")) or spec.startswith("local:http"):
         from langgraph_mtl.models import resolve_chat_model
 
-        yield resolve_chat_model(spec)
+        chat = resolve_chat_model(spec)
+        yield chat.model_copy(update=settings) if settings else chat
         return
     variant = spec.split(":", 1)[1] if ":" in spec else "0.5b"
     server = LocalModelServer(variant=variant, parallel=parallel)
@@ -73,7 +75,7 @@ def _chat_model(spec: str, *, parallel: int = 1) -> Iterator[Any]:
         server.start(progress=lambda done, total: bar.update(job, completed=done, total=total))
         bar.update(job, description=f"local model ready ({time.monotonic() - started:.1f}s)")
     try:
-        yield server.chat_model()
+        yield server.chat_model(**settings)
     finally:
         server.stop()
 

@@ -89,7 +89,7 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
     made: list[ScriptedChatModel] = []
 
     @contextlib.contextmanager
-    def fake_model(spec, *, parallel=1):
+    def fake_model(spec, *, parallel=1, temperature=None):
         made.append(ScriptedChatModel(default=reply))
         yield made[-1]
 

@@ -91,6 +91,13 @@ def run(
         int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
     ] = 1,
     model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The evaluated model.")] = "local",
+    temperature: Annotated[
+        float | None,
+        typer.Option(
+            help="Sampling temperature (default: 0.7 for local models, so the attempts "
+            "of pass@k differ; the provider's default otherwise)."
+        ),
+    ] = None,
     memory_model: Annotated[
         str, typer.Option(help="Model that makes the memories (cross-model; default: --model).")
     ] = "",
@@ -101,6 +108,11 @@ def run(
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
     condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
     from langgraph_mtl.cli import _chat_model
+
+    def sampling(spec: str) -> float | None:
+        if temperature is not None:
+            return temperature
+        return 0.7 if spec == "local" or spec.startswith("local:") else None
 
     try:
         chosen = resolve_conditions(conditions, sweep)
@@ -131,7 +143,10 @@ def run(
 
         needed = sorted({t for c in chosen for t in c.memory_types})
         if pool_dir is None and needed:  # phase 1 writes only the types the conditions use
-            with _chat_model(memory_model or model, parallel=concurrency) as maker:
+            maker_spec = memory_model or model
+            with _chat_model(
+                maker_spec, parallel=concurrency, temperature=sampling(maker_spec)
+            ) as maker:
                 generate_memories(loaders, model=maker, pool=pool, limit=source_limit,
                                   step_limit=steps, memory_types=needed, concurrency=concurrency,
                                   progress=progress)  # fmt: skip
@@ -140,7 +155,7 @@ def run(
             pool.export_jsonl(handle)
         digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
         console.print(f"pool: {pool.count()} memories, snapshot sha256 {digest[:16]}")
-        with _chat_model(model, parallel=concurrency) as chat:
+        with _chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
             for condition in chosen:
                 run_condition(condition, loaders, model=chat, pool=pool, store=store,
                               attempts=attempts, limit=limit, step_limit=steps,
@@ -148,7 +163,8 @@ def run(
                               progress=progress)  # fmt: skip
     given = {"out": out, "domains": domains, "conditions": conditions, "sweep": sweep,
              "limit": limit, "source-limit": source_limit, "attempts": attempts, "steps": steps,
-             "concurrency": concurrency, "model": model, "memory-model": memory_model,
+             "concurrency": concurrency, "model": model, "temperature": sampling(model),
+             "memory-model": memory_model,
              "pool": pool_dir}  # fmt: skip
     command = "mtl experiment run " + " ".join(
         f"--{name} {shlex.quote(str(value))}"
