@@ -21,7 +21,12 @@ from rich.progress import (
 from langgraph_mtl.experiments.conditions import CONDITIONS, SWEEPS, resolve_conditions
 from langgraph_mtl.experiments.domains import DOMAINS, get_domain
 from langgraph_mtl.experiments.report import write_report
-from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run_condition
+from langgraph_mtl.experiments.runner import (
+    ResultStore,
+    generate_memories,
+    pending_sources,
+    run_condition,
+)
 from langgraph_mtl.pool import open_pool
 
 __all__ = ["experiment_app"]
@@ -142,7 +147,8 @@ def run(
                 console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
 
         needed = sorted({t for c in chosen for t in c.memory_types})
-        if pool_dir is None and needed:  # phase 1 writes only the types the conditions use
+        # phase 1: only what is missing, and only the memory types the conditions use
+        if pool_dir is None and needed and pending_sources(loaders, pool, limit=source_limit):
             maker_spec = memory_model or model
             with _chat_model(
                 maker_spec, parallel=concurrency, temperature=sampling(maker_spec)

@@ -35,6 +35,7 @@ from langgraph_mtl.pool import MemoryPool
 __all__ = [
     "ResultStore",
     "generate_memories",
+    "pending_sources",
     "run_condition",
     "summarize",
 ]
@@ -236,6 +237,15 @@ def _record_snapshot(directory: Path, name: str, entry: dict[str, object]) -> No
     manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
+def pending_sources(
+    domains: Iterable[Domain], pool: MemoryPool, *, limit: int | None = None
+) -> list[tuple[Domain, Task]]:
+    """The source-split tasks that have no memory in the pool yet (phase 1's remaining work)."""
+    present = pool.covered_tasks()
+    return [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)
+            if (domain.name, task.task_id) not in present]  # fmt: skip
+
+
 def generate_memories(
     domains: Iterable[Domain],
     *,
@@ -254,9 +264,7 @@ def generate_memories(
         model, pool=pool, memory_types=None, write_memory_types=tuple(memory_types),
         step_limit=step_limit,
     ).compile()  # fmt: skip
-    present = pool.covered_tasks()
-    work = [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)
-            if (domain.name, task.task_id) not in present]  # fmt: skip
+    work = pending_sources(domains, pool, limit=limit)
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
     written: list[bool] = []
 
