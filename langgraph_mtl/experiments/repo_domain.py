@@ -78,7 +78,8 @@ class Mutant:
     def apply(self, source: str) -> str:
         lines = source.splitlines(keepends=True)
         text = lines[self.line - 1]
-        assert text[self.col : self.col + len(self.old)] == self.old, self
+        if text[self.col : self.col + len(self.old)] != self.old:
+            raise ValueError(f"{self.task_id}: the source does not hold {self.old!r} there")
         lines[self.line - 1] = text[: self.col] + self.new + text[self.col + len(self.old) :]
         return "".join(lines)
 
@@ -107,9 +108,9 @@ class RepoDomain(Domain):
         return {p.package.name: read_sdist(p.package) for p in PROJECTS}
 
     def fetch(self) -> int:
-        return len(self._candidates_mutants())
+        return len(self._all_mutants())
 
-    def _candidates_mutants(self) -> list[Mutant]:
+    def _all_mutants(self) -> list[Mutant]:
         found = []
         for project in PROJECTS:
             tree = self._trees[project.package.name]
@@ -183,7 +184,7 @@ class RepoDomain(Domain):
         mutants, so both splits draw from every project."""
         if split not in ("source", "eval", "all"):
             raise ValueError(f"split: unknown {split!r}; choose from ['all', 'eval', 'source']")
-        order = self._candidates_mutants()
+        order = self._all_mutants()
         random.Random(f"{self.name}-{seed}").shuffle(order)
         if split != "all":
             order = order[split == "eval" :: 2]
