@@ -12,9 +12,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from langgraph_mtl.experiments.data_env import data_python, data_python_path
+from langgraph_mtl.experiments.data_env import data_python
 from langgraph_mtl.experiments.repo_domain import RepoDomain
-from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, cache_dir, heredoc
+from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, heredoc
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
 from langgraph_mtl.sandbox import SandboxMode
 
@@ -287,7 +287,7 @@ class DataDomain(Domain):
         return [row for name in _DATA_SPLITS[split] for row in self._split_rows[name]]
 
     def _candidates(self) -> list[Task]:
-        python = shlex.quote(str(data_python_path()))
+        python = shlex.quote(str(data_python()))
         return [self._task(row, python) for row in self._rows_of("all")]
 
     def all_tasks(self) -> list[Task]:
@@ -309,13 +309,7 @@ class DataDomain(Domain):
         return out
 
     def _usable(self, task: Task) -> bool:
-        cache = cache_dir() / f"{self.name}-verdicts.json"
-        verdicts = json.loads(cache.read_text()) if cache.exists() else {}
-        if task.task_id not in verdicts:
-            verdicts[task.task_id] = self.verifies(task)
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps(verdicts, sort_keys=True))
-        return bool(verdicts[task.task_id])
+        return bool(self.cached_verdict(task.task_id, lambda: self.verifies(task)))
 
 
 DOMAINS: dict[str, type[Domain]] = {

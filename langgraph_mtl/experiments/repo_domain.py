@@ -10,9 +10,9 @@ the verdicts cached.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
-import json
 import random
 import shlex
 import sys
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from langgraph_mtl.experiments.tasks import Domain, Task, cache_dir
+from langgraph_mtl.experiments.tasks import Domain, Task
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
 from langgraph_mtl.sandbox import Sandbox
 
@@ -170,15 +170,6 @@ class RepoDomain(Domain):
             return None
         return "\n".join(result.output.strip().splitlines()[-25:])
 
-    def _verdicts(self) -> dict[str, str | None]:
-        cache = cache_dir() / "repo-mutants.json"
-        return json.loads(cache.read_text()) if cache.exists() else {}
-
-    def _save(self, verdicts: dict[str, str | None]) -> None:
-        cache = cache_dir() / "repo-mutants.json"
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps(verdicts, indent=0, sort_keys=True))
-
     def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
         """Mutants in seeded order, screened on first use; "source" and "eval" take alternate
         mutants, so both splits draw from every project."""
@@ -188,15 +179,11 @@ class RepoDomain(Domain):
         random.Random(f"{self.name}-{seed}").shuffle(order)
         if split != "all":
             order = order[split == "eval" :: 2]
-        verdicts = self._verdicts()
         out: list[Task] = []
         for mutant in order:
             if limit is not None and len(out) >= limit:
                 break
-            if mutant.task_id not in verdicts:
-                verdicts[mutant.task_id] = self._screen(mutant)
-                self._save(verdicts)
-            failure = verdicts[mutant.task_id]
+            failure = self.cached_verdict(mutant.task_id, functools.partial(self._screen, mutant))
             if failure is not None:
                 out.append(self._task(mutant, failure))
         return out

@@ -13,8 +13,10 @@ import os
 import random
 import tempfile
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from langgraph_mtl.sandbox import Sandbox, SandboxMode
 
@@ -88,6 +90,17 @@ class Domain(ABC):
         half = len(items) // 2
         chosen = {"source": items[:half], "eval": items[half:], "all": items}[split]
         return chosen[:limit] if limit is not None else chosen
+
+    def cached_verdict(self, task_id: str, compute: Callable[[], Any]) -> Any:
+        """A per-task verdict (any JSON value), computed once and kept in the domain's cache
+        file: for domains that verify tasks when they are first used."""
+        cache = cache_dir() / f"{self.name}-verdicts.json"
+        verdicts = json.loads(cache.read_text()) if cache.exists() else {}
+        if task_id not in verdicts:
+            verdicts[task_id] = compute()
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps(verdicts, sort_keys=True))
+        return verdicts[task_id]
 
     def verifies(self, task: Task) -> bool:
         """The verifier accepts the reference solution and rejects the wrong one."""
