@@ -116,3 +116,13 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
     assert again.exit_code == 0, again.output
     assert sum(len(m.calls) for m in made) == calls
     assert len((out / "results.jsonl").read_text().splitlines()) == len(rows)
+
+
+def test_experiment_run_names_an_unknown_domain_or_condition(env):
+    out = str(env / "run")
+    bad_domain = CliRunner().invoke(app, ["experiment", "run", "--out", out, "--domains", "cobol"])
+    assert bad_domain.exit_code == 2 and "unknown 'cobol'" in bad_domain.output
+    bad_condition = CliRunner().invoke(
+        app, ["experiment", "run", "--out", out, "--conditions", "mtl-magic"]
+    )
+    assert bad_condition.exit_code == 2 and "unknown condition 'mtl-magic'" in bad_condition.output

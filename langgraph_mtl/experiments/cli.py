@@ -121,9 +121,9 @@ def run(
 
     try:
         chosen = resolve_conditions(conditions, sweep)
+        loaders = [get_domain(d.strip()) for d in domains.split(",")]
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    loaders = [get_domain(d) for d in domains.split(",")]
     out.mkdir(parents=True, exist_ok=True)
     pool = open_pool(str(pool_dir or out / "pool"), collection="experiment")
     store = ResultStore(out / "results.jsonl")
