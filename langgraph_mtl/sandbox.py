@@ -8,6 +8,7 @@ Either way a timeout kills the whole process group.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import shutil
@@ -26,8 +27,10 @@ SandboxMode = Literal["auto", "bwrap", "none"]
 _warned: list[bool] = []  # warn once per process about unsandboxed commands
 
 
+@functools.cache
 def bubblewrap_available() -> bool:
-    """True when ``bwrap`` is on PATH and can create a sandbox here."""
+    """True when ``bwrap`` is on PATH and can create a sandbox here (probed once per process:
+    every command and every verification builds a ``Sandbox``)."""
     path = shutil.which("bwrap")
     if not path:
         return False
