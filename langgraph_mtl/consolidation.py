@@ -78,9 +78,7 @@ def consolidate(
 ) -> ConsolidationReport:
     """Fold near-duplicates (same type and domain, cosine >= ``threshold``) into the oldest one."""
     report = ConsolidationReport()
-    records = sorted(
-        ((r, v) for r, v in pool._iter(None, with_embeddings=True)), key=lambda rv: rv[0].created_at
-    )
+    records = sorted(pool.with_embeddings(), key=lambda rv: rv[0].created_at)
     gone: set[str] = set()
     for index, (record, vector) in enumerate(records):
         if progress:

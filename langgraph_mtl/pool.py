@@ -319,6 +319,11 @@ class MemoryPool:
                 break
         return out
 
+    def with_embeddings(self, **filters: Any) -> Iterator[tuple[MemoryRecord, list[float]]]:
+        """Records matching the filters of :func:`build_where`, each with its stored vector."""
+        for record, vector in self._iter(build_where(**filters), with_embeddings=True):
+            yield record, vector if vector is not None else []
+
     def covered_tasks(self) -> set[tuple[str, str]]:
         """Every (domain, task id) with a memory here, counting the tasks of merged duplicates."""
         covered: set[tuple[str, str]] = set()

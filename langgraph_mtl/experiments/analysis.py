@@ -8,12 +8,22 @@ directions separating domain centroids (the seed's domain-invariant component).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["TypeAnalysis", "abstraction_scores", "analyse", "lisi"]
+from langgraph_mtl.pool import MemoryPool
+
+__all__ = [
+    "TypeAnalysis",
+    "TypeEmbeddings",
+    "abstraction_scores",
+    "analyse",
+    "embeddings_by_type",
+    "lisi",
+]
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,26 @@ class TypeAnalysis:
     dbi: float
     lisi: float
     abstraction: float
+
+
+@dataclass
+class TypeEmbeddings:
+    """One memory type's records in a pool: ids, vectors and source domains, aligned."""
+
+    ids: list[str] = field(default_factory=list)
+    vectors: list[list[float]] = field(default_factory=list)
+    domains: list[str] = field(default_factory=list)
+
+
+def embeddings_by_type(pool: MemoryPool) -> dict[str, TypeEmbeddings]:
+    """The pool's embeddings grouped by memory type (types in name order)."""
+    by_type: dict[str, TypeEmbeddings] = defaultdict(TypeEmbeddings)
+    for record, vector in pool.with_embeddings():
+        group = by_type[record.memory_type.value]
+        group.ids.append(record.id)
+        group.vectors.append(vector)
+        group.domains.append(record.domain)
+    return dict(sorted(by_type.items()))
 
 
 def lisi(vectors: np.ndarray, labels: Sequence[str], *, neighbours: int = 30) -> float:

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import random
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
-from langgraph_mtl.experiments.analysis import abstraction_scores
+from langgraph_mtl.experiments.analysis import abstraction_scores, embeddings_by_type
 from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.pool import MemoryPool
 
@@ -46,20 +44,12 @@ def condition_pool(base: MemoryPool, condition: Condition) -> MemoryPool:
 def annotate_abstraction(pool: MemoryPool) -> int:
     """Store each memory's abstraction score (per memory type, domains as labels) as its
     ``abstraction`` flag, which retrieval can weigh. Returns how many memories were scored."""
-    by_type: dict[str, list[tuple[str, str, list[float]]]] = defaultdict(list)
-    buffer = io.StringIO()
-    pool.export_jsonl(buffer, with_embeddings=True)
-    for line in buffer.getvalue().splitlines():
-        item = json.loads(line)
-        record = item["record"]
-        by_type[record["memory_type"]].append((record["id"], record["domain"], item["embedding"]))
     scored = 0
-    for items in by_type.values():
-        if len({domain for _, domain, _ in items}) < 2:
+    for group in embeddings_by_type(pool).values():
+        if len(set(group.domains)) < 2:
             continue  # one domain: nothing is domain-specific relative to another
-        vectors = np.asarray([vector for _, _, vector in items], dtype=float)
-        scores = abstraction_scores(vectors, [domain for _, domain, _ in items])
-        for (record_id, _, _), score in zip(items, scores, strict=True):
+        scores = abstraction_scores(np.asarray(group.vectors, dtype=float), group.domains)
+        for record_id, score in zip(group.ids, scores, strict=True):
             pool.update_flags(record_id, {"abstraction": round(float(score), 4)})
             scored += 1
     return scored

@@ -9,29 +9,25 @@ from typing import Any
 
 import numpy as np
 
-from langgraph_mtl.experiments.analysis import TypeAnalysis, analyse
+from langgraph_mtl.experiments.analysis import (
+    TypeAnalysis,
+    TypeEmbeddings,
+    analyse,
+    embeddings_by_type,
+)
 from langgraph_mtl.experiments.runner import ResultStore, summarize
 from langgraph_mtl.pool import MemoryPool
 
 __all__ = ["abstraction_table", "scaling_points", "write_report"]
 
 
-def _embeddings_by_type(pool: MemoryPool) -> dict[str, tuple[list[Any], list[str]]]:
-    by_type: dict[str, tuple[list[Any], list[str]]] = defaultdict(lambda: ([], []))
-    for record, vector in pool._iter(None, with_embeddings=True):
-        vectors, labels = by_type[record.memory_type.value]
-        vectors.append(vector)
-        labels.append(record.domain)
-    return dict(sorted(by_type.items()))
-
-
-def abstraction_table(pool: MemoryPool) -> list[TypeAnalysis]:
-    """DBI / LISI / abstraction per memory type over the pool's embeddings."""
-    out = []
-    for memory_type, (vectors, labels) in _embeddings_by_type(pool).items():
-        if len(set(labels)) >= 2 and len(labels) >= 3:
-            out.append(analyse(memory_type, np.asarray(vectors, dtype=float), labels))
-    return out
+def abstraction_table(groups: dict[str, TypeEmbeddings]) -> list[TypeAnalysis]:
+    """DBI / LISI / abstraction per memory type (types with >= 2 domains and >= 3 memories)."""
+    return [
+        analyse(memory_type, np.asarray(group.vectors, dtype=float), group.domains)
+        for memory_type, group in groups.items()
+        if len(set(group.domains)) >= 2 and len(group.domains) >= 3
+    ]
 
 
 def _plot_pass_rates(summary: dict[str, dict[str, Any]], k: int, path: Path) -> None:
@@ -77,7 +73,7 @@ def _plot_abstraction(rows: list[TypeAnalysis], path: Path) -> None:
     plt.close(fig)
 
 
-def _plot_tsne(pool: MemoryPool, path: Path) -> bool:
+def _plot_tsne(groups: dict[str, TypeEmbeddings], path: Path) -> bool:
     """One t-SNE panel per memory type, coloured by source domain (like the paper's figure)."""
     import matplotlib
 
@@ -85,12 +81,12 @@ def _plot_tsne(pool: MemoryPool, path: Path) -> bool:
     import matplotlib.pyplot as plt
     from sklearn.manifold import TSNE
 
-    groups = {t: g for t, g in _embeddings_by_type(pool).items() if len(g[1]) >= 5}
+    groups = {t: g for t, g in groups.items() if len(g.domains) >= 5}
     if not groups:
         return False
     fig, axes = plt.subplots(1, len(groups), figsize=(3.2 * len(groups), 3.2), squeeze=False)
-    for ax, (memory_type, (vectors, labels)) in zip(axes[0], groups.items(), strict=True):
-        data = np.asarray(vectors, dtype=float)
+    for ax, (memory_type, group) in zip(axes[0], groups.items(), strict=True):
+        data, labels = np.asarray(group.vectors, dtype=float), group.domains
         points = TSNE(perplexity=min(30, len(data) - 1), random_state=0, init="pca").fit_transform(
             data
         )
@@ -227,7 +223,8 @@ def write_report(
             lines.append(f"| {name} | {entry['memories']} | `{entry['sha256'][:16]}` |")
         lines.append("")
     if pool is not None:
-        analysed = abstraction_table(pool)
+        groups = embeddings_by_type(pool)  # read once for the table and the figure
+        analysed = abstraction_table(groups)
         if analysed:
             lines += [
                 "## Abstraction analysis",
@@ -241,7 +238,7 @@ def write_report(
             ]
             _plot_abstraction(analysed, out / "abstraction.png")
             lines += ["", "![abstraction](abstraction.png)", ""]
-        if _plot_tsne(pool, out / "tsne.png"):
+        if _plot_tsne(groups, out / "tsne.png"):
             lines += ["![t-SNE of memory embeddings by source domain](tsne.png)", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n")
