@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 from pathlib import Path
 from typing import Annotated
@@ -20,6 +19,7 @@ from rich.progress import (
 
 from langgraph_mtl.experiments.conditions import CONDITIONS, SWEEPS, resolve_conditions
 from langgraph_mtl.experiments.domains import DOMAINS, get_domain
+from langgraph_mtl.experiments.pools import write_snapshot
 from langgraph_mtl.experiments.report import write_report
 from langgraph_mtl.experiments.runner import (
     ResultStore,
@@ -156,11 +156,8 @@ def run(
                 generate_memories(loaders, model=maker, pool=pool, limit=source_limit,
                                   step_limit=steps, memory_types=needed, concurrency=concurrency,
                                   progress=progress)  # fmt: skip
-        snapshot = out / "pool-snapshot.jsonl"
-        with snapshot.open("w") as handle:
-            pool.export_jsonl(handle)
-        digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
-        console.print(f"pool: {pool.count()} memories, snapshot sha256 {digest[:16]}")
+        whole = write_snapshot(pool, out / "pool-snapshot.jsonl")
+        console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
         with _chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
             for condition in chosen:
                 run_condition(condition, loaders, model=chat, pool=pool, store=store,

@@ -7,6 +7,7 @@ import hashlib
 import io
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +15,13 @@ from langgraph_mtl.experiments.analysis import abstraction_scores, embeddings_by
 from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.pool import MemoryPool
 
-__all__ = ["annotate_abstraction", "choose_sources", "condition_pool", "snapshot"]
+__all__ = [
+    "annotate_abstraction",
+    "choose_sources",
+    "condition_pool",
+    "snapshot",
+    "write_snapshot",
+]
 
 
 def _slug(name: str) -> str:
@@ -66,14 +73,23 @@ def choose_sources(condition: Condition, target: str, available: list[str]) -> t
     return tuple(sorted(draw))
 
 
-def snapshot(pool: MemoryPool, condition: Condition, directory: Path) -> dict[str, object]:
-    """Write the memories the condition can retrieve to ``directory`` as JSONL; returns the
-    manifest entry (file, memories, sha256)."""
-    directory.mkdir(parents=True, exist_ok=True)
+def write_snapshot(pool: MemoryPool, path: Path, **filters: Any) -> dict[str, object]:
+    """Write the pool's records (filtered like :func:`build_where`) to ``path`` as JSONL in id
+    order; returns the manifest entry (file, memories, sha256)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.StringIO()
-    count = pool.export_jsonl(buffer, memory_types=list(condition.memory_types))
+    count = pool.export_jsonl(buffer, **filters)
     text = "\n".join(sorted(buffer.getvalue().splitlines())) + ("\n" if count else "")
-    path = directory / f"{_slug(condition.name)}.jsonl"
     path.write_text(text, encoding="utf-8")
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    return {"file": path.name, "memories": count, "sha256": digest}
+    return {
+        "file": path.name,
+        "memories": count,
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
+
+
+def snapshot(pool: MemoryPool, condition: Condition, directory: Path) -> dict[str, object]:
+    """Write the memories the condition can retrieve to ``directory``; returns the manifest
+    entry (file, memories, sha256)."""
+    path = directory / f"{_slug(condition.name)}.jsonl"
+    return write_snapshot(pool, path, memory_types=list(condition.memory_types))
