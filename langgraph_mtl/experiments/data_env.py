@@ -12,9 +12,15 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["base_python312", "data_python", "data_python_path"]
+from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
+
+__all__ = ["DATAFRAMEBENCH", "base_python312", "data_python", "data_python_path"]
 
 LIBRARIES = ("pandas>=2",)
+DATAFRAMEBENCH = PinnedWheel(
+    "dataframebench", "0.1.1", "dataframebench-0.1.1-py3-none-any.whl",
+    "27e493ecd609cf0b947d83296ffba6c4b9e416f38f56fae455858a3e77b27390", python_version="3.12",
+)  # fmt: skip
 
 
 def data_python_path() -> Path:
@@ -47,9 +53,6 @@ def base_python312() -> str:
 
 def data_python(progress: Callable[[str], object] | None = None) -> Path:
     """The environment's interpreter, building the environment first if needed."""
-    from langgraph_mtl.experiments.domains import DATAFRAMEBENCH
-    from langgraph_mtl.experiments.wheels import read_member
-
     python = data_python_path()
     ready = python.parent.parent / ".mtl-ready"
     if ready.exists():

@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from langgraph_mtl.experiments.data_env import data_python
+from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
 from langgraph_mtl.experiments.repo_domain import RepoDomain
 from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, heredoc
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
@@ -226,10 +226,6 @@ class ShellDomain(Domain):
         return out
 
 
-DATAFRAMEBENCH = PinnedWheel(
-    "dataframebench", "0.1.1", "dataframebench-0.1.1-py3-none-any.whl",
-    "27e493ecd609cf0b947d83296ffba6c4b9e416f38f56fae455858a3e77b27390", python_version="3.12",
-)  # fmt: skip
 _DATA_SPLITS = {"source": ("train",), "eval": ("test", "val"), "all": ("test", "val", "train")}
 _UNITTEST_MAIN = (
     'if __name__ == "__main__":\n    import unittest\n    unittest.main(argv=["t"], verbosity=1)'
