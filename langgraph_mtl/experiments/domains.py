@@ -14,7 +14,7 @@ from typing import Any
 
 from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
 from langgraph_mtl.experiments.repo_domain import RepoDomain
-from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, heredoc
+from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, first_usable, heredoc
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
 from langgraph_mtl.sandbox import SandboxMode
 
@@ -295,14 +295,12 @@ class DataDomain(Domain):
         python = shlex.quote(str(data_python()))
         rows = self._rows_of(split)
         random.Random(f"{self.name}-{seed}").shuffle(rows)
-        out: list[Task] = []
-        for row in rows:
-            if limit is not None and len(out) >= limit:
-                break
+
+        def usable(row: dict[str, Any]) -> Task | None:
             task = self._task(row, python)
-            if self._usable(task):
-                out.append(task)
-        return out
+            return task if self._usable(task) else None
+
+        return first_usable(rows, limit, usable)
 
     def _usable(self, task: Task) -> bool:
         return bool(self.cached_verdict(task.task_id, lambda: self.verifies(task)))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from langgraph_mtl.experiments.tasks import Domain, Task
+from langgraph_mtl.experiments.tasks import Domain, Task, first_usable
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
 from langgraph_mtl.sandbox import Sandbox
 
@@ -179,14 +179,12 @@ class RepoDomain(Domain):
         random.Random(f"{self.name}-{seed}").shuffle(order)
         if split != "all":
             order = order[split == "eval" :: 2]
-        out: list[Task] = []
-        for mutant in order:
-            if limit is not None and len(out) >= limit:
-                break
+
+        def caught(mutant: Mutant) -> Task | None:
             failure = self.cached_verdict(mutant.task_id, functools.partial(self._screen, mutant))
-            if failure is not None:
-                out.append(self._task(mutant, failure))
-        return out
+            return self._task(mutant, failure) if failure is not None else None
+
+        return first_usable(order, limit, caught)
 
     def _candidates(self) -> list[Task]:
         return self.tasks("all")

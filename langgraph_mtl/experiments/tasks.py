@@ -13,14 +13,16 @@ import os
 import random
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from langgraph_mtl.sandbox import Sandbox, SandboxMode
 
-__all__ = ["Domain", "Task", "cache_dir", "heredoc", "PRELUDE"]
+__all__ = ["PRELUDE", "Domain", "Task", "cache_dir", "first_usable", "heredoc"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,20 @@ class Domain(ABC):
             box = Sandbox(ws, mode=self.check_sandbox, timeout=timeout, max_output_chars=4000)
             result = box.run(task.verify_command)
         return result.exit_code == 0, result.output
+
+
+def first_usable(
+    candidates: Iterable[T], limit: int | None, make: Callable[[T], Task | None]
+) -> list[Task]:
+    """Tasks made from ``candidates`` in order (``make`` returns ``None`` for an unusable one),
+    up to ``limit``; candidates past the limit are never looked at, so never verified."""
+    out: list[Task] = []
+    for candidate in candidates:
+        if limit is not None and len(out) >= limit:
+            break
+        if (task := make(candidate)) is not None:
+            out.append(task)
+    return out
 
 
 def cache_dir() -> Path:
