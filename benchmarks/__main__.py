@@ -26,10 +26,10 @@ from langgraph_mtl import (
     MemoryContext,
     MemoryRecord,
     MemoryState,
-    MiniLMEmbeddings,
     create_memory_retrieval_node,
     open_pool,
 )
+from langgraph_mtl.embeddings import MiniLMEmbeddings
 from langgraph_mtl.memory_types import memory_id
 
 console = Console()

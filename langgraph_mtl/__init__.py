@@ -2,59 +2,66 @@
 
 One shared memory pool built from many coding domains; a node that retrieves cross-domain
 memories before planning and a node that writes the finished run back as a memory.
+
+Importing the package is cheap and has no side effects: the names below load on first use.
 """
 
-from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run
-from langgraph_mtl.agent import AgentContext, create_coding_agent
-from langgraph_mtl.embeddings import MiniLMEmbeddings, resolve_embeddings
-from langgraph_mtl.memory_types import (
-    InsightMemory,
-    MemoryRecord,
-    MemoryType,
-    Outcome,
-    SummaryMemory,
-    TrajectoryMemory,
-    WorkflowMemory,
-)
-from langgraph_mtl.nodes import (
-    MemoryContext,
-    MemoryState,
-    create_memory_retrieval_node,
-    create_memory_writer_node,
-)
-from langgraph_mtl.outbox import Outbox
-from langgraph_mtl.pool import EmbedderMismatchError, MemoryPool, ScoredMemory, open_pool
-from langgraph_mtl.retrieval import QueryStrategy, render_memory_block, retrieve_memories
-from langgraph_mtl.tracing import configure_tracing
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langgraph_mtl.agent import AgentContext, create_coding_agent
+    from langgraph_mtl.memory_types import MemoryRecord, MemoryType, Outcome
+    from langgraph_mtl.nodes import (
+        MemoryContext,
+        MemoryState,
+        create_memory_retrieval_node,
+        create_memory_writer_node,
+    )
+    from langgraph_mtl.pool import MemoryPool, open_pool
+    from langgraph_mtl.retrieval import retrieve_memories
 
 __all__ = [
-    "AbstractionError",
     "AgentContext",
-    "EmbedderMismatchError",
-    "FinishedRun",
-    "InsightMemory",
     "MemoryContext",
     "MemoryPool",
     "MemoryRecord",
     "MemoryState",
     "MemoryType",
-    "MiniLMEmbeddings",
-    "Outbox",
     "Outcome",
-    "QueryStrategy",
-    "ScoredMemory",
-    "SummaryMemory",
-    "TrajectoryMemory",
-    "WorkflowMemory",
-    "abstract_run",
-    "configure_tracing",
     "create_coding_agent",
     "create_memory_retrieval_node",
     "create_memory_writer_node",
     "open_pool",
-    "render_memory_block",
-    "resolve_embeddings",
     "retrieve_memories",
 ]
 
-configure_tracing()  # a keyless tracing request becomes a silent no-op
+_HOME = {
+    "AgentContext": "agent",
+    "create_coding_agent": "agent",
+    "MemoryRecord": "memory_types",
+    "MemoryType": "memory_types",
+    "Outcome": "memory_types",
+    "MemoryContext": "nodes",
+    "MemoryState": "nodes",
+    "create_memory_retrieval_node": "nodes",
+    "create_memory_writer_node": "nodes",
+    "MemoryPool": "pool",
+    "open_pool": "pool",
+    "retrieve_memories": "retrieval",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'langgraph_mtl' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"langgraph_mtl.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 from dataclasses import dataclass
 from importlib import resources
@@ -21,6 +22,7 @@ from langgraph_mtl._files import sha256_file
 
 __all__ = [
     "EmbedderIdentity",
+    "EmbedderSpecError",
     "MiniLMEmbeddings",
     "embedder_identity",
     "resolve_embeddings",
@@ -171,21 +173,31 @@ def embedder_identity(embeddings: Embeddings, *, probe_dims: int = 8) -> Embedde
     return EmbedderIdentity(name=embedder_name(embeddings), dimension=dimension, probe=probe)
 
 
+class EmbedderSpecError(ValueError):
+    """An embedder name that is not known."""
+
+
 def resolve_embeddings(spec: str | Embeddings | None = None) -> Embeddings:
     """An embedder from an instance or a name.
 
     ``None`` or ``"minilm"`` gives the offline default; ``"openai:<model>"`` (e.g.
-    ``openai:text-embedding-3-small``, the paper's choice) gives ``OpenAIEmbeddings``.
+    ``openai:text-embedding-3-small``, the paper's choice) gives ``OpenAIEmbeddings``;
+    ``"hashing-<dimension>"`` the deterministic bag-of-words embedder of
+    :mod:`langgraph_mtl.testing` (no model; for tests and demos).
     """
     if isinstance(spec, Embeddings):
         return spec
     if spec is None or spec in ("minilm", MINILM_NAME):
         return MiniLMEmbeddings()
-    if isinstance(spec, str) and spec.startswith("openai:"):
+    if isinstance(spec, str) and re.fullmatch(r"hashing-[1-9][0-9]{0,4}", spec):
+        from langgraph_mtl.testing import HashingEmbeddings
+
+        return HashingEmbeddings(int(spec.split("-", 1)[1]))
+    if isinstance(spec, str) and spec.startswith(("openai:", "text-embedding-")):
         from langchain_openai import OpenAIEmbeddings
 
-        return OpenAIEmbeddings(model=spec.split(":", 1)[1])
-    raise ValueError(
+        return OpenAIEmbeddings(model=spec.removeprefix("openai:"))
+    raise EmbedderSpecError(
         f"embeddings: unknown embedder {spec!r}; use 'minilm', 'openai:<model>' "
         "or a langchain Embeddings instance"
     )

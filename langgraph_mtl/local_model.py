@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_mtl._files import sha256_file
+from langgraph_mtl.home import mtl_home
 
 __all__ = ["VARIANTS", "LocalModelServer", "WeightsVariant", "assemble_weights", "local_server"]
 
@@ -60,7 +61,7 @@ _EXTRA_HINT = {
 
 
 def _cache_dir() -> Path:
-    return Path(os.environ.get("MTL_HOME") or ".mtl") / "models"
+    return mtl_home() / "models"
 
 
 def _chunk_files(variant: WeightsVariant, name: str) -> list[Path]:

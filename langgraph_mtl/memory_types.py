@@ -7,6 +7,7 @@ instruction given to the abstracting model (through ``with_structured_output``).
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -26,6 +27,8 @@ __all__ = [
     "WorkflowMemory",
     "memory_id",
     "schema_for",
+    "validate_domain",
+    "validate_task_id",
 ]
 
 SCHEMA_VERSION = 1
@@ -148,6 +151,29 @@ def memory_id(memory_type: MemoryType | str, domain: str, task_id: str, run_dige
     return str(uuid.uuid5(_ID_NAMESPACE, name))
 
 
+_DOMAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_TASK_ID = re.compile(r"^[A-Za-z0-9_./:@+#=-][A-Za-z0-9_./:@+#=, -]{0,255}$")
+
+
+def validate_domain(value: str, argument: str = "domain") -> str:
+    """A domain name: 1-64 letters, digits, ``_``, ``.`` or ``-`` (it is rendered into prompts
+    and used in filters, so nothing else is allowed)."""
+    if not isinstance(value, str) or not _DOMAIN.match(value.strip()):
+        raise ValueError(
+            f"{argument}: {value!r} is not a domain name (1-64 letters, digits, '_', '.', '-')"
+        )
+    return value.strip()
+
+
+def validate_task_id(value: str, argument: str = "task_id") -> str:
+    """A task id: 1-256 letters, digits, spaces and ``_./:@+#=,-`` (no markup characters)."""
+    if not isinstance(value, str) or not _TASK_ID.match(value.strip()):
+        raise ValueError(
+            f"{argument}: {value!r} is not a task id (1-256 letters, digits, spaces and _./:@+#=,-)"
+        )
+    return value.strip()
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -176,7 +202,17 @@ class MemoryRecord(BaseModel):
     run_digest: str = ""
     flags: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
-    @field_validator("id", "domain", "task_id")
+    @field_validator("domain")
+    @classmethod
+    def _safe_domain(cls, value: str) -> str:
+        return validate_domain(value, "must be")
+
+    @field_validator("task_id")
+    @classmethod
+    def _safe_task_id(cls, value: str) -> str:
+        return validate_task_id(value, "must be")
+
+    @field_validator("id")
     @classmethod
     def _no_control_chars(cls, value: str) -> str:
         if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):

@@ -46,6 +46,7 @@ from langgraph_mtl.retrieval import (
     render_memory_block,
     retrieve_memories,
 )
+from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.trajectory import (
     Step,
     coerce_steps,
@@ -165,6 +166,7 @@ def create_memory_retrieval_node(
     """
     if k < 1:
         raise ValueError(f"k: must be >= 1, got {k}")
+    configure_tracing()
     get_pool = _pool_getter(pool)
     chat = resolve_chat_model(model) if model is not None else None
     default_types = _types(memory_types) or list(MemoryType)
@@ -230,6 +232,7 @@ def create_memory_writer_node(
     a later write or :meth:`Outbox.flush`) and ``status_key`` says so. The memories the run was
     given (``receipts_key``) get utility feedback: helped if it passed, hurt if it failed.
     """
+    configure_tracing()
     get_pool = _pool_getter(pool)
     kinds = _types(memory_type)
     if not kinds:

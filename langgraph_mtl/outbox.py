@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 
 from langgraph_mtl._files import append_json_line
 from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run
+from langgraph_mtl.home import mtl_home
 from langgraph_mtl.memory_types import MemoryRecord
 from langgraph_mtl.pool import MemoryPool
 
@@ -32,7 +33,7 @@ def default_outbox_path() -> Path:
     """``$MTL_OUTBOX`` if set, else ``$MTL_HOME/outbox.jsonl``, else ``./.mtl/outbox.jsonl``."""
     if os.environ.get("MTL_OUTBOX"):
         return Path(os.environ["MTL_OUTBOX"])
-    return Path(os.environ.get("MTL_HOME") or ".mtl") / "outbox.jsonl"
+    return mtl_home() / "outbox.jsonl"
 
 
 @dataclass

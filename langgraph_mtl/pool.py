@@ -7,15 +7,17 @@ Similarities returned by :meth:`MemoryPool.search` are cosine similarities in [-
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
+import shutil
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import urlparse
 
 import chromadb
 from chromadb.config import Settings
@@ -24,6 +26,14 @@ from pydantic import ValidationError
 
 from langgraph_mtl.consolidation import _merge_provenance
 from langgraph_mtl.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
+from langgraph_mtl.location import (
+    SQLITE_FILE,
+    PoolLocation,
+    PoolLocationError,
+    PoolUnavailableError,
+    default_pool_location,
+    parse_location,
+)
 from langgraph_mtl.memory_types import (
     SCHEMA_VERSION,
     Judge,
@@ -39,6 +49,8 @@ __all__ = [
     "EmbedderMismatchError",
     "ImportReport",
     "MemoryPool",
+    "PoolLocationError",
+    "PoolUnavailableError",
     "ScoredMemory",
     "WriteReport",
     "default_pool_location",
@@ -85,28 +97,60 @@ class ImportReport:
     errors: list[tuple[int, str]] = field(default_factory=list)
 
 
-def default_pool_location() -> str:
-    """``$MTL_POOL`` if set, else ``$MTL_HOME/pool``, else ``./.mtl/pool``."""
-    if os.environ.get("MTL_POOL"):
-        return os.environ["MTL_POOL"]
-    home = os.environ.get("MTL_HOME") or ".mtl"
-    return str(Path(home) / "pool")
+def _client(where: PoolLocation, *, create: bool) -> tuple[Any, str]:
+    """A Chroma client for a parsed location, and the label to show for it.
 
-
-def _client(location: str) -> Any:
+    A read (``create=False``) never creates anything: the directory must hold a pool. A pool
+    directory this process cannot write (a read-only mount, say) is opened from a private copy,
+    so it can still be read and exported.
+    """
     settings = Settings(anonymized_telemetry=False, allow_reset=False)
-    if location == ":memory:":
-        return chromadb.EphemeralClient(settings=settings)
-    if location.startswith(("http://", "https://")):
-        url = urlparse(location)
-        return chromadb.HttpClient(
-            host=url.hostname or "127.0.0.1",
-            port=url.port or (443 if url.scheme == "https" else 8000),
-            ssl=url.scheme == "https",
-            settings=settings,
+    if where.kind == "memory":
+        return chromadb.EphemeralClient(settings=settings), str(where)
+    if where.kind == "server":
+        try:
+            client = chromadb.HttpClient(
+                host=where.host, port=where.port, ssl=where.ssl, settings=settings
+            )
+        except Exception as exc:
+            raise PoolUnavailableError(
+                f"no Chroma server answered at {where.url} ({_short_error(exc)}); start one with "
+                "`chroma run --path DIR --port PORT` or fix --pool / MTL_POOL"
+            ) from exc
+        return client, str(where)
+    assert where.path is not None
+    if not where.has_pool():
+        if not create:
+            raise PoolUnavailableError(
+                f"no pool at {where.path} (nothing has been stored there); check --pool / "
+                "MTL_POOL, or write to it first"
+            )
+        where.path.mkdir(parents=True, exist_ok=True)
+    if not _writable(where.path):
+        if create:
+            raise PoolUnavailableError(
+                f"the pool at {where.path} is read-only; writing needs a writable directory "
+                "(reading and exporting work as is)"
+            )
+        return chromadb.PersistentClient(path=_private_copy(where.path), settings=settings), (
+            f"{where.path} (read-only, opened from a copy)"
         )
-    Path(location).mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=location, settings=settings)
+    return chromadb.PersistentClient(path=str(where.path), settings=settings), str(where.path)
+
+
+def _writable(path: Path) -> bool:
+    sqlite = path / SQLITE_FILE
+    return os.access(path, os.W_OK) and (not sqlite.exists() or os.access(sqlite, os.W_OK))
+
+
+def _private_copy(path: Path) -> str:
+    """A throwaway copy of a read-only pool directory, removed when the process exits."""
+    copy = Path(tempfile.mkdtemp(prefix="mtl-ro-pool-")) / "pool"
+    shutil.copytree(path, copy)
+    for item in [copy, *copy.rglob("*")]:
+        item.chmod(item.stat().st_mode | 0o200)
+    atexit.register(shutil.rmtree, copy.parent, True)
+    return str(copy)
 
 
 def _to_metadata(record: MemoryRecord) -> dict[str, Any]:
@@ -508,6 +552,7 @@ def open_pool(
     collection: str = DEFAULT_COLLECTION,
     embeddings: str | Embeddings | None = None,
     dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
+    create: bool = True,
 ) -> MemoryPool:
     """Open (or create) the shared pool.
 
@@ -518,13 +563,28 @@ def open_pool(
         embeddings: an ``Embeddings`` instance or a name for :func:`resolve_embeddings`.
         dedup_threshold: cosine at or above which a new memory of the same type and domain is
             merged into a stored one; ``None`` turns near-duplicate merging off.
+        create: ``False`` to only read: nothing is created, and a read-only directory is
+            opened from a private copy.
 
     Raises:
+        PoolLocationError: ``location`` is not a directory, a server URL or ``:memory:``.
+        PoolUnavailableError: the server does not answer; with ``create=False`` also when
+            there is no pool or no such collection there.
         EmbedderMismatchError: the collection was built with another embedder.
     """
-    location = location or default_pool_location()
+    where = parse_location(location or default_pool_location())
     embedder = resolve_embeddings(embeddings)
-    return _open_collection(_client(location), location, collection, embedder, dedup_threshold)
+    client, label = _client(where, create=create)
+    if not create:
+        try:
+            client.get_collection(collection)
+        except Exception as exc:
+            names = sorted(c.name for c in client.list_collections())
+            raise PoolUnavailableError(
+                f"the pool at {label} has no collection {collection!r}; it holds: "
+                f"{', '.join(names) or 'none'} (choose one with --collection)"
+            ) from exc
+    return _open_collection(client, label, collection, embedder, dedup_threshold)
 
 
 def _open_collection(
@@ -562,8 +622,9 @@ def _open_collection(
         raise EmbedderMismatchError(
             f"collection {collection!r} at {location} was built with embedder {stored.name!r} "
             f"(dimension {stored.dimension}); it is being opened with {identity.name!r} "
-            f"(dimension {identity.dimension}). Open it with the original embedder, or re-embed: "
-            f"`mtl pool export memories.jsonl` then "
+            f"(dimension {identity.dimension}). Open it with the original embedder "
+            f"(--embeddings {stored.name}), or re-embed: `mtl pool export memories.jsonl "
+            f"--embeddings {stored.name}` then "
             f"`mtl pool import memories.jsonl --collection NEW_NAME --embeddings NEW_EMBEDDER`."
         )
     log.debug("opened pool %s/%s (%d memories)", location, collection, coll.count())

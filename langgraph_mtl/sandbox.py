@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from langgraph_mtl.home import mtl_home
+
 __all__ = ["CommandResult", "Sandbox", "bubblewrap_available"]
 
 log = logging.getLogger(__name__)
@@ -50,7 +52,7 @@ def _tools_under_tmp() -> list[str]:
     wanted = {
         Path(sys.prefix).resolve(),
         here,
-        Path(os.environ.get("MTL_HOME") or ".mtl").resolve(),
+        mtl_home().resolve(),
     }
     tmp = Path("/tmp").resolve()
     return sorted(str(p) for p in wanted if p.is_relative_to(tmp) and p != tmp and p.exists())

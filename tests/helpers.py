@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
-from langgraph_mtl import FinishedRun, MemoryRecord, MemoryType, Outcome
+from langgraph_mtl import MemoryRecord, MemoryType, Outcome
+from langgraph_mtl.abstraction import FinishedRun
 from langgraph_mtl.experiments import Domain, Task
 from langgraph_mtl.memory_types import memory_id
 
@@ -82,3 +84,26 @@ def solve_tiny(messages):
         return "```bash\nsubmit\n```"
     number = next(ch for ch in reversed(task) if ch.isdigit())
     return f"```bash\necho {number} > out.txt\n```"
+
+
+@dataclass
+class CliResult:
+    """What one ``mtl`` invocation did."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def text(self) -> str:
+        return self.out + self.err
+
+
+def run_cli(capsys, *args: str) -> CliResult:
+    """Run ``mtl`` in-process through its real entry point (errors handled as for a user)."""
+    from langgraph_mtl.cli import main
+
+    capsys.readouterr()
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return CliResult(code, captured.out, captured.err)

@@ -8,9 +8,10 @@ import pytest
 from helpers import insight_json
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
-from langgraph_mtl import MemoryRecord, MemoryType, Outbox
+from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.agent import AgentContext, create_coding_agent
 from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.outbox import Outbox
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITE_HELLO = "I will write the file.\n```bash\nprintf 'print(\"hi\")\\n' > hello.py\n```"

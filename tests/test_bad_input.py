@@ -6,10 +6,11 @@ import pytest
 from helpers import insight_json
 from pydantic import ValidationError
 
-from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, Outbox, abstract_run
-from langgraph_mtl.abstraction import FinishedRun
+from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType
+from langgraph_mtl.abstraction import FinishedRun, abstract_run
 from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.nodes import create_memory_writer_node
+from langgraph_mtl.outbox import Outbox
 
 
 class _Runtime:

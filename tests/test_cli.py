@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import run_cli
 from typer.testing import CliRunner
 
 from langgraph_mtl.cli import app
@@ -29,8 +30,7 @@ def env(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_import_search_export_round_trip(env):
-    runner = CliRunner()
+def test_import_search_export_round_trip(env, capsys):
     source = env / "in.jsonl"
     source.write_text(
         "\n".join(
@@ -43,29 +43,35 @@ def test_import_search_export_round_trip(env):
         )
         + "\n"
     )
-    result = runner.invoke(app, ["pool", "import", str(source)])
-    assert result.exit_code == 2 and "imported 3 memories; 1 lines refused" in result.output
-    assert "line 2:" in result.output
+    result = run_cli(capsys, "pool", "import", str(source))
+    assert result.code == 1
+    assert "imported 3 memories; 1 lines refused" in result.out
+    assert "line 2:" in result.out
 
-    found = runner.invoke(
-        app, ["pool", "search", "run the tests after changes", "--domain", "python", "--k", "5"]
+    found = run_cli(
+        capsys, "pool", "search", "run the tests after changes", "--domain", "python", "--k", "5"
     )
-    assert found.exit_code == 0 and "rust" in found.output and "python /" not in found.output
-    assert "curl evil" not in found.output  # quarantined on import
+    assert found.code == 0
+    assert "rust" in found.out
+    assert "python /" not in found.out
+    assert "curl evil" not in found.out  # quarantined on import
 
-    flagged = runner.invoke(app, ["pool", "quarantine"])
-    assert "1 quarantined memories" in flagged.output and "override" in flagged.output
+    flagged = run_cli(capsys, "pool", "quarantine")
+    assert "1 quarantined memories" in flagged.out
+    assert "override" in flagged.out
 
     out = env / "out.jsonl"
-    assert runner.invoke(app, ["pool", "export", str(out)]).exit_code == 0
+    assert run_cli(capsys, "pool", "export", str(out)).code == 0
     assert len(out.read_text().splitlines()) == 3
-    stats = runner.invoke(app, ["pool", "stats"])
-    assert "3 memories" in stats.output and "all-MiniLM-L6-v2" in stats.output
+    stats = run_cli(capsys, "pool", "stats")
+    assert "3 memories" in stats.out
+    assert "all-MiniLM-L6-v2" in stats.out
 
 
-def test_prune_needs_a_rule(env):
-    result = CliRunner().invoke(app, ["pool", "prune"])
-    assert result.exit_code != 0 and "--unused-days" in result.output
+def test_prune_needs_a_rule(env, capsys):
+    result = run_cli(capsys, "pool", "prune")
+    assert result.code == 2
+    assert "--unused-days" in result.err
 
 
 def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, monkeypatch):
@@ -74,7 +80,7 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
 
     from helpers import TinyDomain, insight_json, solve_tiny
 
-    import langgraph_mtl.cli
+    import langgraph_mtl.cli.resources
     from langgraph_mtl.experiments import DOMAINS
     from langgraph_mtl.testing import ScriptedChatModel
 
@@ -95,7 +101,7 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
 
     for name in ("alpha", "beta"):
         monkeypatch.setitem(DOMAINS, name, functools.partial(TinyDomain, name))
-    monkeypatch.setattr(langgraph_mtl.cli, "_chat_model", fake_model)
+    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
     out = env / "run"
     args = ["experiment", "run", "--out", str(out), "--domains", "alpha,beta",
             "--conditions", "zero-shot,mtl-insight", "--sweep", "abstraction", "--limit", "1",
@@ -118,11 +124,73 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
     assert len((out / "results.jsonl").read_text().splitlines()) == len(rows)
 
 
-def test_experiment_run_names_an_unknown_domain_or_condition(env):
+def test_experiment_run_names_an_unknown_domain_or_condition(env, capsys):
     out = str(env / "run")
-    bad_domain = CliRunner().invoke(app, ["experiment", "run", "--out", out, "--domains", "cobol"])
-    assert bad_domain.exit_code == 2 and "unknown 'cobol'" in bad_domain.output
-    bad_condition = CliRunner().invoke(
-        app, ["experiment", "run", "--out", out, "--conditions", "mtl-magic"]
-    )
-    assert bad_condition.exit_code == 2 and "unknown condition 'mtl-magic'" in bad_condition.output
+    bad_domain = run_cli(capsys, "experiment", "run", "--out", out, "--domains", "cobol")
+    assert bad_domain.code == 2
+    assert "unknown 'cobol'" in bad_domain.err
+    bad_condition = run_cli(capsys, "experiment", "run", "--out", out, "--conditions", "mtl-magic")
+    assert bad_condition.code == 2
+    assert "unknown condition 'mtl-magic'" in bad_condition.err
+
+
+@pytest.fixture
+def scripted_cli_model(monkeypatch):
+    """`mtl` commands get a scripted model instead of starting the local server."""
+    import contextlib
+
+    import langgraph_mtl.cli.resources
+    from langgraph_mtl.testing import ScriptedChatModel
+
+    def use(reply):
+        @contextlib.contextmanager
+        def fake_model(spec, *, parallel=1, temperature=None):
+            yield ScriptedChatModel(default=reply)
+
+        monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
+
+    return use
+
+
+def _writes_seven(messages):
+    system = str(messages[0].content)
+    if not system.startswith("You are a careful coding agent"):
+        return "1. write the file"
+    if "Observation" in str(messages[-1].content):
+        return "```bash\nsubmit\n```"
+    return "```bash\necho 7 > out.txt\n```"
+
+
+@pytest.mark.parametrize(("verify", "code", "verdict"), [("grep -qx 7 out.txt", 0, True),
+                                                         ("grep -qx 8 out.txt", 1, False)])  # fmt: skip
+def test_solve_exits_with_the_verdict_and_reports_json(
+    env, capsys, scripted_cli_model, verify, code, verdict
+):
+    scripted_cli_model(_writes_seven)
+    ws = env / "ws"
+    result = run_cli(capsys, "solve", "write 7 to out.txt", "--domain", "shell", "--verify",
+                     verify, "--workspace", str(ws), "--no-write", "--json")  # fmt: skip
+    assert result.code == code, result.text
+    report = json.loads(result.out)
+    assert report["verified"] is verdict
+    assert report["workspace"] == str(ws)
+    assert (ws / "out.txt").read_text() == "7\n"
+
+
+def test_solve_leaves_no_empty_workspace_when_it_fails_early(
+    env, capsys, scripted_cli_model, monkeypatch
+):
+    import tempfile
+
+    def broken(messages):
+        raise RuntimeError("the model fell over")
+
+    scripted_cli_model(broken)
+    scratch = env / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    result = run_cli(capsys, "solve", "write 7 to out.txt", "--domain", "shell", "--no-write")
+    assert result.code == 1
+    assert "the model fell over" in result.err
+    assert "Traceback" not in result.text
+    assert list(scratch.iterdir()) == []

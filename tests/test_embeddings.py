@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from langgraph_mtl import MiniLMEmbeddings, open_pool
-from langgraph_mtl.embeddings import embedder_identity
+from langgraph_mtl import open_pool
+from langgraph_mtl.embeddings import MiniLMEmbeddings, embedder_identity
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text())
 

@@ -183,6 +183,7 @@ def test_abstraction_analysis_separates_clustered_from_mixed():
     assert abstraction_scores(mixed, labels).shape == (90,)
 
 
+@pytest.mark.toolchain
 def test_python_loader_references_pass_and_wrong_solutions_fail():
     domain = get_domain("python")
     tasks = domain.all_tasks()
@@ -195,6 +196,7 @@ def test_python_loader_references_pass_and_wrong_solutions_fail():
     )
 
 
+@pytest.mark.toolchain
 def test_rust_loader_references_pass_and_wrong_solutions_fail():
     domain = get_domain("rust")
     tasks = domain.all_tasks()
@@ -204,6 +206,7 @@ def test_rust_loader_references_pass_and_wrong_solutions_fail():
         assert not domain.check(task, task.wrong)[0], task.task_id
 
 
+@pytest.mark.toolchain
 def test_verilog_loader_references_pass_and_wrong_solutions_fail():
     domain = get_domain("verilog")
     tasks = domain.all_tasks()
@@ -213,6 +216,7 @@ def test_verilog_loader_references_pass_and_wrong_solutions_fail():
         assert not domain.check(task, task.wrong)[0], task.task_id
 
 
+@pytest.mark.toolchain
 def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_path):
     domain = get_domain("shell")
     tasks = {t.task_id: t for t in domain.all_tasks()}
@@ -232,6 +236,7 @@ def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_p
     assert not passed and "does not do what was asked" in output
 
 
+@pytest.mark.toolchain
 def test_data_loader_runs_unittests_in_its_own_python_312_environment():
     domain = get_domain("data")
     (task,) = domain.tasks("eval", limit=1)
@@ -463,6 +468,7 @@ def test_repo_mutants_are_single_token_swaps_in_code_only():
     assert found[0].apply(source).splitlines()[2] == "    return a <= b and b != 0  # x + 1"
 
 
+@pytest.mark.toolchain
 def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests():
     domain = get_domain("repo")
     (task,) = domain.tasks("eval", limit=1)

@@ -9,8 +9,8 @@ from data.injections import BENIGN_CASES, INJECTION_CASES
 from data.secrets import SECRET_CASES
 from helpers import make_record
 
-from langgraph_mtl import MemoryRecord, MemoryType, abstract_run, open_pool, retrieve_memories
-from langgraph_mtl.abstraction import FinishedRun
+from langgraph_mtl import MemoryRecord, MemoryType, open_pool, retrieve_memories
+from langgraph_mtl.abstraction import FinishedRun, abstract_run
 from langgraph_mtl.consolidation import consolidate
 from langgraph_mtl.feedback import prune, record_feedback, utility
 from langgraph_mtl.redaction import redact

@@ -7,8 +7,13 @@ import json
 import pytest
 from helpers import insight_json, make_run
 
-from langgraph_mtl import AbstractionError, MemoryType, Outcome, abstract_run
-from langgraph_mtl.abstraction import FAILURE_INSTRUCTION, SUCCESS_INSTRUCTION
+from langgraph_mtl import MemoryType, Outcome
+from langgraph_mtl.abstraction import (
+    FAILURE_INSTRUCTION,
+    SUCCESS_INSTRUCTION,
+    AbstractionError,
+    abstract_run,
+)
 from langgraph_mtl.memory_types import Judge
 
 REPLIES = {

@@ -14,11 +14,11 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph_mtl import (
     MemoryContext,
     MemoryState,
-    Outbox,
     create_memory_retrieval_node,
     create_memory_writer_node,
     open_pool,
 )
+from langgraph_mtl.outbox import Outbox
 
 ROOT = Path(__file__).resolve().parents[1]
 DEAD_POOL = "http://127.0.0.1:9"  # nothing listens on the discard port

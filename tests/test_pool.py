@@ -8,8 +8,9 @@ import json
 import pytest
 from helpers import make_record, make_run
 
-from langgraph_mtl import EmbedderMismatchError, MemoryRecord, MemoryType, Outcome, open_pool
+from langgraph_mtl import MemoryRecord, MemoryType, Outcome, open_pool
 from langgraph_mtl.abstraction import abstract_run
+from langgraph_mtl.pool import EmbedderMismatchError
 from langgraph_mtl.testing import HashingEmbeddings
 
 
@@ -114,9 +115,17 @@ def test_import_reports_broken_lines_and_keeps_good_ones(pool):
     assert pool.count() == 1
 
 
-def test_odd_characters_in_ids_and_metadata_round_trip(pool):
-    rec = record("c++/ünïcode", 'task "quoted" #1', "a key with 'quotes' and emoji 🚀")
+def test_odd_characters_in_text_round_trip(pool):
+    rec = record("c-plus-plus", "task #1, part 2", "a key with 'quotes', <tags> and emoji 🚀")
     pool.upsert(rec)
     assert pool.get(rec.id) == rec.model_copy(update={"flags": {"quarantined": False}})
-    with pytest.raises(ValueError, match="control characters"):
-        record("bad\x00domain", "t", "k")
+
+
+@pytest.mark.parametrize(
+    ("domain", "task_id"),
+    [("bad\x00domain", "t"), ('rust" injected="1', "t"), ("c++/ünïcode", "t"), ("", "t"),
+     ("rust", 'task "quoted"'), ("rust", "t<script>"), ("rust", "t\nnext"), ("x" * 65, "t")],
+)  # fmt: skip
+def test_domains_and_task_ids_outside_the_safe_set_are_refused(domain, task_id):
+    with pytest.raises(ValueError, match=r"not a (domain name|task id)"):
+        record(domain, task_id, "k")

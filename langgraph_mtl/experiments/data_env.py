@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
+from langgraph_mtl.home import mtl_home
 
 __all__ = ["DATAFRAMEBENCH", "base_python312", "data_python", "data_python_path"]
 
@@ -25,7 +26,7 @@ DATAFRAMEBENCH = PinnedWheel(
 
 def data_python_path() -> Path:
     """Where the environment's interpreter lives (whether or not it is built yet)."""
-    return Path(os.environ.get("MTL_HOME") or ".mtl").resolve() / "envs" / "data" / "bin" / "python"
+    return mtl_home().resolve() / "envs" / "data" / "bin" / "python"
 
 
 def _runs(python: str) -> bool:

@@ -9,7 +9,6 @@ loaders are checked against both.
 from __future__ import annotations
 
 import json
-import os
 import random
 import tempfile
 from abc import ABC, abstractmethod
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from langgraph_mtl.home import mtl_home
 from langgraph_mtl.sandbox import Sandbox, SandboxMode
 
 __all__ = ["PRELUDE", "Domain", "Task", "cache_dir", "first_usable", "heredoc"]
@@ -133,7 +133,7 @@ def first_usable(
 
 def cache_dir() -> Path:
     """Where verification verdicts are cached (``$MTL_HOME/cache``, default ``.mtl/cache``)."""
-    return Path(os.environ.get("MTL_HOME") or ".mtl") / "cache"
+    return mtl_home() / "cache"
 
 
 PRELUDE = 'set -o pipefail; T="$(mktemp -d)" || exit 2\n'  # private scratch: no stale files

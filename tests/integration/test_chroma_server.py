@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from helpers import insight_json
 
-from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, Outbox, open_pool
+from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, open_pool
 from langgraph_mtl.feedback import record_feedback, utility
 from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.nodes import create_memory_writer_node
+from langgraph_mtl.outbox import Outbox
 from langgraph_mtl.testing import HashingEmbeddings
 
 pytestmark = pytest.mark.integration

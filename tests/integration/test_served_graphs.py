@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -43,24 +43,39 @@ def api_server(local_server, tmp_path):
         )
     )
     del seed
-    shutil.rmtree(ROOT / ".langgraph_api", ignore_errors=True)
+    # a project of its own: the repository's langgraph.json with absolute paths, and a .env
+    # holding the settings, so the served graphs only get them if "env" is honoured
+    config = json.loads((ROOT / "langgraph.json").read_text())
+    assert config["env"] == ".env"
+    config["dependencies"] = [str(ROOT)]
+    config["graphs"] = {
+        name: str(ROOT / target.removeprefix("./")) for name, target in config["graphs"].items()
+    }
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "langgraph.json").write_text(json.dumps(config))
+    settings = {
+        "MTL_MODEL": f"local:{local_server.base_url}",
+        "MTL_POOL": str(pool_dir),
+        "MTL_COLLECTION": "served",
+        "MTL_HOME": str(tmp_path / "home"),
+        "MTL_STEP_LIMIT": "5",
+    }
+    (project / ".env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("LANGSMITH_", "LANGCHAIN_", "MTL_"))
+    }
     env.update(
-        LANGGRAPH_CLI_NO_ANALYTICS="1",
-        LANGGRAPH_NO_VERSION_CHECK="true",
-        LANGSMITH_TRACING="false",
-        MTL_MODEL=f"local:{local_server.base_url}",
-        MTL_POOL=str(pool_dir),
-        MTL_COLLECTION="served",
-        MTL_HOME=str(tmp_path / "home"),
-        MTL_STEP_LIMIT="5",
+        LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="true", LANGSMITH_TRACING="false"
     )
     log = (tmp_path / "langgraph-dev.log").open("wb")
     cli = Path(sys.executable).with_name("langgraph")
     proc = subprocess.Popen(
         [str(cli), "dev", "--no-browser", "--no-reload", "--port", str(port)],
-        cwd=ROOT,
+        cwd=project,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -86,7 +101,6 @@ def api_server(local_server, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
-        shutil.rmtree(ROOT / ".langgraph_api", ignore_errors=True)
 
 
 def test_coding_agent_graph_over_the_sdk(api_server):

@@ -1,0 +1,71 @@
+"""Options shared by the ``mtl`` commands (kept free of heavy imports so ``--help`` is fast)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+__all__ = [
+    "DEFAULT_COLLECTION",
+    "MEMORY_TYPE_NAMES",
+    "CollectionOpt",
+    "EmbeddingsOpt",
+    "JsonOpt",
+    "KOpt",
+    "MemoryTypesOpt",
+    "ModelOpt",
+    "PoolOpt",
+    "TypeChoice",
+    "Variant",
+]
+
+DEFAULT_COLLECTION = "mtl_memories"
+MEMORY_TYPE_NAMES = ("trajectory", "workflow", "summary", "insight")
+
+
+class TypeChoice(StrEnum):
+    """The memory types as ``--memory-type`` choices (the enum itself loads pydantic)."""
+
+    trajectory = "trajectory"
+    workflow = "workflow"
+    summary = "summary"
+    insight = "insight"
+
+
+class Variant(StrEnum):
+    """The pinned local model weights."""
+
+    small = "0.5b"
+    large = "1.5b"
+
+
+PoolOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--pool", envvar="MTL_POOL", help="Pool directory, http(s)://host:port or :memory:."
+    ),
+]
+CollectionOpt = Annotated[str, typer.Option("--collection", help="Chroma collection name.")]
+EmbeddingsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--embeddings", help="The pool's embedder: 'minilm' (offline default) or 'openai:<model>'."
+    ),
+]
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model",
+        envvar="MTL_MODEL",
+        help="'local', 'local:1.5b', 'local:http://host:port/v1', 'openai:gpt-5-mini', "
+        "'<provider>:<model>'.",
+    ),
+]
+MemoryTypesOpt = Annotated[
+    list[TypeChoice] | None,
+    typer.Option("--memory-type", help="Repeatable."),
+]
+KOpt = Annotated[int, typer.Option("--k", min=1, max=100, help="How many memories.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
