@@ -188,8 +188,8 @@ class MemoryRecord(BaseModel):
 
     id: str
     memory_type: MemoryType
-    domain: str = Field(min_length=1)
-    task_id: str = Field(min_length=1)
+    domain: str
+    task_id: str
     outcome: Outcome = Outcome.UNKNOWN
     judged_by: Judge = Judge.NONE
     agent_model: str = "unknown"
