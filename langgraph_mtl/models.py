@@ -118,7 +118,7 @@ def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
     from langchain_openai import ChatOpenAI
 
     kwargs.setdefault("temperature", 0)
-    kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "512")))
+    kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)
     return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
 

@@ -154,6 +154,7 @@ def create_memory_retrieval_node(
     output_key: str = "memory_prompt",
     receipts_key: str = "memory_receipts",
     status_key: str = "memory_status",
+    plan_key: str | None = None,
     name: str = "retrieve_memories",
 ) -> Callable[..., dict[str, Any]]:
     """A node that puts cross-domain memories for the task into state, before planning.
@@ -162,7 +163,8 @@ def create_memory_retrieval_node(
     ``context.include_own_domain``. The node returns the rendered block (``output_key``), one
     receipt per memory (``receipts_key``) and a status (``status_key``): ``"ok"``,
     ``"disabled"``, ``"no task"`` or ``"unavailable: <reason>"``. It never raises on a pool
-    or model failure: the run goes on without memory.
+    or model failure: the run goes on without memory. With ``plan_key``, a plan already in
+    state is the query for plan-based memory types (no second planning call).
     """
     if k < 1:
         raise ValueError(f"k: must be >= 1, got {k}")
@@ -193,6 +195,7 @@ def create_memory_retrieval_node(
                 source_domains=_ctx(runtime, "source_domains", None),
                 abstraction_weight=float(_ctx(runtime, "abstraction_weight", 0.0)),
                 exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
+                plan=(state.get(plan_key) or None) if plan_key else None,
             )
         except Exception as exc:
             log.warning("memory retrieval unavailable, continuing without memory: %s", exc)

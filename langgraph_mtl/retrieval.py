@@ -149,19 +149,21 @@ def retrieve_memories(
     utility_weight: float = 0.0,
     abstraction_weight: float = 0.0,
     extra_where: dict[str, Any] | None = None,
+    plan: str | None = None,
 ) -> list[ScoredMemory]:
     """The top-``k`` memories for a task, from every domain except ``domain`` by default.
 
     ``strategy`` AUTO uses the paper's query per memory type (task / plan / goal summary); the
     generated queries need ``model``, without one the raw task is used. ``source_domains``
-    restricts retrieval to those domains (pool sweeps, in-domain baselines). ``utility_weight`` > 0
+    restricts retrieval to those domains (pool sweeps, in-domain baselines). A ``plan`` the
+    agent already made is used as the plan query instead of generating one. ``utility_weight`` > 0
     re-ranks by similarity + weight * utility score, down-weighting memories with a poor record;
     ``abstraction_weight`` > 0 adds weight * the memory's ``abstraction`` flag (its
     domain-invariant share, set by :func:`langgraph_mtl.experiments.pools.annotate_abstraction`).
     """
     strategy = QueryStrategy(strategy)
     types = [MemoryType(t) for t in (memory_types or list(MemoryType))]
-    queries: dict[QueryStrategy, str] = {}
+    queries: dict[QueryStrategy, str] = {QueryStrategy.PLAN: plan[:2000]} if plan else {}
     groups: dict[str, list[MemoryType]] = {}  # one search per distinct query text
     for kind in types:
         kind_strategy = _AUTO[kind] if strategy is QueryStrategy.AUTO else strategy

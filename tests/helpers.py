@@ -77,13 +77,22 @@ class TinyDomain(Domain):
         ]
 
 
+def act_reply(messages, action: str, **fields: str) -> str:
+    """A scripted act reply in the protocol the agent asked for (JSON action or ```bash)."""
+    if "JSON action" in str(messages[0].content):
+        return json.dumps({"thought": "next", "action": action, **fields})
+    if action == "submit":
+        return "```bash\nsubmit\n```"
+    return f"```bash\n{fields['command']}\n```"
+
+
 def solve_tiny(messages):
     """Solves a TinyDomain task in one command, then submits."""
     task = str(messages[-1].content)
     if "Observation" in task:
-        return "```bash\nsubmit\n```"
-    number = next(ch for ch in reversed(task) if ch.isdigit())
-    return f"```bash\necho {number} > out.txt\n```"
+        return act_reply(messages, "submit")
+    number = next(ch for ch in reversed(task.split("Your plan")[0]) if ch.isdigit())
+    return act_reply(messages, "run", command=f"echo {number} > out.txt")
 
 
 @dataclass

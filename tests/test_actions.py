@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage
 
-from langgraph_mtl.actions import parse_action
+from langgraph_mtl.agent.actions import parse_action
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ SUBMIT = "Done.\n```bash\nsubmit\n```"
 
 def agent(pool, model, tmp_path, **kwargs):
     kwargs.setdefault("sandbox", "none")
+    kwargs.setdefault("actions", "text")
     kwargs.setdefault("retrieval_strategy", "task")
     return create_coding_agent(
         model, pool=pool, outbox=Outbox(tmp_path / "outbox.jsonl"), **kwargs
@@ -104,7 +106,7 @@ def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
         {"task": "t"}, context=context(tmp_path)
     )
     assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
-    assert "submitted before running any command" in out["trajectory"][0]["observation"]
+    assert "submitted before doing anything" in out["trajectory"][0]["observation"]
 
 
 def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
@@ -116,7 +118,7 @@ def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
 
 
 def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
-    model = scripted("plan", default="```bash\necho again\n```")
+    model = scripted("plan", default=lambda messages: f"```bash\necho {len(messages)}\n```")
     graph = agent(pool, model, tmp_path, step_limit=4, write_memory_types="trajectory")
     out = graph.invoke({"task": "loop forever"}, context=context(tmp_path))
     assert out["steps_taken"] == 4 and not out.get("submitted")
@@ -144,14 +146,15 @@ def test_memories_of_other_domains_reach_the_system_prompt(pool, scripted, tmp_p
             for d in ("rust", "python")
         ]
     )
-    model = scripted("query plan", "plan", "```bash\nls\n```", SUBMIT, insight_json("x"))
+    model = scripted("a plan about writing files", "```bash\nls\n```", SUBMIT, insight_json("x"))
     graph = agent(pool, model, tmp_path, retrieval_strategy="auto")
     out = graph.invoke({"task": "writing files"}, context=context(tmp_path))
     assert [r["domain"] for r in out["memory_receipts"]] == ["rust"]
-    act_call = model.calls[2]
+    act_call = model.calls[1]  # one planning call: its plan was the retrieval query
     assert isinstance(act_call[0], SystemMessage)
-    assert "RUST LESSON" in act_call[0].content and "PYTHON LESSON" not in act_call[0].content
-    assert "RUST LESSON" in model.calls[1][0].content  # the planner saw it too
+    assert "RUST LESSON" in act_call[0].content
+    assert "PYTHON LESSON" not in act_call[0].content
+    assert "a plan about writing files" in act_call[1].content
 
 
 def test_native_tool_calls(pool, scripted, tmp_path):
@@ -163,9 +166,77 @@ def test_native_tool_calls(pool, scripted, tmp_path):
         ),
         AIMessage("", tool_calls=[{"name": "submit", "args": {}, "id": "c2"}]),
     )
-    graph = agent(pool, model, tmp_path, tool_calling="native", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="tools", write_memory_types="trajectory")
     out = graph.invoke({"task": "write n.txt"}, context=context(tmp_path))
-    assert (tmp_path / "ws" / "n.txt").read_text() == "native\n" and out["submitted"]
+    assert (tmp_path / "ws" / "n.txt").read_text() == "native\n"
+    assert out["submitted"]
+
+
+def _json(action, **fields):
+    return json.dumps({"thought": "next", "action": action, **fields})
+
+
+def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
+    model = scripted(
+        "1. write hello.py 2. run it",
+        _json("write_file", path="hello.py"),
+        'Here it is:\n```python\nprint("hi")\n```',  # the content, asked for separately
+        _json("run", command="python3 hello.py"),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke(
+        {"task": "Write hello.py that prints hi"},
+        context=context(tmp_path, verify_command='test "$(python3 hello.py)" = hi'),
+    )
+    assert out["verified"] is True
+    assert out["steps_taken"] == 3
+    assert out["commands_run"] == 2
+    assert "format_errors" not in out
+    assert "wrote hello.py: 1 lines" in out["trajectory"][0]["observation"]
+    assert "hi" in out["trajectory"][1]["observation"]
+    assert "JSON action" in model.calls[1][0].content  # the act prompt names the protocol
+    assert "complete content of `hello.py`" in model.calls[2][-1].content
+    assert (tmp_path / "ws" / "hello.py").read_text() == 'print("hi")\n'
+    assert out["tokens_used"] > 0
+
+
+def test_json_protocol_is_the_default_for_models_without_a_profile(pool, scripted, tmp_path):
+    model = scripted("plan", _json("run", command="echo ok"), _json("submit"))
+    graph = agent(pool, model, tmp_path, actions="auto", write_memory_types="trajectory")
+    out = graph.invoke({"task": "say ok"}, context=context(tmp_path))
+    assert out["submitted"]
+    assert out["trajectory"][0]["action"] == "echo ok"
+
+
+def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        "I think I should write a file",  # not JSON: a server without a grammar could say this
+        _json("run"),  # no command
+        _json("write_file", path="../escape.txt"),
+        "```\nx\n```",
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke({"task": "t"}, context=context(tmp_path))
+    assert out["format_errors"] == 2
+    assert "not one action" in out["trajectory"][0]["observation"]
+    assert "run needs a command" in out["trajectory"][1]["observation"]
+    assert "outside the workspace" in out["trajectory"][2]["observation"]
+    assert not (tmp_path / "escape.txt").exists()
+    assert out["submitted"]
+
+
+def test_choose_protocol_reads_the_model_profile(scripted):
+    from langgraph_mtl.agent.graph import choose_protocol
+
+    tools = scripted().model_copy(update={"profile": {"tool_calling": True}})
+    plain = scripted().model_copy(update={"profile": {"structured_output": False}})
+    assert choose_protocol(tools) == "tools"
+    assert choose_protocol(plain) == "text"
+    assert choose_protocol(scripted()) == "json"
+    assert choose_protocol(tools, "text") == "text"
 
 
 def test_bad_arguments_are_named(pool, scripted):
@@ -173,3 +244,19 @@ def test_bad_arguments_are_named(pool, scripted):
         create_coding_agent(scripted(), pool=pool, step_limit=0)
     with pytest.raises(ValueError, match="model"):
         create_coding_agent("", pool=pool)
+
+
+def test_the_same_action_three_times_ends_the_run(pool, scripted, tmp_path):
+    model = scripted("plan", default=_json("run", command="echo same"))
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke({"task": "t"}, context=context(tmp_path))
+    assert out["steps_taken"] == 3
+    assert "repeats your previous action" in out["trajectory"][1]["observation"]
+
+
+def test_code_comes_out_of_a_fence_even_an_unclosed_one():
+    from langgraph_mtl.agent.actions import code_from_reply
+
+    assert code_from_reply("Sure:\n```python\nx = 1\n```\nDone.") == "x = 1\n"
+    assert code_from_reply("```python\nx = 1\ny = 2") == "x = 1\ny = 2\n"
+    assert code_from_reply("x = 1") == "x = 1\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import run_cli
+from helpers import act_reply, run_cli
 from typer.testing import CliRunner
 
 from langgraph_mtl.cli import app
@@ -157,8 +157,8 @@ def _writes_seven(messages):
     if not system.startswith("You are a careful coding agent"):
         return "1. write the file"
     if "Observation" in str(messages[-1].content):
-        return "```bash\nsubmit\n```"
-    return "```bash\necho 7 > out.txt\n```"
+        return act_reply(messages, "submit")
+    return act_reply(messages, "run", command="echo 7 > out.txt")
 
 
 @pytest.mark.parametrize(("verify", "code", "verdict"), [("grep -qx 7 out.txt", 0, True),

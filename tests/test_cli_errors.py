@@ -13,9 +13,9 @@ import pytest
 from helpers import make_record as record
 from helpers import run_cli
 
+from langgraph_mtl.agent.sandbox import bubblewrap_available
 from langgraph_mtl.location import PoolLocationError, parse_location
 from langgraph_mtl.pool import open_pool
-from langgraph_mtl.sandbox import bubblewrap_available
 from langgraph_mtl.testing import HashingEmbeddings
 
 

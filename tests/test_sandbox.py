@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from langgraph_mtl.sandbox import Sandbox, bubblewrap_available
+from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
 
 needs_bwrap = pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
 

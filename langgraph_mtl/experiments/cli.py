@@ -245,3 +245,48 @@ def report(
                     "summary": summarize(rows, k=attempts)})  # fmt: skip
         return
     console.print(f"report: {path}")
+
+
+@experiment_app.command("scaffold-tax")
+def scaffold_tax(
+    out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python",
+    limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 40,
+    steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
+    model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
+    temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 0.0,
+) -> None:
+    """The agent against the same model's single reply, on the same tasks and server:
+    pass@1, seconds and tokens per attempt (scaffold.jsonl, scaffold.md)."""
+    from langgraph_mtl.cli.resources import chat_model, check_model
+    from langgraph_mtl.experiments.runner import ResultStore
+    from langgraph_mtl.experiments.scaffold import (
+        run_scaffold_tax,
+        scaffold_table,
+        write_scaffold_report,
+    )
+
+    loaders = [_domain(d) for d in domains.split(",")]
+    check_model(model)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out} is a file; give a directory", code=2)
+    out.mkdir(parents=True, exist_ok=True)
+    store = ResultStore(out / "scaffold.jsonl")
+    with _progress() as bar:
+        jobs: dict[str, TaskID] = {}
+
+        def progress(label: str, done: int, total: int, rate: float) -> None:
+            if label not in jobs:
+                jobs[label] = bar.add_task(label, total=total, rate=rate)
+            bar.update(jobs[label], completed=done, rate=rate)
+            if not console.is_terminal:
+                console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}")
+
+        with chat_model(model, temperature=temperature) as chat:
+            rows = run_scaffold_tax(chat, loaders, store=store, limit=limit, step_limit=steps,
+                                    progress=progress)  # fmt: skip
+    command = (f"mtl experiment scaffold-tax --out {shlex.quote(str(out))} --domains {domains} "
+               f"--limit {limit} --steps {steps} --model {model} --temperature {temperature}")  # fmt: skip
+    path = write_scaffold_report(rows, out / "scaffold.md", command)
+    console.print(scaffold_table(rows), markup=False)
+    console.print(f"report: {path}")

@@ -12,11 +12,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
 from langgraph_mtl.experiments.repo_domain import RepoDomain
 from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, first_usable, heredoc
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
-from langgraph_mtl.sandbox import SandboxMode
 
 __all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.experiments.tasks import Domain, Task, first_usable
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
-from langgraph_mtl.sandbox import Sandbox
 
 __all__ = ["Mutant", "RepoDomain", "mutants"]
 

@@ -37,6 +37,7 @@ __all__ = [
     "generate_memories",
     "pending_sources",
     "run_condition",
+    "attempt_task",
     "summarize",
 ]
 
@@ -85,9 +86,10 @@ def _tokens(messages: Iterable[Any]) -> int:
     )
 
 
-def _attempt(
+def attempt_task(
     graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
 ) -> dict[str, Any]:
+    """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts."""
     with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
         task.prepare(ws)
         context.workspace = ws
@@ -98,7 +100,7 @@ def _attempt(
         return {
             "passed": bool(state.get("verified")),
             "steps": state.get("steps_taken", 0),
-            "tokens": _tokens(state.get("messages", [])),
+            "tokens": int(state.get("tokens_used") or _tokens(state.get("messages", []))),
             "seconds": round(time.monotonic() - started, 2),
             "receipts": state.get("memory_receipts", []),
             "memory_status": state.get("memory_status", ""),
@@ -205,7 +207,7 @@ def run_condition(
             source_domains=sources if condition.source_count or condition.scope == "own" else None,
             abstraction_weight=condition.abstraction_weight or None,
         )
-        result = _attempt(graph, domain, task, context, step_limit)
+        result = attempt_task(graph, domain, task, context, step_limit)
         row = {"condition": condition.name, "domain": domain.name, "task_id": task.task_id,
                "attempt": attempt, "model": model_label(model), "source_domains": list(sources),
                "settings": condition.record(), **result}  # fmt: skip
@@ -271,7 +273,7 @@ def generate_memories(
     def job(domain: Domain, task: Task) -> None:
         context = AgentContext(domain=domain.name, task_id=task.task_id,
                                verify_command=task.verify_command, retrieve=False)  # fmt: skip
-        result = _attempt(graph, domain, task, context, step_limit)
+        result = attempt_task(graph, domain, task, context, step_limit)
         written.append(bool(result["written"]))
         tally.add(f"memories / {domain.name}", result["passed"])
 

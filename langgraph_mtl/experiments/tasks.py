@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.home import mtl_home
-from langgraph_mtl.sandbox import Sandbox, SandboxMode
 
 __all__ = ["PRELUDE", "Domain", "Task", "cache_dir", "first_usable", "heredoc"]
 

@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_mtl import open_pool, retrieve_memories
 from langgraph_mtl.agent import AgentContext, create_coding_agent
-from langgraph_mtl.sandbox import bubblewrap_available
+from langgraph_mtl.agent.sandbox import bubblewrap_available
 
 pytestmark = pytest.mark.integration
 

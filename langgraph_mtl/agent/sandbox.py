@@ -48,7 +48,7 @@ def bubblewrap_available() -> bool:
 def _tools_under_tmp() -> list[str]:
     """Paths the commands need that the sandbox's private ``/tmp`` would hide: this Python
     environment, this package, and ``$MTL_HOME`` (task environments), when they live in /tmp."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the langgraph_mtl package
     wanted = {
         Path(sys.prefix).resolve(),
         here,

@@ -1,0 +1,368 @@
+"""The prebuilt coding agent: plan -> retrieve memories -> act loop -> verify -> write memory.
+
+One planning call: the plan is the query that retrieves workflow and insight memories and the
+plan the agent then follows. Each act step asks for one action through the chosen protocol
+(:mod:`langgraph_mtl.agent.actions`). Returns an UNCOMPILED ``StateGraph``::
+
+    graph = create_coding_agent("local:http://127.0.0.1:8080/v1", pool=open_pool()).compile()
+    graph.invoke({"task": "Write hello.py that prints hi"},
+                 context=AgentContext(domain="python", task_id="hello", workspace="/tmp/ws"))
+"""
+
+from __future__ import annotations
+
+import logging
+import operator
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.runtime import Runtime
+
+from langgraph_mtl.agent.actions import (
+    CONTENT_REQUEST,
+    JSON_INSTRUCTIONS,
+    PROTOCOL_INSTRUCTIONS,
+    TOOLS_INSTRUCTIONS,
+    Action,
+    AgentAction,
+    code_from_reply,
+    format_error,
+    from_agent_action,
+    parse_action,
+)
+from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.tools import create_sandbox_tools, describe_workspace, execute_action
+from langgraph_mtl.memory_types import MemoryType
+from langgraph_mtl.models import model_label, resolve_chat_model
+from langgraph_mtl.nodes import (
+    MemoryContext,
+    MemoryState,
+    PoolSource,
+    create_memory_retrieval_node,
+    create_memory_writer_node,
+)
+from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.retrieval import QueryStrategy
+from langgraph_mtl.trajectory import Step, approx_tokens
+
+__all__ = ["ActionProtocol", "AgentContext", "CodingAgentState", "choose_protocol",
+           "create_coding_agent"]  # fmt: skip
+
+log = logging.getLogger(__name__)
+
+ActionProtocol = Literal["auto", "json", "tools", "text"]
+
+PLAN_INSTRUCTION = (
+    "You are a careful coding agent. Before acting, write a short plan (3-4 numbered steps) for "
+    "the task: the approach and how you will check it. Do not write code yet."
+)
+PLAN_HEADER = "Your plan (nothing is done yet: carry it out one action at a time):"
+SYSTEM_TEMPLATE = (
+    "You are a careful coding agent. You work in the task's workspace, which is the current "
+    "directory: use relative paths.\n\n{protocol}"
+)
+EARLY_SUBMIT = "you submitted before doing anything, so nothing is done yet; act first"
+REPEATED = (
+    "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
+    "different next (fix what the output shows), or submit if the work is done."
+)
+NEXT_HINT = {
+    "json": "Next action?",
+    "text": "Reply with one ```bash block: the next command, or only `submit` if the task is done.",
+}
+
+
+@dataclass
+class AgentContext(MemoryContext):
+    """Run settings: the memory settings plus the workspace and an optional verify command."""
+
+    workspace: str | None = None
+    verify_command: str | None = None
+
+
+class CodingAgentState(MemoryState, total=False):
+    """The agent's state: the memory keys plus the conversation and the run's bookkeeping."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    plan: str
+    steps_taken: int
+    commands_run: int
+    submitted: bool
+    format_errors: int
+    consecutive_format_errors: int
+    tokens_used: Annotated[int, operator.add]
+    verification: str
+    workspace: str
+
+
+def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") -> str:
+    """The action protocol for a model: ``requested`` unless "auto", which takes native tool
+    calls when the model's profile declares tool calling, the text protocol when it declares
+    no structured output, and schema-constrained JSON otherwise (local and compatible servers,
+    whose profile is unknown)."""
+    if requested != "auto":
+        return requested
+    profile = getattr(model, "profile", None) or {}
+    if profile.get("tool_calling"):
+        return "tools"
+    if profile.get("structured_output") is False:
+        return "text"
+    return "json"
+
+
+def _usage(message: Any) -> int:
+    return int((getattr(message, "usage_metadata", None) or {}).get("total_tokens", 0))
+
+
+def _recent(messages: Sequence[AnyMessage], budget: int) -> list[AnyMessage]:
+    """The task message plus the most recent messages that fit the token budget."""
+    if not messages:
+        return []
+    first, rest = messages[0], list(messages[1:])
+    kept: list[AnyMessage] = []
+    used = approx_tokens(str(first.content))
+    for message in reversed(rest):
+        used += approx_tokens(str(message.content)) + 4
+        if used > budget:
+            break
+        kept.insert(0, message)
+    while kept and not isinstance(kept[0], AIMessage):  # never start on an orphan observation
+        kept.pop(0)
+    return [first, *kept]
+
+
+def _unsupported(exc: Exception) -> bool:
+    """Whether a structured-output call failed because the server cannot do it."""
+    return isinstance(exc, NotImplementedError) or type(exc).__name__ in (
+        "BadRequestError",
+        "UnprocessableEntityError",
+    )
+
+
+def create_coding_agent(
+    model: str | BaseChatModel,
+    *,
+    pool: PoolSource,
+    memory_types: Iterable[MemoryType | str] | None = (MemoryType.INSIGHT,),
+    retrieval_strategy: QueryStrategy | str = QueryStrategy.AUTO,
+    retrieval_rerank: bool = False,
+    write_memory_types: Iterable[MemoryType | str] | MemoryType | str = MemoryType.INSIGHT,
+    writer_model: str | BaseChatModel | None = None,
+    judge: str | BaseChatModel | None = None,
+    k: int = 3,
+    step_limit: int = 15,
+    command_timeout: float = 60.0,
+    max_output_chars: int = 4000,
+    history_tokens: int = 6000,
+    sandbox: SandboxMode = "auto",
+    actions: ActionProtocol = "auto",
+    plan: bool = True,
+    format_error_limit: int = 3,
+    outbox: Outbox | str | None = None,
+) -> StateGraph[CodingAgentState, AgentContext, CodingAgentState, CodingAgentState]:
+    """Build the coding agent with memory transfer (returns an uncompiled ``StateGraph``).
+
+    Compile with your own checkpointer; invoke with ``config={"recursion_limit": step_limit + 10}``
+    when ``step_limit`` is above 15.
+
+    Args:
+        model: the acting model (a model string, see :mod:`langgraph_mtl.models`, or a chat
+            model).
+        pool: the memory pool, or a callable that opens it on first use.
+        memory_types: which memory types to retrieve (default: insight; ``None`` for all).
+        retrieval_strategy: the query made from the task (AUTO: the paper's per-type query; the
+            plan is the plan query, so it costs no extra call); ``retrieval_rerank`` lets the
+            model reorder three times ``k`` candidates.
+        write_memory_types: which types the finished run is abstracted into.
+        writer_model: model for abstraction (default: ``model``); ``judge`` decides the outcome
+            when the run has no verify command.
+        step_limit, command_timeout, max_output_chars: the act loop's limits; the loop also
+            ends after ``format_error_limit`` invalid actions in a row.
+        sandbox: "auto" (bubblewrap when available), "bwrap" or "none".
+        actions: "json" (schema-constrained actions), "tools" (native tool calls), "text"
+            (a ```bash block per reply) or "auto" (:func:`choose_protocol`).
+        plan: make a plan first (also the retrieval query for plan-based memory types).
+    """
+    if step_limit < 1:
+        raise ValueError(f"step_limit: must be >= 1, got {step_limit}")
+    if command_timeout <= 0:
+        raise ValueError(f"command_timeout: must be > 0, got {command_timeout}")
+    if actions not in ("auto", "json", "tools", "text"):
+        raise ValueError(f"actions: expected auto, json, tools or text, got {actions!r}")
+    chat = resolve_chat_model(model)
+    writer = resolve_chat_model(writer_model, argument="writer_model") if writer_model else chat
+    protocol = {"mode": choose_protocol(chat, actions)}  # may fall back to text at run time
+    tools = create_sandbox_tools(sandbox=sandbox, timeout=command_timeout,
+                                 max_output_chars=max_output_chars)  # fmt: skip
+    tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
+    json_actor: Any = (
+        chat.with_structured_output(AgentAction, method="json_schema", include_raw=True)
+        if protocol["mode"] == "json"
+        else None
+    )
+
+    def _workspace(state: dict[str, Any], runtime: Runtime[Any]) -> str:
+        ws = state.get("workspace") or getattr(runtime.context, "workspace", None)
+        return ws or tempfile.mkdtemp(prefix="mtl-ws-")
+
+    def _sandbox(workspace: str) -> Sandbox:
+        return Sandbox(
+            workspace, mode=sandbox, timeout=command_timeout, max_output_chars=max_output_chars
+        )
+
+    def _system(state: dict[str, Any], workspace: str) -> SystemMessage:
+        rules = {"json": JSON_INSTRUCTIONS, "tools": TOOLS_INSTRUCTIONS}
+        text = SYSTEM_TEMPLATE.format(protocol=rules.get(protocol["mode"], PROTOCOL_INSTRUCTIONS))
+        if state.get("memory_prompt"):
+            text += "\n\n" + state["memory_prompt"]
+        return SystemMessage(text)
+
+    def make_plan(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        workspace = _workspace(state, runtime)
+        if not plan:
+            return {"workspace": workspace, "plan": ""}
+        files = describe_workspace(workspace)
+        request = f"{state['task']}\n\n{files}".strip()
+        reply = chat.invoke([SystemMessage(PLAN_INSTRUCTION), HumanMessage(request)])
+        return {"workspace": workspace, "plan": str(reply.content).strip(),
+                "tokens_used": _usage(reply)}  # fmt: skip
+
+    usage_extra: list[int] = []
+
+    def _ask(messages: list[AnyMessage]) -> tuple[AIMessage, Action]:
+        """One model call under the current protocol (two for a JSON write_file: the action,
+        then the file's content as free text): the reply and the action in it."""
+        if protocol["mode"] == "json":
+            try:
+                out = json_actor.invoke(messages)
+            except Exception as exc:
+                if type(exc).__name__ == "LengthFinishReasonError":  # cut off mid-action
+                    cut = AIMessage(content="(a reply cut off at the length limit)")
+                    return cut, Action("invalid", error="the reply was too long; keep it short")
+                if not _unsupported(exc):
+                    raise
+                log.warning("structured output unsupported here (%s): text protocol", exc)
+                protocol["mode"] = "text"
+                messages = [_switch_protocol(messages[0]), *messages[1:]]
+            else:
+                raw = out["raw"]
+                if out["parsed"] is None:
+                    problem = str(out.get("parsing_error") or "not a valid action")[:200]
+                    return raw, Action("invalid", error=f"the reply is not one action: {problem}")
+                action = from_agent_action(out["parsed"])
+                if action.kind == "write":  # the file itself comes as free text, in a fence
+                    ask = HumanMessage(CONTENT_REQUEST.format(path=action.path))
+                    code = chat.invoke([*messages, raw, ask])
+                    usage_extra.append(_usage(code))
+                    action = replace(action, content=code_from_reply(str(code.content)))
+                return raw, action
+        actor = tool_actor if protocol["mode"] == "tools" else chat
+        reply = actor.invoke(messages)
+        return reply, parse_action(reply)
+
+    def act(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        workspace = state["workspace"]
+        opening = [] if state.get("messages") else [_opening(state, workspace)]
+        history = state.get("messages") or opening
+        usage_extra.clear()
+        reply, action = _ask([_system(state, workspace), *_recent(history, history_tokens)])
+        out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1,
+                               "tokens_used": _usage(reply) + sum(usage_extra)}  # fmt: skip
+        if action.kind == "submit" and not state.get("commands_run"):
+            action = replace(action, kind="invalid", error=EARLY_SUBMIT)
+        previous = state.get("trajectory") or [{}]
+        if action.kind in ("command", "write") and previous[-1].get("action") == action.describe():
+            action = replace(action, note=REPEATED)
+        step: Step = {"thought": action.thought, "action": action.describe(), "observation": ""}
+        if action.kind == "submit":
+            observation = "Submitted."
+            out["submitted"] = True
+        elif action.kind == "invalid":
+            step["action"] = f"(invalid action) {str(reply.content)[:300]}"
+            observation = format_error(action)
+            out["format_errors"] = state.get("format_errors", 0) + 1
+            out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
+        else:
+            result = execute_action(action, _sandbox(workspace))
+            observation = f"{action.note}\n{result}" if action.note else result
+            out["commands_run"] = state.get("commands_run", 0) + 1
+            out["consecutive_format_errors"] = 0
+        step["observation"] = observation
+        if action.tool_call_id:
+            follow: AnyMessage = ToolMessage(observation, tool_call_id=action.tool_call_id)
+        else:
+            hint = NEXT_HINT.get(protocol["mode"], "")
+            follow = HumanMessage(f"Observation:\n{observation}\n\n{hint}".strip())
+        if isinstance(reply, AIMessage) and not reply.content and not reply.tool_calls:
+            reply = AIMessage(content=action.describe() or "(empty reply)")
+        out["messages"] = [*opening, reply, follow]
+        out["trajectory"] = [*state.get("trajectory", []), step]
+        return out
+
+    def route(state: dict[str, Any]) -> str:
+        if state.get("submitted") or state.get("steps_taken", 0) >= step_limit:
+            return "finish"
+        last = [s.get("action") for s in state.get("trajectory", [])[-3:]]
+        if len(last) == 3 and len(set(last)) == 1:  # the same action three times: stuck
+            return "finish"
+        if state.get("consecutive_format_errors", 0) >= format_error_limit:
+            return "finish"
+        return "act"
+
+    def finish(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        command = getattr(runtime.context, "verify_command", None)
+        if not command:
+            return {"verification": "no verifier"}
+        result = _sandbox(state["workspace"]).run(command, timeout=max(command_timeout, 120))
+        return {"verified": result.exit_code == 0, "verification": result.render()}
+
+    builder = StateGraph(CodingAgentState, context_schema=AgentContext)
+    builder.add_node("plan", make_plan)  # type: ignore[call-overload]
+    builder.add_node(
+        create_memory_retrieval_node(
+            pool,
+            model=chat,
+            k=k,
+            memory_types=memory_types,
+            strategy=retrieval_strategy,
+            rerank=retrieval_rerank,
+            plan_key="plan" if plan else None,
+        )
+    )
+    builder.add_node("act", act)
+    builder.add_node("finish", finish)
+    builder.add_node(
+        create_memory_writer_node(
+            pool,
+            model=writer,
+            memory_type=write_memory_types,
+            judge=judge,
+            outbox=outbox,
+            agent_model=model_label(chat),
+        )
+    )
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "retrieve_memories")
+    builder.add_edge("retrieve_memories", "act")
+    builder.add_conditional_edges("act", route, ["act", "finish"])
+    builder.add_edge("finish", "write_memory")
+    builder.add_edge("write_memory", END)
+    return builder
+
+
+def _opening(state: dict[str, Any], workspace: str) -> HumanMessage:
+    """The first message of the act loop: the task, the workspace's files and the plan."""
+    text = f"Task:\n{state['task']}\n\n{describe_workspace(workspace)}"
+    if state.get("plan"):
+        text += f"\n\n{PLAN_HEADER}\n{state['plan']}"
+    return HumanMessage(text)
+
+
+def _switch_protocol(system: AnyMessage) -> SystemMessage:
+    return SystemMessage(str(system.content).replace(JSON_INSTRUCTIONS, PROTOCOL_INSTRUCTIONS))

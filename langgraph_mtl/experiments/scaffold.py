@@ -1,0 +1,122 @@
+"""The scaffold tax: the agent against the same model answering in one reply, on the same tasks.
+
+An agent that can write, run and fix its code should not lose to one reply that cannot. Both
+approaches see the same instruction and files, run against the same server and are checked by
+the same verifier; each attempt is one line of ``scaffold.jsonl`` (resumable).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from langgraph_mtl.agent.graph import AgentContext, create_coding_agent
+from langgraph_mtl.experiments.runner import ResultStore, attempt_task
+from langgraph_mtl.experiments.tasks import Domain, Task
+
+__all__ = ["APPROACHES", "run_scaffold_tax", "scaffold_table", "single_reply_files"]
+
+APPROACHES = ("single-reply", "agent")
+SINGLE_REPLY_SYSTEM = "You are a careful programmer. Answer with code only."
+_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+
+
+def _target(task: Task) -> str:
+    """The file the task's reference solution writes (the one a single reply must produce)."""
+    changed = [name for name, text in task.reference.items() if task.files.get(name) != text]
+    return (changed or sorted(task.reference) or ["solution.txt"])[0]
+
+
+def single_reply_files(model: BaseChatModel, task: Task) -> tuple[dict[str, str], int]:
+    """The task's files with the target file replaced by the model's one reply; tokens used."""
+    target = _target(task)
+    prompt = f"{task.instruction}\n\nReply with the complete content of `{target}` in one fenced code block."
+    if task.files.get(target):
+        prompt += f"\n\nThe current `{target}`:\n```\n{task.files[target]}\n```"
+    reply = model.invoke([SystemMessage(SINGLE_REPLY_SYSTEM), HumanMessage(prompt)])
+    text = str(reply.content)
+    blocks = _BLOCK.findall(text)
+    code = max(blocks, key=len) if blocks else text
+    usage = int((getattr(reply, "usage_metadata", None) or {}).get("total_tokens", 0))
+    return {**task.files, target: code if code.endswith("\n") else code + "\n"}, usage
+
+
+def run_scaffold_tax(
+    model: BaseChatModel,
+    domains: Iterable[Domain],
+    *,
+    store: ResultStore,
+    limit: int = 40,
+    step_limit: int = 8,
+    progress: Callable[[str, int, int, float], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Both approaches on each domain's first ``limit`` evaluation tasks; stored rows are kept."""
+    graph = create_coding_agent(
+        model, pool=_no_pool, memory_types=None, write_memory_types="trajectory",
+        step_limit=step_limit, retrieval_strategy="task",
+    ).compile()  # fmt: skip
+    done = store.by_key()
+    rows: list[dict[str, Any]] = []
+    for domain in domains:
+        tasks = domain.tasks("eval", limit=limit)
+        for approach in APPROACHES:
+            label, passed = f"{approach} / {domain.name}", 0
+            for index, task in enumerate(tasks, start=1):
+                key = store.key(approach, domain.name, task.task_id, 0)
+                row = done.get(key) or _run(approach, model, graph, domain, task, step_limit)
+                if key not in done:
+                    store.add(row)
+                rows.append(row)
+                passed += bool(row["passed"])
+                if progress:
+                    progress(label, index, len(tasks), passed / index)
+    return rows
+
+
+def _no_pool() -> Any:
+    raise RuntimeError("the scaffold-tax run uses no memory")
+
+
+def _run(
+    approach: str, model: BaseChatModel, graph: Any, domain: Domain, task: Task, step_limit: int
+) -> dict[str, Any]:
+    base = {"condition": approach, "domain": domain.name, "task_id": task.task_id, "attempt": 0}
+    if approach == "agent":
+        context = AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False,
+                               write=False, verify_command=task.verify_command)  # fmt: skip
+        result = attempt_task(graph, domain, task, context, step_limit)
+        return {**base, **{k: result[k] for k in ("passed", "steps", "tokens", "seconds")},
+                "verification": result["verification"][-500:]}  # fmt: skip
+    started = time.monotonic()
+    files, tokens = single_reply_files(model, task)
+    passed, output = domain.check(task, files)
+    return {**base, "passed": passed, "steps": 1, "tokens": tokens,
+            "seconds": round(time.monotonic() - started, 2), "verification": output[-500:]}  # fmt: skip
+
+
+def scaffold_table(rows: Iterable[dict[str, Any]]) -> str:
+    """A markdown table: pass@1, seconds and tokens per attempt, by domain and approach."""
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        cells.setdefault((row["domain"], row["condition"]), []).append(row)
+    lines = ["| domain | approach | tasks | pass@1 | s / attempt | tokens / attempt |",
+             "|---|---|---|---|---|---|"]  # fmt: skip
+    for (domain, approach), group in sorted(cells.items()):
+        n = len(group)
+        rate = sum(bool(r["passed"]) for r in group) / n
+        seconds = sum(float(r["seconds"]) for r in group) / n
+        tokens = sum(int(r.get("tokens") or 0) for r in group) / n
+        lines.append(f"| {domain} | {approach} | {n} | {rate:.3f} | {seconds:.1f} | {tokens:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_scaffold_report(rows: list[dict[str, Any]], path: Path, command: str) -> Path:
+    """``scaffold.md`` with the table and the command that made it."""
+    path.write_text(f"# Scaffold tax\n\n`{command}`\n\n{scaffold_table(rows)}", encoding="utf-8")
+    return path
