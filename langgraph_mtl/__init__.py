@@ -8,8 +8,9 @@ Importing the package is cheap and has no side effects: the names below load on 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from langgraph_mtl.agent import AgentContext, create_coding_agent
@@ -54,14 +55,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'langgraph_mtl' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"langgraph_mtl.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOME, globals())

@@ -7,8 +7,9 @@ The names below load on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from langgraph_mtl.agent.graph import AgentContext, CodingAgentState, create_coding_agent
@@ -24,14 +25,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'langgraph_mtl.agent' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"langgraph_mtl.agent.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOME, globals())

@@ -6,8 +6,9 @@ Needs the ``experiments`` extra; the names below load on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from langgraph_mtl.experiments.conditions import (
@@ -58,14 +59,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'langgraph_mtl.experiments' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"langgraph_mtl.experiments.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOME, globals())

@@ -6,6 +6,7 @@ Heavy modules (the agent, the domains, plotting) load inside the commands.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -58,6 +59,22 @@ def _progress() -> Progress:
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("pass {task.fields[rate]:.2f}"), TimeRemainingColumn(), console=console,
     )  # fmt: skip
+
+
+def _reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
+    """A progress callback: one bar per label, or one line per finished run in a log file."""
+    jobs: dict[str, TaskID] = {}
+
+    def progress(label: str, done: int, total: int, rate: float) -> None:
+        if label not in jobs:
+            jobs[label] = bar.add_task(label, total=total, rate=rate)
+        bar.update(jobs[label], completed=done, rate=rate)
+        if not console.is_terminal:
+            eta = next(t for t in bar.tasks if t.id == jobs[label]).time_remaining
+            left = f", about {eta / 60:.0f} min left" if eta is not None else ""
+            console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
+
+    return progress
 
 
 @experiment_app.command("fetch")
@@ -173,16 +190,7 @@ def run(
             )
         console.print(f"{loader.name}: {picked[0]} source tasks, {picked[1]} evaluation tasks")
     with _progress() as bar:
-        jobs: dict[str, TaskID] = {}
-
-        def progress(label: str, done: int, total: int, rate: float) -> None:
-            if label not in jobs:
-                jobs[label] = bar.add_task(label, total=total, rate=rate)
-            bar.update(jobs[label], completed=done, rate=rate)
-            if not console.is_terminal:  # a log file gets one line per finished run instead
-                eta = next(t for t in bar.tasks if t.id == jobs[label]).time_remaining
-                left = f", about {eta / 60:.0f} min left" if eta is not None else ""
-                console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
+        progress = _reporter(bar)
 
         needed = sorted({t for c in chosen for t in c.memory_types})
         # phase 1: only what is missing, and only the memory types the conditions use
@@ -273,14 +281,7 @@ def scaffold_tax(
     out.mkdir(parents=True, exist_ok=True)
     store = ResultStore(out / "scaffold.jsonl")
     with _progress() as bar:
-        jobs: dict[str, TaskID] = {}
-
-        def progress(label: str, done: int, total: int, rate: float) -> None:
-            if label not in jobs:
-                jobs[label] = bar.add_task(label, total=total, rate=rate)
-            bar.update(jobs[label], completed=done, rate=rate)
-            if not console.is_terminal:
-                console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}")
+        progress = _reporter(bar)
 
         with chat_model(model, temperature=temperature) as chat:
             rows = run_scaffold_tax(chat, loaders, store=store, limit=limit, step_limit=steps,
