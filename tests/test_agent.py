@@ -223,6 +223,7 @@ def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
     assert out["format_errors"] == 2
     assert "not one action" in out["trajectory"][0]["observation"]
     assert "run needs a command" in out["trajectory"][1]["observation"]
+    assert out["trajectory"][1]["observation"].startswith("INVALID ACTION")  # no bash advice
     assert "outside the workspace" in out["trajectory"][2]["observation"]
     assert not (tmp_path / "escape.txt").exists()
     assert out["submitted"]

@@ -205,6 +205,8 @@ def parse_action(message: AIMessage | str) -> Action:
     return Action("invalid", error="no ```bash block found")
 
 
-def format_error(action: Action) -> str:
-    """The observation fed back when a reply breaks the protocol."""
-    return FORMAT_ERROR.format(problem=action.error)
+def format_error(action: Action, protocol: str = "text") -> str:
+    """The observation fed back when a reply is not a usable action under ``protocol``."""
+    if protocol == "text":
+        return FORMAT_ERROR.format(problem=action.error)
+    return f"INVALID ACTION: {action.error}."

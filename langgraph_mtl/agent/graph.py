@@ -233,18 +233,17 @@ def create_coding_agent(
         return {"workspace": workspace, "plan": str(reply.content).strip(),
                 "tokens_used": _usage(reply)}  # fmt: skip
 
-    usage_extra: list[int] = []
-
-    def _ask(messages: list[AnyMessage]) -> tuple[AIMessage, Action]:
+    def _ask(messages: list[AnyMessage]) -> tuple[AIMessage, Action, int]:
         """One model call under the current protocol (two for a JSON write_file: the action,
-        then the file's content as free text): the reply and the action in it."""
+        then the file's content as free text): the reply, its action and the tokens used."""
         if protocol["mode"] == "json":
             try:
                 out = json_actor.invoke(messages)
             except Exception as exc:
                 if type(exc).__name__ == "LengthFinishReasonError":  # cut off mid-action
                     cut = AIMessage(content="(a reply cut off at the length limit)")
-                    return cut, Action("invalid", error="the reply was too long; keep it short")
+                    too_long = Action("invalid", error="the reply was too long; keep it short")
+                    return cut, too_long, 0
                 if not _unsupported(exc):
                     raise
                 log.warning("structured output unsupported here (%s): text protocol", exc)
@@ -254,26 +253,25 @@ def create_coding_agent(
                 raw = out["raw"]
                 if out["parsed"] is None:
                     problem = str(out.get("parsing_error") or "not a valid action")[:200]
-                    return raw, Action("invalid", error=f"the reply is not one action: {problem}")
-                action = from_agent_action(out["parsed"])
+                    bad = Action("invalid", error=f"the reply is not one action: {problem}")
+                    return raw, bad, _usage(raw)
+                action, used = from_agent_action(out["parsed"]), _usage(raw)
                 if action.kind == "write":  # the file itself comes as free text, in a fence
                     ask = HumanMessage(CONTENT_REQUEST.format(path=action.path))
                     code = chat.invoke([*messages, raw, ask])
-                    usage_extra.append(_usage(code))
+                    used += _usage(code)
                     action = replace(action, content=code_from_reply(str(code.content)))
-                return raw, action
+                return raw, action, used
         actor = tool_actor if protocol["mode"] == "tools" else chat
         reply = actor.invoke(messages)
-        return reply, parse_action(reply)
+        return reply, parse_action(reply), _usage(reply)
 
     def act(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
         workspace = state["workspace"]
         opening = [] if state.get("messages") else [_opening(state, workspace)]
         history = state.get("messages") or opening
-        usage_extra.clear()
-        reply, action = _ask([_system(state, workspace), *_recent(history, history_tokens)])
-        out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1,
-                               "tokens_used": _usage(reply) + sum(usage_extra)}  # fmt: skip
+        reply, action, used = _ask([_system(state, workspace), *_recent(history, history_tokens)])
+        out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1, "tokens_used": used}
         if action.kind == "submit" and not state.get("commands_run"):
             action = replace(action, kind="invalid", error=EARLY_SUBMIT)
         previous = state.get("trajectory") or [{}]
@@ -285,7 +283,7 @@ def create_coding_agent(
             out["submitted"] = True
         elif action.kind == "invalid":
             step["action"] = f"(invalid action) {str(reply.content)[:300]}"
-            observation = format_error(action)
+            observation = format_error(action, protocol["mode"])
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:
