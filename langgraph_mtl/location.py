@@ -59,6 +59,15 @@ class PoolLocation:
         """For a directory: whether an embedded Chroma is stored there already."""
         return self.kind == "dir" and self.path is not None and (self.path / SQLITE_FILE).is_file()
 
+    def require_pool(self) -> None:
+        """For a directory: raise :class:`PoolUnavailableError` unless a pool is stored there
+        (a read must not create one)."""
+        if self.kind == "dir" and not self.has_pool():
+            raise PoolUnavailableError(
+                f"no pool at {self.path} (nothing has been stored there); check --pool / "
+                "MTL_POOL, or write to it first"
+            )
+
 
 def default_pool_location() -> str:
     """``$MTL_POOL`` if set, else ``$MTL_HOME/pool``, else ``./.mtl/pool``."""

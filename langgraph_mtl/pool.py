@@ -119,13 +119,9 @@ def _client(where: PoolLocation, *, create: bool) -> tuple[Any, str]:
             ) from exc
         return client, str(where)
     assert where.path is not None
-    if not where.has_pool():
-        if not create:
-            raise PoolUnavailableError(
-                f"no pool at {where.path} (nothing has been stored there); check --pool / "
-                "MTL_POOL, or write to it first"
-            )
-        where.path.mkdir(parents=True, exist_ok=True)
+    if not create:
+        where.require_pool()
+    where.path.mkdir(parents=True, exist_ok=True)
     if not _writable(where.path):
         if create:
             raise PoolUnavailableError(

@@ -8,12 +8,11 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from langgraph_mtl.cli.errors import USAGE, CliError, require_extra
+from langgraph_mtl.cli.errors import CliError, require_extra
 from langgraph_mtl.cli.output import err
 
 if TYPE_CHECKING:
@@ -37,12 +36,8 @@ def _open(pool: str | None, collection: str, embeddings: str | None, *, create: 
     from langgraph_mtl.location import default_pool_location, parse_location
 
     where = parse_location(pool or default_pool_location())  # fails before any heavy import
-    if not create and where.kind == "dir" and not where.has_pool():
-        from langgraph_mtl.location import PoolUnavailableError
-
-        raise PoolUnavailableError(
-            f"no pool at {where.path} (nothing has been stored there); check --pool / MTL_POOL"
-        )
+    if not create:
+        where.require_pool()
     from langgraph_mtl.pool import open_pool
 
     with err.status("opening the memory pool"):
@@ -82,11 +77,12 @@ def _probe(base_url: str) -> None:
 
 @contextlib.contextmanager
 def chat_model(text: str, *, parallel: int = 1, temperature: float | None = None) -> Iterator[Any]:
-    """The chat model for a command. ``local[:variant]`` starts the pinned local model server
-    for the duration (``parallel`` request slots); ``temperature`` overrides the default."""
-    from langgraph_mtl.models import local_chat_model, resolve_chat_model
+    """The chat model for a ``--model`` value already passed through :func:`check_model`.
+    ``local[:variant]`` starts the pinned local model server for the duration (``parallel``
+    request slots); ``temperature`` overrides the default."""
+    from langgraph_mtl.models import local_chat_model, parse_model_spec, resolve_chat_model
 
-    spec = check_model(text)
+    spec = parse_model_spec(text, argument="--model")
     settings: dict[str, Any] = {} if temperature is None else {"temperature": temperature}
     if spec.is_local and spec.base_url:
         yield local_chat_model(spec.base_url, **settings)
@@ -114,8 +110,3 @@ def chat_model(text: str, *, parallel: int = 1, temperature: float | None = None
         yield server.chat_model(**settings)
     finally:
         server.stop()
-
-
-def bad_parameter(message: str) -> CliError:
-    """A usage error (exit 2) raised after parsing, e.g. by cross-option checks."""
-    return CliError(message, code=USAGE)
