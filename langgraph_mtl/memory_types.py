@@ -10,10 +10,11 @@ import hashlib
 import re
 import uuid
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from langgraph_mtl.memory_enums import Judge, MemoryType, Outcome
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -35,32 +36,6 @@ SCHEMA_VERSION = 1
 _MAX_FIELD_CHARS = 3000
 _MAX_ITEMS = 12
 _ID_NAMESPACE = uuid.UUID("6f1f3c52-1d0e-5a53-9d3b-6d746c2d6d74")
-
-
-class MemoryType(StrEnum):
-    """Memory types, from concrete to abstract."""
-
-    TRAJECTORY = "trajectory"
-    WORKFLOW = "workflow"
-    SUMMARY = "summary"
-    INSIGHT = "insight"
-
-
-class Outcome(StrEnum):
-    """How the run that produced a memory ended."""
-
-    SUCCESS = "success"
-    FAILURE = "failure"
-    UNKNOWN = "unknown"
-
-
-class Judge(StrEnum):
-    """Who decided the outcome."""
-
-    VERIFIER = "verifier"
-    LLM_JUDGE = "llm-judge"
-    HUMAN = "human"
-    NONE = "none"
 
 
 class TrajectoryMemory(BaseModel):

@@ -209,7 +209,3 @@ def test_the_help_lists_match_the_experiments():
     assert set(DOMAIN_NAMES) == set(DOMAINS)
     assert set(CONDITION_NAMES) == set(CONDITIONS)
     assert set(SWEEP_NAMES) == set(SWEEPS)
-    from langgraph_mtl.cli.options import TypeChoice
-    from langgraph_mtl.memory_types import MemoryType
-
-    assert [t.value for t in TypeChoice] == [t.value for t in MemoryType]

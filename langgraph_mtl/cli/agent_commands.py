@@ -22,11 +22,11 @@ from langgraph_mtl.cli.options import (
     MemoryTypesOpt,
     ModelOpt,
     PoolOpt,
-    TypeChoice,
     Variant,
 )
 from langgraph_mtl.cli.output import clip, out, print_json
 from langgraph_mtl.cli.resources import check_model, open_for_write
+from langgraph_mtl.memory_enums import MemoryType
 
 __all__ = ["DEMO_TASKS", "register"]
 
@@ -105,7 +105,7 @@ def solve(
     model: ModelOpt = "local",
     memory_type: MemoryTypesOpt = None,
     write_type: Annotated[
-        list[TypeChoice] | None, typer.Option("--write-type", help="Types to write (repeatable).")
+        list[MemoryType] | None, typer.Option("--write-type", help="Types to write (repeatable).")
     ] = None,
     k: KOpt = 3,
     steps: Annotated[int, typer.Option(min=1, max=200, help="Step limit.")] = 10,
@@ -141,8 +141,8 @@ def solve(
             graph = create_coding_agent(
                 chat,
                 pool=memories,
-                memory_types=[t.value for t in memory_type or [TypeChoice.insight]],
-                write_memory_types=[t.value for t in write_type or [TypeChoice.insight]],
+                memory_types=[t.value for t in memory_type or [MemoryType.INSIGHT]],
+                write_memory_types=[t.value for t in write_type or [MemoryType.INSIGHT]],
                 judge=None if verify else chat,
                 k=k,
                 step_limit=steps,

@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
+from langgraph_mtl.memory_enums import MemoryType
+
 __all__ = [
     "DEFAULT_COLLECTION",
-    "MEMORY_TYPE_NAMES",
     "CollectionOpt",
     "EmbeddingsOpt",
     "JsonOpt",
@@ -17,21 +18,10 @@ __all__ = [
     "MemoryTypesOpt",
     "ModelOpt",
     "PoolOpt",
-    "TypeChoice",
     "Variant",
 ]
 
 DEFAULT_COLLECTION = "mtl_memories"
-MEMORY_TYPE_NAMES = ("trajectory", "workflow", "summary", "insight")
-
-
-class TypeChoice(StrEnum):
-    """The memory types as ``--memory-type`` choices (the enum itself loads pydantic)."""
-
-    trajectory = "trajectory"
-    workflow = "workflow"
-    summary = "summary"
-    insight = "insight"
 
 
 class Variant(StrEnum):
@@ -64,7 +54,7 @@ ModelOpt = Annotated[
     ),
 ]
 MemoryTypesOpt = Annotated[
-    list[TypeChoice] | None,
+    list[MemoryType] | None,
     typer.Option("--memory-type", help="Repeatable."),
 ]
 KOpt = Annotated[int, typer.Option("--k", min=1, max=100, help="How many memories.")]
