@@ -22,6 +22,7 @@ __all__ = [
     "local_chat_model",
     "model_label",
     "parse_model_spec",
+    "reported_tokens",
     "resolve_chat_model",
 ]
 
@@ -121,6 +122,11 @@ def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
     kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)
     return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
+
+
+def reported_tokens(message: object) -> int:
+    """Tokens a reply used (prompt + completion), as its server reported them; 0 if unknown."""
+    return int((getattr(message, "usage_metadata", None) or {}).get("total_tokens", 0))
 
 
 def model_label(model: object | None) -> str:

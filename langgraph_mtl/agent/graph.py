@@ -39,7 +39,7 @@ from langgraph_mtl.agent.actions import (
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.tools import create_sandbox_tools, describe_workspace, execute_action
 from langgraph_mtl.memory_types import MemoryType
-from langgraph_mtl.models import model_label, resolve_chat_model
+from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
 from langgraph_mtl.nodes import (
     MemoryContext,
     MemoryState,
@@ -114,10 +114,6 @@ def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") ->
     if profile.get("structured_output") is False:
         return "text"
     return "json"
-
-
-def _usage(message: Any) -> int:
-    return int((getattr(message, "usage_metadata", None) or {}).get("total_tokens", 0))
 
 
 def _recent(messages: Sequence[AnyMessage], budget: int) -> list[AnyMessage]:
@@ -224,14 +220,18 @@ def create_coding_agent(
         return SystemMessage(text)
 
     def make_plan(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        """The plan (one call) and the act loop's opening message: task, files and plan."""
         workspace = _workspace(state, runtime)
-        if not plan:
-            return {"workspace": workspace, "plan": ""}
         files = describe_workspace(workspace)
+        task = f"Task:\n{state['task']}\n\n{files}"
+        if not plan:
+            return {"workspace": workspace, "plan": "", "messages": [HumanMessage(task)]}
         request = f"{state['task']}\n\n{files}".strip()
         reply = chat.invoke([SystemMessage(PLAN_INSTRUCTION), HumanMessage(request)])
-        return {"workspace": workspace, "plan": str(reply.content).strip(),
-                "tokens_used": _usage(reply)}  # fmt: skip
+        text = str(reply.content).strip()
+        opening = HumanMessage(f"{task}\n\n{PLAN_HEADER}\n{text}" if text else task)
+        return {"workspace": workspace, "plan": text, "messages": [opening],
+                "tokens_used": reported_tokens(reply)}  # fmt: skip
 
     def _ask(messages: list[AnyMessage]) -> tuple[AIMessage, Action, int]:
         """One model call under the current protocol (two for a JSON write_file: the action,
@@ -254,23 +254,22 @@ def create_coding_agent(
                 if out["parsed"] is None:
                     problem = str(out.get("parsing_error") or "not a valid action")[:200]
                     bad = Action("invalid", error=f"the reply is not one action: {problem}")
-                    return raw, bad, _usage(raw)
-                action, used = from_agent_action(out["parsed"]), _usage(raw)
+                    return raw, bad, reported_tokens(raw)
+                action, used = from_agent_action(out["parsed"]), reported_tokens(raw)
                 if action.kind == "write":  # the file itself comes as free text, in a fence
                     ask = HumanMessage(CONTENT_REQUEST.format(path=action.path))
                     code = chat.invoke([*messages, raw, ask])
-                    used += _usage(code)
+                    used += reported_tokens(code)
                     action = replace(action, content=code_from_reply(str(code.content)))
                 return raw, action, used
         actor = tool_actor if protocol["mode"] == "tools" else chat
         reply = actor.invoke(messages)
-        return reply, parse_action(reply), _usage(reply)
+        return reply, parse_action(reply), reported_tokens(reply)
 
     def act(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
         workspace = state["workspace"]
-        opening = [] if state.get("messages") else [_opening(state, workspace)]
-        history = state.get("messages") or opening
-        reply, action, used = _ask([_system(state, workspace), *_recent(history, history_tokens)])
+        history = _recent(state.get("messages", []), history_tokens)
+        reply, action, used = _ask([_system(state, workspace), *history])
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1, "tokens_used": used}
         if action.kind == "submit" and not state.get("commands_run"):
             action = replace(action, kind="invalid", error=EARLY_SUBMIT)
@@ -299,7 +298,7 @@ def create_coding_agent(
             follow = HumanMessage(f"Observation:\n{observation}\n\n{hint}".strip())
         if isinstance(reply, AIMessage) and not reply.content and not reply.tool_calls:
             reply = AIMessage(content=action.describe() or "(empty reply)")
-        out["messages"] = [*opening, reply, follow]
+        out["messages"] = [reply, follow]
         out["trajectory"] = [*state.get("trajectory", []), step]
         return out
 
@@ -352,14 +351,6 @@ def create_coding_agent(
     builder.add_edge("finish", "write_memory")
     builder.add_edge("write_memory", END)
     return builder
-
-
-def _opening(state: dict[str, Any], workspace: str) -> HumanMessage:
-    """The first message of the act loop: the task, the workspace's files and the plan."""
-    text = f"Task:\n{state['task']}\n\n{describe_workspace(workspace)}"
-    if state.get("plan"):
-        text += f"\n\n{PLAN_HEADER}\n{state['plan']}"
-    return HumanMessage(text)
 
 
 def _switch_protocol(system: AnyMessage) -> SystemMessage:

@@ -9,19 +9,16 @@ The tools are real LangChain tools: bind them to a tool-calling model, or put th
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated
 
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import InjectedState
 
-from langgraph_mtl.agent.actions import Action
+from langgraph_mtl.agent.actions import Action, code_from_reply
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 
 __all__ = ["create_sandbox_tools", "describe_workspace", "execute_action", "write_workspace_file"]
-
-_FENCED = re.compile(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.DOTALL)
 
 
 def describe_workspace(
@@ -64,9 +61,8 @@ def write_workspace_file(workspace: str | Path, path: str, content: str) -> str:
         return f"[refused] {path} is outside the workspace; give a path inside it"
     if target.is_dir():
         return f"[refused] {path} is a directory; give a file path"
-    fenced = _FENCED.match(content)  # small models wrap the file in a markdown fence
-    if fenced:
-        content = fenced.group(1) + "\n"
+    if content.lstrip().startswith("```"):  # small models wrap the file in a markdown fence
+        content = code_from_reply(content)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
     lines = content.count("\n") + (not content.endswith("\n") and bool(content))

@@ -79,13 +79,6 @@ class ResultStore:
             append_json_line(self.path, row)
 
 
-def _tokens(messages: Iterable[Any]) -> int:
-    """Tokens the acting model used (prompt + completion, as its server reported them)."""
-    return sum(
-        int((getattr(m, "usage_metadata", None) or {}).get("total_tokens", 0)) for m in messages
-    )
-
-
 def attempt_task(
     graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
 ) -> dict[str, Any]:
@@ -100,7 +93,7 @@ def attempt_task(
         return {
             "passed": bool(state.get("verified")),
             "steps": state.get("steps_taken", 0),
-            "tokens": int(state.get("tokens_used") or _tokens(state.get("messages", []))),
+            "tokens": int(state.get("tokens_used", 0)),  # plan and act calls, as reported
             "seconds": round(time.monotonic() - started, 2),
             "receipts": state.get("memory_receipts", []),
             "memory_status": state.get("memory_status", ""),

@@ -7,7 +7,6 @@ the same verifier; each attempt is one line of ``scaffold.jsonl`` (resumable).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -16,15 +15,16 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from langgraph_mtl.agent.actions import code_from_reply
 from langgraph_mtl.agent.graph import AgentContext, create_coding_agent
 from langgraph_mtl.experiments.runner import ResultStore, attempt_task
 from langgraph_mtl.experiments.tasks import Domain, Task
+from langgraph_mtl.models import reported_tokens
 
 __all__ = ["APPROACHES", "run_scaffold_tax", "scaffold_table", "single_reply_files"]
 
 APPROACHES = ("single-reply", "agent")
 SINGLE_REPLY_SYSTEM = "You are a careful programmer. Answer with code only."
-_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 
 
 def _target(task: Task) -> str:
@@ -40,11 +40,8 @@ def single_reply_files(model: BaseChatModel, task: Task) -> tuple[dict[str, str]
     if task.files.get(target):
         prompt += f"\n\nThe current `{target}`:\n```\n{task.files[target]}\n```"
     reply = model.invoke([SystemMessage(SINGLE_REPLY_SYSTEM), HumanMessage(prompt)])
-    text = str(reply.content)
-    blocks = _BLOCK.findall(text)
-    code = max(blocks, key=len) if blocks else text
-    usage = int((getattr(reply, "usage_metadata", None) or {}).get("total_tokens", 0))
-    return {**task.files, target: code if code.endswith("\n") else code + "\n"}, usage
+    code = code_from_reply(str(reply.content))  # the same extraction as the agent's writes
+    return {**task.files, target: code}, reported_tokens(reply)
 
 
 def run_scaffold_tax(
