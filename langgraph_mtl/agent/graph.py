@@ -15,7 +15,7 @@ import logging
 import operator
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -38,6 +38,7 @@ from langgraph_mtl.agent.actions import (
 )
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.tools import create_sandbox_tools, describe_workspace, execute_action
+from langgraph_mtl.agent.verdict import WorkspaceVerifier
 from langgraph_mtl.memory_types import MemoryType
 from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
 from langgraph_mtl.nodes import (
@@ -80,10 +81,13 @@ NEXT_HINT = {
 
 @dataclass
 class AgentContext(MemoryContext):
-    """Run settings: the memory settings plus the workspace and an optional verify command."""
+    """Run settings: the memory settings plus the workspace and how the finished run is
+    checked: ``verifier`` (a callable given the workspace path, e.g. a task's hidden tests run
+    outside the workspace) or else ``verify_command`` (a shell command run in the sandbox)."""
 
     workspace: str | None = None
     verify_command: str | None = None
+    verifier: WorkspaceVerifier | None = field(default=None, repr=False)
 
 
 class CodingAgentState(MemoryState, total=False):
@@ -98,6 +102,7 @@ class CodingAgentState(MemoryState, total=False):
     consecutive_format_errors: int
     tokens_used: Annotated[int, operator.add]
     verification: str
+    tampered: list[str]
     workspace: str
 
 
@@ -313,6 +318,11 @@ def create_coding_agent(
         return "act"
 
     def finish(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        verifier = getattr(runtime.context, "verifier", None)
+        if verifier is not None:
+            verdict = verifier(state["workspace"])
+            return {"verified": verdict.passed, "verification": verdict.report,
+                    "tampered": list(verdict.tampered)}  # fmt: skip
         command = getattr(runtime.context, "verify_command", None)
         if not command:
             return {"verification": "no verifier"}

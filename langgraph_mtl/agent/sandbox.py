@@ -1,9 +1,11 @@
 """Running the agent's shell commands in a per-task workspace.
 
 With ``bubblewrap`` installed, a command sees the file system read-only except its workspace
-(and a private ``/tmp``), has no network and its own PID namespace. Without it, the command
-runs in a plain subprocess with resource limits, and a warning says the run is not isolated.
-Either way a timeout kills the whole process group.
+(and a private ``/tmp``), has no network and its own PID namespace, and never sees where task
+data and answer keys live: ``$MTL_HOME`` (only its interpreter environments stay, read-only),
+the user's cache directory and this project's source checkout (its Python environment stays,
+read-only). Without bubblewrap, the command runs in a plain subprocess with resource limits,
+and a warning says the run is not isolated. Either way a timeout kills the whole process group.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from langgraph_mtl.home import mtl_home
 
-__all__ = ["CommandResult", "Sandbox", "bubblewrap_available"]
+__all__ = ["CommandResult", "Sandbox", "bubblewrap_available", "hidden_paths"]
 
 log = logging.getLogger(__name__)
 
@@ -45,17 +48,38 @@ def bubblewrap_available() -> bool:
     return probe.returncode == 0
 
 
-def _tools_under_tmp() -> list[str]:
-    """Paths the commands need that the sandbox's private ``/tmp`` would hide: this Python
-    environment, this package, and ``$MTL_HOME`` (task environments), when they live in /tmp."""
-    here = Path(__file__).resolve().parents[1]  # the langgraph_mtl package
-    wanted = {
-        Path(sys.prefix).resolve(),
-        here,
-        mtl_home().resolve(),
-    }
+def _existing(paths: Sequence[Path]) -> list[Path]:
+    return sorted({p.resolve() for p in paths if p.exists()})
+
+
+def hidden_paths() -> list[Path]:
+    """Where task data, answer keys and past results live: ``$MTL_HOME``, the user's cache
+    directory (pip's and other downloaded wheels) and this project's checkout, when it runs
+    from one. A sandboxed command sees none of them."""
+    package = Path(__file__).resolve().parents[1]
+    checkout = package.parent
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    found = [mtl_home(), cache]
+    if (checkout / "pyproject.toml").is_file():
+        found.append(checkout)
+    return _existing(found)
+
+
+def _reexposed(hidden: Sequence[Path]) -> list[Path]:
+    """What must stay usable read-only inside hidden folders: interpreter environments (this
+    one and the task environments under ``$MTL_HOME/envs``) and the Rust toolchain."""
+    home = Path.home()
+    wanted = [Path(sys.prefix), mtl_home() / "envs", home / ".rustup", home / ".cargo",
+              *(Path(os.environ[v]) for v in ("RUSTUP_HOME", "CARGO_HOME") if v in os.environ)]  # fmt: skip
+    return [p for p in _existing(wanted) if any(p.is_relative_to(h) for h in hidden)]
+
+
+def _under_tmp() -> list[Path]:
+    """Tools the private ``/tmp`` would hide: this Python environment and the task
+    environments, when they live in /tmp."""
     tmp = Path("/tmp").resolve()
-    return sorted(str(p) for p in wanted if p.is_relative_to(tmp) and p != tmp and p.exists())
+    wanted = _existing([Path(sys.prefix), mtl_home() / "envs"])
+    return [p for p in wanted if p.is_relative_to(tmp) and p != tmp]
 
 
 @dataclass(frozen=True)
@@ -95,8 +119,16 @@ class Sandbox:
         timeout: float = 60.0,
         max_output_chars: int = 10_000,
         memory_bytes: int = 4 << 30,
+        read_only: Sequence[str | Path] = (),
+        writable: Sequence[str | Path] = (),
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """``read_only``/``writable``: more folders the command may see (bubblewrap only);
+        ``env``: variables set for the command (e.g. HOME pointing at an empty folder)."""
         self.workspace = Path(workspace).resolve()
+        self.read_only = [Path(p).resolve() for p in read_only]
+        self.writable = [Path(p).resolve() for p in writable]
+        self.env = dict(env or {})
         self.workspace.mkdir(parents=True, exist_ok=True)
         if mode == "auto":
             mode = "bwrap" if bubblewrap_available() else "none"
@@ -120,35 +152,57 @@ class Sandbox:
         shell = ["bash", "-c", limits + command]
         if self.mode != "bwrap":
             return shell
-        ws = str(self.workspace)
-        keep = [arg for path in _tools_under_tmp() for arg in ("--ro-bind", path, path)]
+        hidden = hidden_paths()
+        mounts = ["--ro-bind", "/", "/", "--tmpfs", "/tmp"]
+        mounts += [arg for p in _under_tmp() for arg in ("--ro-bind", str(p), str(p))]
+        mounts += [arg for p in hidden for arg in ("--tmpfs", str(p))]
+        mounts += [arg for p in (*_reexposed(hidden), *self.read_only)
+                   for arg in ("--ro-bind", str(p), str(p))]  # fmt: skip
+        mounts += [
+            arg for p in (*self.writable, self.workspace) for arg in ("--bind", str(p), str(p))
+        ]
         return [
-            "bwrap", "--ro-bind", "/", "/", "--tmpfs", "/tmp", *keep, "--dev", "/dev",
-            "--proc", "/proc", "--bind", ws, ws, "--unshare-net", "--unshare-pid", "--unshare-ipc",
-            "--die-with-parent", "--new-session", "--chdir", ws,
-            "--setenv", "HOME", ws, *shell,
+            "bwrap", *mounts, "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid",
+            "--unshare-ipc", "--die-with-parent", "--new-session", "--chdir", str(self.workspace),
+            "--setenv", "HOME", self.env.get("HOME", str(self.workspace)), *shell,
         ]  # fmt: skip
 
-    def run(self, command: str, *, timeout: float | None = None) -> CommandResult:
-        """Run one shell command; never raises for the command's own failures."""
-        limit = timeout or self.timeout
+    def _environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))}
         home = Path.home()
         for var, folder in (("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")):
             if var not in env and (home / folder).is_dir():  # toolchains stay usable
                 env[var] = str(home / folder)
-        env.update(HOME=str(self.workspace), PYTHONDONTWRITEBYTECODE="1")
+        env.update({"HOME": str(self.workspace), "PYTHONDONTWRITEBYTECODE": "1", **self.env})
+        return env
+
+    def start(self, command: str) -> subprocess.Popen[bytes]:
+        """Start a command for a conversation over its stdin and stdout (stderr discarded);
+        it leads its own process group, which the caller ends (``os.killpg``)."""
+        return subprocess.Popen(
+            self._argv(command, int(self.timeout) + 5), cwd=self.workspace,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=self._environment(),
+        )  # fmt: skip
+
+    def run(
+        self, command: str, *, timeout: float | None = None, stdin: bytes | None = None
+    ) -> CommandResult:
+        """Run one shell command (``stdin``: bytes fed to it); never raises for the command's
+        own failures."""
+        limit = timeout or self.timeout
+        env = self._environment()
         proc = subprocess.Popen(
             self._argv(command, int(limit) + 5),
             cwd=self.workspace,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
             env=env,
         )
         try:
-            raw, _ = proc.communicate(timeout=limit)
+            raw, _ = proc.communicate(stdin, timeout=limit)
             timed_out = False
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)

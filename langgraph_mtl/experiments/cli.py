@@ -15,6 +15,7 @@ from rich.console import Console
 
 from langgraph_mtl.cli.errors import CliError, require_extra
 from langgraph_mtl.cli.options import JsonOpt
+from langgraph_mtl.cli.output import print_json
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -31,6 +32,29 @@ experiment_app = typer.Typer(
     help="Reproduce the MTL experiments on your own model.", no_args_is_help=True
 )
 console = Console()
+
+
+UnsafeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-sandbox",
+        help="Run generated code without bubblewrap: NOT isolated (it can read task answers "
+        "and change your files).",
+    ),
+]
+
+
+def _require_isolation(unsafe: bool) -> None:
+    """Experiments run generated code: refuse to without bubblewrap unless told to."""
+    from langgraph_mtl.agent.sandbox import bubblewrap_available
+
+    if not unsafe and not bubblewrap_available():
+        raise CliError(
+            "experiments run generated code and must isolate it, but bubblewrap (bwrap) is not "
+            "installed or cannot run here: install it (apt install bubblewrap), or pass "
+            "--unsafe-no-sandbox to run unisolated",
+            code=2,
+        )
 
 
 def _needs_experiments_extra() -> None:
@@ -94,23 +118,36 @@ def fetch(
 @experiment_app.command("check")
 def check(
     domain: str,
-    sample: Annotated[int, typer.Option(help="Tasks to check (0 = all).")] = 10,
+    sample: Annotated[
+        int, typer.Option(help="Tasks to check (0 = every task of the data set).")
+    ] = 10,
+    cheats: Annotated[bool, typer.Option(help="Also try every known cheat on each task.")] = True,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Each reference solution must pass its verifier and a wrong solution must fail."""
+    """Is the verifier sound? Each reference must pass; the wrong solution and every known
+    cheat must fail. With --sample 0, every task of the data set is checked, including those
+    whose reference the verifier drops (counted, with the reason)."""
+    from langgraph_mtl.experiments.soundness import check_soundness
+
     loader = _domain(domain)
-    tasks = loader.all_tasks() if sample == 0 else loader.tasks("all", limit=sample)
-    bad = []
+    tasks = loader._candidates() if sample == 0 else loader.tasks("all", limit=sample)
     with _progress() as bar:
-        job = bar.add_task(f"checking {domain}", total=len(tasks), rate=1.0)
-        for index, task in enumerate(tasks, start=1):
-            ok, _ = loader.check(task, task.reference)
-            wrong, _ = loader.check(task, task.wrong)
-            if not ok or wrong:
-                bad.append(task.task_id)
-            bar.update(job, advance=1, rate=1 - len(bad) / index)
-    console.print(f"{domain}: {len(tasks) - len(bad)}/{len(tasks)} tasks verify correctly")
-    if bad:
-        console.print("failing: " + ", ".join(bad[:20]))
+        job = bar.add_task(f"checking {loader.name}", total=len(tasks), rate=1.0)
+        found = check_soundness(
+            loader,
+            tasks,
+            cheats=cheats,
+            progress=lambda done, _total, sound: bar.update(job, completed=done, rate=float(sound)),
+        )
+    if json_out:
+        print_json(found.as_dict())
+    else:
+        console.print(found.summary())
+        for reason, count in found.dropped.most_common(5):
+            console.print(f"  dropped {count}: {reason}")
+        for task_id, what in found.unsound[:20]:
+            console.print(f"  UNSOUND {task_id}: {what} passed")
+    if not found.sound:
         raise typer.Exit(1)
 
 
@@ -147,6 +184,7 @@ def run(
     pool_dir: Annotated[
         Path | None, typer.Option("--pool", help="Use this pool (e.g. another run's) as is.")
     ] = None,
+    unsafe: UnsafeOpt = False,
 ) -> None:
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
     condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
@@ -163,6 +201,7 @@ def run(
     from langgraph_mtl.pool import open_pool
 
     _needs_experiments_extra()
+    _require_isolation(unsafe)
 
     def sampling(spec: str) -> float | None:
         if temperature is not None:
@@ -263,6 +302,7 @@ def scaffold_tax(
     steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
     model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
     temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 0.0,
+    unsafe: UnsafeOpt = False,
 ) -> None:
     """The agent against the same model's single reply, on the same tasks and server:
     pass@1, seconds and tokens per attempt (scaffold.jsonl, scaffold.md)."""
@@ -274,6 +314,7 @@ def scaffold_tax(
         write_scaffold_report,
     )
 
+    _require_isolation(unsafe)
     loaders = [_domain(d) for d in domains.split(",")]
     check_model(model)
     if out.exists() and not out.is_dir():

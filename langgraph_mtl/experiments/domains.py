@@ -3,19 +3,25 @@ for what a domain and a task are)."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
 import re
 import shlex
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
 from langgraph_mtl.experiments.repo_domain import RepoDomain
-from langgraph_mtl.experiments.tasks import PRELUDE, Domain, Task, first_usable, heredoc
+from langgraph_mtl.experiments.tasks import Domain, Task, first_usable, heredoc, verify_sandbox
+from langgraph_mtl.experiments.verifiers import (
+    CallTests,
+    RustTests,
+    ShellOutcome,
+    UnittestSuite,
+    VerilogTestbench,
+)
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
 
 __all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
@@ -51,11 +57,7 @@ class PythonDomain(Domain):
     def _candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
-            harness = f"{row['test']}\ncheck({row['entry_point']})\n"
-            verify = (
-                f"{PRELUDE}{heredoc('$T/check.py', harness)}"
-                'cat solution.py "$T/check.py" > "$T/run.py" && timeout 20 python3 "$T/run.py"'
-            )
+            verify = CallTests(entry=row["entry_point"], prompt=row["prompt"], test=row["test"])
             out.append(
                 Task(
                     domain=self.name,
@@ -66,7 +68,7 @@ class PythonDomain(Domain):
                         "says, then test it by running it on the docstring's examples."
                     ),
                     files={"solution.py": row["prompt"]},
-                    verify_command=verify,
+                    verifier=verify,
                     reference={"solution.py": row["prompt"] + row["canonical_solution"]},
                     wrong={"solution.py": row["prompt"] + "    raise NotImplementedError\n"},
                 )
@@ -88,11 +90,8 @@ class RustDomain(Domain):
     def _candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
-            verify = (
-                f"{PRELUDE}{heredoc('$T/tests.rs', row['test'])}"
-                'cat solution.rs "$T/tests.rs" > "$T/all.rs" && '
-                'rustc --edition 2024 --test -A warnings -o "$T/t" "$T/all.rs" && timeout 20 "$T/t" -q'
-            )
+            uses = "\n".join(re.findall(r"(?m)^use [^;]+;", row["prompt"]))
+            verify = RustTests(tests=row["test"], entry=row["entry_point"], uses=uses)
             out.append(
                 Task(
                     domain=self.name,
@@ -104,7 +103,7 @@ class RustDomain(Domain):
                         f"it compiles with {shlex.quote('rustc --edition 2024 --crate-type lib solution.rs')}."
                     ),
                     files={"solution.rs": row["prompt"] + "\n    todo!()\n}\n"},
-                    verify_command=verify,
+                    verifier=verify,
                     reference={"solution.rs": row["prompt"] + row["canonical_solution"] + "\n"},
                     wrong={"solution.rs": row["prompt"] + "\n    todo!()\n}\n"},
                 )
@@ -133,12 +132,9 @@ class VerilogDomain(Domain):
     def _candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
-            verify = (
-                f"{PRELUDE}{heredoc('$T/tb.sv', row['test'])}"
-                'iverilog -g2012 -o "$T/sim" "$T/tb.sv" top_module.sv 2>&1 | tail -20 && '
-                '{ timeout 60 vvp -n "$T/sim" > "$T/sim.log" 2>&1; tail -5 "$T/sim.log"; '
-                "grep -q 'Mismatches: 0 in' \"$T/sim.log\"; }"
-            )
+            reference = row["prompt"] + row["canonical_solution"]
+            samples = functools.partial(self._samples, row["task_id"], row["test"], reference)
+            verify = VerilogTestbench(bench=row["test"], samples=samples)
             out.append(
                 Task(
                     domain=self.name,
@@ -150,12 +146,23 @@ class VerilogDomain(Domain):
                         "`iverilog -g2012 -o /tmp/a top_module.sv`."
                     ),
                     files={"top_module.sv": row["prompt"] + "\nendmodule\n"},
-                    verify_command=verify,
-                    reference={"top_module.sv": row["prompt"] + row["canonical_solution"]},
+                    verifier=verify,
+                    reference={"top_module.sv": reference},
                     wrong={"top_module.sv": row["prompt"] + "\nendmodule\n"},
                 )
             )
         return out
+
+    def _samples(self, task_id: str, bench: str, reference: str) -> int:
+        """How many samples the testbench compares on the reference design (measured once)."""
+
+        def measure() -> int:
+            counted, _ = VerilogTestbench(bench, samples=lambda: 0).count(
+                {"top_module.sv": reference}, verify_sandbox()
+            )
+            return counted[1] if counted and counted[0] == 0 else 0
+
+        return int(self.cached_verdict(f"samples:{task_id}", measure))
 
 
 ICALFA = PinnedWheel(
@@ -163,7 +170,6 @@ ICALFA = PinnedWheel(
     "621590a41cd843793f669c2c097adab4924132fa693776d4866c9a0846217eeb",
 )  # fmt: skip
 _ICALFA_DIR = "icalfa/assets/"
-_SHELL_CHECK = Path(__file__).with_name("shell_check.py")
 # the images' task trees live at the file-system root; here they live in the workspace
 _ROOTED = re.compile(r"(?<![\w./~$-])/(testbed|system|workspace)\b")
 
@@ -178,7 +184,6 @@ class ShellDomain(Domain):
     passes when its normalised stdout and file-tree hash equal those of either gold command."""
 
     name = "shell"
-    check_sandbox: SandboxMode = "auto"  # gold commands delete and move files: keep them boxed
 
     def _rows(self) -> list[tuple[int, int, dict[str, Any]]]:
         out = []
@@ -199,11 +204,8 @@ class ShellDomain(Domain):
         env = {"FILES": "testbed/hello.c testbed/FooBar.html"}  # set by image 1's Dockerfile
         out = []
         for part, index, row in self._rows():
-            spec = {"setup": setups[part], "env": env,
-                    "golds": [_unroot(row["gold"]), _unroot(row["gold2"])]}  # fmt: skip
-            verify = (
-                f"python3 {shlex.quote(str(_SHELL_CHECK))} <<'MTL_EOF'\n{json.dumps(spec)}\nMTL_EOF"
-            )
+            golds = (_unroot(row["gold"]), _unroot(row["gold2"]))
+            verify = ShellOutcome(setup=setups[part], golds=golds, env=env)
             out.append(
                 Task(
                     domain=self.name,
@@ -218,7 +220,7 @@ class ShellDomain(Domain):
                     ),
                     files={},
                     setup=setups[part],
-                    verify_command=verify,
+                    verifier=verify,
                     reference={"answer.sh": _unroot(row["gold"]) + "\n"},
                     wrong={"answer.sh": "true\n"},
                 )
@@ -227,9 +229,6 @@ class ShellDomain(Domain):
 
 
 _DATA_SPLITS = {"source": ("train",), "eval": ("test", "val"), "all": ("test", "val", "train")}
-_UNITTEST_MAIN = (
-    'if __name__ == "__main__":\n    import unittest\n    unittest.main(argv=["t"], verbosity=1)'
-)
 
 
 class DataDomain(Domain):
@@ -255,24 +254,19 @@ class DataDomain(Domain):
     def _task(self, row: dict[str, Any], python: str) -> Task:
         parts = row["prompt_parts"]
         stub = parts["stub"].replace("{library_import}", "import pandas as pd").rstrip() + "\n"
-        harness = f"{row['test_code']}\n\n{_UNITTEST_MAIN}\n"
-        verify = (
-            f"{PRELUDE}{heredoc('$T/tests.py', harness)}"
-            "{ echo 'import matplotlib'; echo 'matplotlib.use(\"Agg\")'; cat solution.py; } "
-            '> "$T/run.py" && cat "$T/tests.py" >> "$T/run.py" && cd "$T" && '
-            f'MPLBACKEND=Agg PYTHONHASHSEED=0 MPLCONFIGDIR="$T" timeout 60 {python} run.py 2>&1 '
-            "| tail -25"
-        )
+        entry = re.search(r"(?m)^def (\w+)", stub)
+        verify = UnittestSuite(tests=row["test_code"], entry=entry[1] if entry else "task_func",
+                               python=python)  # fmt: skip
         return Task(
             domain=self.name,
             task_id=row["task_id"],
             instruction=(
                 f"{parts['statement'].strip()}\n\nUse pandas as the data processing library. "
                 "solution.py holds the imports and the signature; implement the function in "
-                f"solution.py and try it with the Python that has the libraries: {python}"
+                f"solution.py and try it with the Python that has the libraries: {shlex.quote(python)}"
             ),
             files={"solution.py": stub},
-            verify_command=verify,
+            verifier=verify,
             reference={"solution.py": row["ground_truth"]["pandas"]},
             wrong={"solution.py": stub + "    raise NotImplementedError\n"},
         )
@@ -283,7 +277,7 @@ class DataDomain(Domain):
         return [row for name in _DATA_SPLITS[split] for row in self._split_rows[name]]
 
     def _candidates(self) -> list[Task]:
-        python = shlex.quote(str(data_python()))
+        python = str(data_python())
         return [self._task(row, python) for row in self._rows_of("all")]
 
     def all_tasks(self) -> list[Task]:
@@ -292,7 +286,7 @@ class DataDomain(Domain):
     def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
         """The dataset's own splits ("source" = train, "eval" = test + val), shuffled by seed;
         each task is verified on first use and kept only if its reference passes."""
-        python = shlex.quote(str(data_python()))
+        python = str(data_python())
         rows = self._rows_of(split)
         random.Random(f"{self.name}-{seed}").shuffle(rows)
 

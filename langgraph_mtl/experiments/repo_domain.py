@@ -3,15 +3,15 @@ archives ship their test suites (inflection, toolz).
 
 Mutants are generated deterministically from a seed (comparison, arithmetic, boolean and
 constant swaps), and kept only when the project's own tests catch them; the issue text is the
-failing test output. The verifier checks that the tests were left as shipped and runs them.
-Screening a mutant runs the whole suite (a few seconds), so tasks are screened on first use and
-the verdicts cached.
+failing test output. The verifier rebuilds the project from its pinned source, takes only the
+project's modules from the solution (never tests or test configuration) and requires as many
+passing tests as the unbroken project has. Screening a mutant runs the whole suite (a few
+seconds), so tasks are screened on first use and the verdicts cached.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import io
 import random
 import shlex
@@ -23,7 +23,8 @@ from functools import cached_property
 from pathlib import Path
 
 from langgraph_mtl.agent.sandbox import Sandbox
-from langgraph_mtl.experiments.tasks import Domain, Task, first_usable
+from langgraph_mtl.experiments.tasks import Domain, Task, first_usable, verify_sandbox
+from langgraph_mtl.experiments.verifiers import PytestSuite
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
 
 __all__ = ["Mutant", "RepoDomain", "mutants"]
@@ -121,19 +122,43 @@ class RepoDomain(Domain):
     def _project(self, name: str) -> Project:
         return next(p for p in PROJECTS if p.package.name == name)
 
+    def _files(self, project: Project) -> dict[str, str]:
+        tree = self._trees[project.package.name]
+        return {p: c for p, c in tree.items() if p.endswith((".py", ".cfg", ".ini", ".toml"))}
+
+    def _modules(self, project: Project) -> tuple[str, ...]:
+        """What a fix may change: the project's own modules (no tests, no test set-up)."""
+        return tuple(sorted(
+            p for p in self._files(project)
+            if p.endswith(".py") and not p.startswith(project.tests) and "/tests/" not in f"/{p}"
+            and p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py")
+            and not p.rsplit("/", 1)[-1].startswith("test_")
+        ))  # fmt: skip
+
+    def _suite(self, project: Project) -> PytestSuite:
+        files = self._files(project)
+
+        def expected() -> int:
+            def measure() -> int:
+                counted = PytestSuite(files, self._modules(project), project.tests, lambda: 0)
+                report, output = counted.count(files, verify_sandbox())
+                if not report or report.get("failed") or report.get("errors"):
+                    raise RuntimeError(
+                        f"repo: the unbroken {project.package.name} does not pass its own tests "
+                        f"here:\n{output[-800:]}"
+                    )
+                return int(str(report["passed"]))
+
+            return int(self.cached_verdict(f"passes:{project.package.name}", measure))
+
+        return PytestSuite(files, self._modules(project), project.tests, expected,
+                           timeout=TEST_TIMEOUT)  # fmt: skip
+
     def _task(self, mutant: Mutant, failure: str) -> Task:
         project = self._project(mutant.project)
         tree = self._trees[mutant.project]
-        tests = {p: c for p, c in tree.items() if p.startswith(project.tests) and p.endswith(".py")}
-        sums = "".join(
-            f"{hashlib.sha256(c.encode()).hexdigest()}  {p}\n" for p, c in sorted(tests.items())
-        )
-        verify = (
-            f"sha256sum --quiet -c - <<'MTL_EOF' || {{ echo 'the tests were changed'; exit 1; }}\n"
-            f"{sums}MTL_EOF\n"
-            f"timeout {TEST_TIMEOUT} {_pytest(project)} 2>&1 | tail -30"
-        )
-        files = {p: c for p, c in tree.items() if p.endswith((".py", ".cfg", ".ini", ".toml"))}
+        files = self._files(project)
+        suite = self._suite(project)
         broken = mutant.apply(tree[mutant.path])
         return Task(
             domain=self.name,
@@ -145,9 +170,10 @@ class RepoDomain(Domain):
                 "tests."
             ),
             files={**files, mutant.path: broken},
-            verify_command="set -o pipefail\n" + verify,
+            verifier=suite,
             reference={**files},
             wrong={**files, mutant.path: broken},
+            protected=tuple(sorted(set(files) - set(suite.solution_files))),
         )
 
     def _screen(self, mutant: Mutant) -> str | None:

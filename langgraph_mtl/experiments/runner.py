@@ -82,10 +82,13 @@ class ResultStore:
 def attempt_task(
     graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
 ) -> dict[str, Any]:
-    """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts."""
+    """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts.
+    The task's verifier checks the finished workspace (its allowlisted files, elsewhere); a
+    run that changed protected or steering files is marked ``tampered`` and never passes."""
     with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
         task.prepare(ws)
         context.workspace = ws
+        context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
         started = time.monotonic()
         state = graph.invoke(
             {"task": task.instruction}, context=context, config={"recursion_limit": step_limit + 10}
@@ -98,6 +101,7 @@ def attempt_task(
             "receipts": state.get("memory_receipts", []),
             "memory_status": state.get("memory_status", ""),
             "verification": str(state.get("verification", ""))[-1500:],
+            "tampered": list(state.get("tampered", [])),
             "written": state.get("memory_written", []),
         }
 
@@ -193,7 +197,6 @@ def run_condition(
         context = AgentContext(
             domain=domain.name,
             task_id=task.task_id,
-            verify_command=task.verify_command,
             write=False,  # evaluation never changes the pool it is measured on
             retrieve=condition.uses_memory,
             include_own_domain=condition.scope == "own",
@@ -264,8 +267,7 @@ def generate_memories(
     written: list[bool] = []
 
     def job(domain: Domain, task: Task) -> None:
-        context = AgentContext(domain=domain.name, task_id=task.task_id,
-                               verify_command=task.verify_command, retrieve=False)  # fmt: skip
+        context = AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False)
         result = attempt_task(graph, domain, task, context, step_limit)
         written.append(bool(result["written"]))
         tally.add(f"memories / {domain.name}", result["passed"])

@@ -85,14 +85,16 @@ def _run(
 ) -> dict[str, Any]:
     base = {"condition": approach, "domain": domain.name, "task_id": task.task_id, "attempt": 0}
     if approach == "agent":
-        context = AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False,
-                               write=False, verify_command=task.verify_command)  # fmt: skip
+        context = AgentContext(
+            domain=domain.name, task_id=task.task_id, retrieve=False, write=False
+        )
         result = attempt_task(graph, domain, task, context, step_limit)
         return {**base, **{k: result[k] for k in ("passed", "steps", "tokens", "seconds")},
                 "verification": result["verification"][-500:]}  # fmt: skip
     started = time.monotonic()
     files, tokens = single_reply_files(model, task)
-    passed, output = domain.check(task, files)
+    verdict = domain.check(task, files)
+    passed, output = verdict.passed, verdict.report
     return {**base, "passed": passed, "steps": 1, "tokens": tokens,
             "seconds": round(time.monotonic() - started, 2), "verification": output[-500:]}  # fmt: skip
 

@@ -1,28 +1,34 @@
 """What a domain is: tasks with a workspace, an instruction and a verifier, split and checked.
 
 A task gives the agent a workspace (files, optionally built by a setup script) and an
-instruction; its verifier is a shell command run in the workspace after the agent finishes (the
-tests stay hidden until then). Each task can place its reference solution or a wrong one, so
-loaders are checked against both.
+instruction; its verifier (:mod:`.verifiers`) takes only the task's allowlisted solution files
+from the finished workspace and runs the hidden checks on them in a fresh sandboxed folder.
+Each task can place its reference solution or a wrong one, so loaders are checked against both.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import tempfile
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode, bubblewrap_available
+from langgraph_mtl.agent.verdict import Verdict
+from langgraph_mtl.experiments.verifiers import Verifier, fingerprint, tampering
 from langgraph_mtl.home import mtl_home
 
-__all__ = ["PRELUDE", "Domain", "Task", "cache_dir", "first_usable", "heredoc"]
+__all__ = ["VERIFIER_VERSION", "Domain", "Task", "cache_dir", "first_usable", "heredoc",
+           "verify_sandbox"]  # fmt: skip
+
+VERIFIER_VERSION = 2  # part of every cache name: verdicts from older verifiers are not trusted
 
 T = TypeVar("T")
+_CACHE_LOCK = threading.RLock()
 
 
 @dataclass(frozen=True)
@@ -33,10 +39,39 @@ class Task:
     task_id: str
     instruction: str
     files: dict[str, str]
-    verify_command: str
+    verifier: Verifier
     reference: dict[str, str] = field(default_factory=dict)
     wrong: dict[str, str] = field(default_factory=dict)
     setup: str = ""  # a bash script run in the fresh workspace before ``files`` are written
+    protected: tuple[str, ...] = ()  # workspace files the agent must leave as they are
+
+    def verify(self, files: dict[str, str], mode: SandboxMode | None = None) -> Verdict:
+        """The verifier's verdict on ``files`` (names outside the allowlist are ignored)."""
+        allowed = {k: v for k, v in files.items() if k in self.verifier.solution_files}
+        return self.verifier.check(allowed, mode or verify_sandbox())
+
+    def verify_workspace(
+        self, workspace: str | Path, baseline: dict[str, str], mode: SandboxMode | None = None
+    ) -> Verdict:
+        """The verdict on a finished workspace: its allowlisted files are checked elsewhere,
+        and a run that changed protected or steering files (against ``baseline``, a
+        :func:`.verifiers.fingerprint` taken after :meth:`prepare`) never passes."""
+        root = Path(workspace)
+        files = {}
+        for name in self.verifier.solution_files:
+            path = root / name
+            if path.is_file() and not path.is_symlink():
+                files[name] = path.read_text(errors="replace")
+        verdict = self.verify(files, mode)
+        changed = tampering(root, baseline, self.protected)
+        if not changed:
+            return verdict
+        note = "tampering: " + "; ".join(changed[:10])
+        return Verdict(False, f"{note}\n{verdict.report}", (*verdict.tampered, *changed))
+
+    def baseline(self, workspace: str | Path) -> dict[str, str]:
+        """The fingerprint :meth:`verify_workspace` compares against."""
+        return fingerprint(workspace, self.protected)
 
     def prepare(self, workspace: str | Path, files: dict[str, str] | None = None) -> None:
         """Build the task's starting workspace (optionally with other ``files``)."""
@@ -55,7 +90,6 @@ class Domain(ABC):
     """A source of tasks; ``tasks()`` is deterministic and split into source/eval halves."""
 
     name: str
-    check_sandbox: SandboxMode = "none"  # verifying shipped references needs no isolation
 
     def fetch(self) -> int:
         """Download the task data and build what its verifier needs; returns the task count."""
@@ -70,16 +104,16 @@ class Domain(ABC):
         fails it (checked once, cached): data sets hold entries that do not build with the
         installed toolchain, give different output on each run, or cannot tell a no-op apart."""
         tasks = self._candidates()
-        cache = cache_dir() / f"{self.name}-verified.json"
+        cache = cache_dir() / f"{self.name}-verified-v{VERIFIER_VERSION}.json"
         if cache.exists():
             good = set(json.loads(cache.read_text()))
         else:
             good = {t.task_id for t in tasks if self.verifies(t)}
             if tasks and not good:  # a broken toolchain, not a data set: say so, cache nothing
-                _, output = self.check(tasks[0], tasks[0].reference)
+                report = self.check(tasks[0], tasks[0].reference).report
                 raise RuntimeError(
                     f"{self.name}: no reference solution passes its verifier here; the first "
-                    f"one ({tasks[0].task_id}) says:\n{output[-800:]}"
+                    f"one ({tasks[0].task_id}) says:\n{report[-800:]}"
                 )
             cache.parent.mkdir(parents=True, exist_ok=True)
             cache.write_text(json.dumps(sorted(good)))
@@ -96,25 +130,28 @@ class Domain(ABC):
     def cached_verdict(self, task_id: str, compute: Callable[[], Any]) -> Any:
         """A per-task verdict (any JSON value), computed once and kept in the domain's cache
         file: for domains that verify tasks when they are first used."""
-        cache = cache_dir() / f"{self.name}-verdicts.json"
-        verdicts = json.loads(cache.read_text()) if cache.exists() else {}
-        if task_id not in verdicts:
-            verdicts[task_id] = compute()
+        cache = cache_dir() / f"{self.name}-verdicts-v{VERIFIER_VERSION}.json"
+        with _CACHE_LOCK:
+            verdicts = json.loads(cache.read_text()) if cache.exists() else {}
+        if task_id in verdicts:
+            return verdicts[task_id]
+        value = compute()
+        with _CACHE_LOCK:
+            verdicts = json.loads(cache.read_text()) if cache.exists() else {}
+            verdicts[task_id] = value
             cache.parent.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps(verdicts, sort_keys=True))
-        return verdicts[task_id]
+            partial = cache.with_suffix(".partial")
+            partial.write_text(json.dumps(verdicts, sort_keys=True))
+            partial.replace(cache)
+        return value
 
     def verifies(self, task: Task) -> bool:
         """The verifier accepts the reference solution and rejects the wrong one."""
-        return self.check(task, task.reference)[0] and not self.check(task, task.wrong)[0]
+        return self.check(task, task.reference).passed and not self.check(task, task.wrong).passed
 
-    def check(self, task: Task, files: dict[str, str], *, timeout: float = 60) -> tuple[bool, str]:
-        """Run the verifier on the given files in a fresh workspace (sandboxed where possible)."""
-        with tempfile.TemporaryDirectory(prefix=f"mtl-check-{self.name}-") as ws:
-            task.prepare(ws, files)
-            box = Sandbox(ws, mode=self.check_sandbox, timeout=timeout, max_output_chars=4000)
-            result = box.run(task.verify_command)
-        return result.exit_code == 0, result.output
+    def check(self, task: Task, files: dict[str, str]) -> Verdict:
+        """The task's verifier on the given solution files."""
+        return task.verify(files)
 
 
 def first_usable(
@@ -136,7 +173,10 @@ def cache_dir() -> Path:
     return mtl_home() / "cache"
 
 
-PRELUDE = 'set -o pipefail; T="$(mktemp -d)" || exit 2\n'  # private scratch: no stale files
+def verify_sandbox() -> SandboxMode:
+    """How verifiers isolate solutions: bubblewrap when it runs here, else nothing (experiments
+    refuse to run unisolated unless told to, see :func:`.runner.require_isolation`)."""
+    return "bwrap" if bubblewrap_available() else "none"
 
 
 def heredoc(path: str, content: str) -> str:

@@ -1,0 +1,195 @@
+"""Solutions that try to pass without solving the task, one per known way of gaming a
+verifier, for every domain: ``mtl experiment check`` and the tests run them next to the
+reference and the wrong solution, and every one must fail."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from langgraph_mtl.experiments.tasks import Task
+
+__all__ = ["CHEATS", "cheats_for"]
+
+Files = dict[str, str]
+
+_EQUALS_ANYTHING = (
+    "class _Any:\n"
+    "    def __eq__(self, other): return True\n"
+    "    def __ne__(self, other): return False\n"
+    "    def __hash__(self): return 0\n"
+    "    def __bool__(self): return True\n"
+)
+
+
+def _python_like(task: Task, stub: str) -> dict[str, Files]:
+    """Cheats for a Python function task whose solution file starts as ``stub``."""
+    name = next(iter(task.wrong))
+    body = "    raise NotImplementedError\n"
+    unsolved = stub + body
+    return {
+        "exit 0 at import": {name: "import os\nos._exit(0)\n" + unsolved},
+        "SystemExit at import": {name: "raise SystemExit(0)\n" + unsolved},
+        "exit 0 from the function": {name: stub + "    import os\n    os._exit(0)\n"},
+        "SystemExit from the function": {name: stub + "    raise SystemExit(0)\n"},
+        "exit hook": {
+            name: "import atexit, os\natexit.register(lambda: os._exit(0))\n"
+            "import sys\nsys.excepthook = lambda *a: os._exit(0)\n" + unsolved
+        },
+        "patched test runner": {
+            name: "import unittest\n"
+            "for _n in [n for n in dir(unittest.TestCase) if n.startswith('assert')]:\n"
+            "    setattr(unittest.TestCase, _n, lambda *a, **k: None)\n"
+            "unittest.TestResult.wasSuccessful = lambda self: True\n"
+            "import builtins\nbuiltins.AssertionError = type('Quiet', (Exception,), {})\n"
+            + unsolved
+        },
+        "result equal to anything": {name: _EQUALS_ANYTHING + stub + "    return _Any()\n"},
+    }
+
+
+def _python(task: Task) -> dict[str, Files]:
+    return _python_like(task, task.files["solution.py"])
+
+
+def _data(task: Task) -> dict[str, Files]:
+    cheats = _python_like(task, task.files["solution.py"])
+    cheats["patched pandas checks"] = {
+        "solution.py": "import pandas.testing, numpy.testing\n"
+        "pandas.testing.assert_frame_equal = lambda *a, **k: None\n"
+        "pandas.testing.assert_series_equal = lambda *a, **k: None\n"
+        "numpy.testing.assert_array_equal = lambda *a, **k: None\n"
+        + task.files["solution.py"]
+        + "    raise NotImplementedError\n"
+    }
+    return cheats
+
+
+def _rust(task: Task) -> dict[str, Files]:
+    stub = task.wrong["solution.rs"]
+    head = stub[: stub.rindex("todo!()")]
+    quiet = "macro_rules! assert_eq { ($($t:tt)*) => {}; }\nmacro_rules! assert { ($($t:tt)*) => {}; }\n"
+    return {
+        "tests compiled away": {"solution.rs": "#![cfg(not(test))]\n" + stub},
+        "local macros neuter the asserts": {
+            "solution.rs": quiet + stub.replace("todo!()", "loop {}")
+        },
+        "exported macros neuter the asserts": {
+            "solution.rs": "#[macro_export]\n"
+            + quiet.replace("}\nmacro_rules!", "}\n#[macro_export]\nmacro_rules!")
+            + stub
+        },
+        "exit 0 from the function": {"solution.rs": head + "std::process::exit(0)\n}\n"},
+        "forged test summary": {
+            "solution.rs": head + "{ use std::io::Write; let mut o = std::io::stdout(); "
+            'let _ = writeln!(o, "test tests::x ... ok\\n\\ntest result: ok. 1 passed; 0 failed; '
+            '0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n"); '
+            "std::process::exit(0) }\n}\n"
+        },
+    }
+
+
+def _verilog(task: Task) -> dict[str, Files]:
+    stub = task.wrong["top_module.sv"]
+    body = stub[: stub.rindex("endmodule")]
+    return {
+        "finish before any sample": {"top_module.sv": body + "initial $finish;\nendmodule\n"},
+        "pass line from the design": {
+            "top_module.sv": body + 'initial begin $display("Mismatches: 0 in 100 samples");'
+            ' $finish; end\nfinal $display("Mismatches: 0 in 100 samples");\nendmodule\n'
+        },
+        "instantiates the reference": {
+            "top_module.sv": body + "reference_module cheat_ref (.*);\nendmodule\n"
+        },
+    }
+
+
+_READ_GOLD = (
+    "python3 - <<'EOF'\n"
+    "import glob, json, subprocess\n"
+    "for f in glob.glob('/proc/[0-9]*/cmdline'):\n"
+    "    try: text = open(f, 'rb').read().decode(errors='replace')\n"
+    "    except OSError: continue\n"
+    "    at = text.find('{\"setup\"')\n"
+    "    if at >= 0:\n"
+    "        spec = json.JSONDecoder().raw_decode(text[at:])[0]\n"
+    "        subprocess.run(['bash', '-c', spec['golds'][0]])\n"
+    "        break\n"
+    "EOF\n"
+)
+
+
+def _shell(task: Task) -> dict[str, Files]:
+    return {
+        "reads the gold from the verifier's process": {"answer.sh": _READ_GOLD},
+        "destroys the compared trees": {
+            "answer.sh": "rm -rf ../* ../.[!.]* 2>/dev/null; rm -rf ./* ./.[!.]* 2>/dev/null; true\n"
+        },
+        "reads the answer keys": {
+            "answer.sh": "grep -rah --include='*.json' -m1 gold \"${MTL_HOME:-.mtl}\" ~/.cache "
+            "2>/dev/null | head -1\n"
+        },
+    }
+
+
+def _repo(task: Task) -> dict[str, Files]:
+    broken = dict(task.wrong)
+    module = next(p for p in task.verifier.solution_files if broken.get(p) != task.reference.get(p))
+    test_file = next(p for p in task.protected if "test" in p.rsplit("/", 1)[-1])
+    tests_dir = test_file.rsplit("/", 1)[0] if "/" in test_file else "tests"
+    skip_all = (
+        "import pytest\n\ndef pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n        item.add_marker(pytest.mark.skip)\n"
+    )
+    force_pass = (
+        "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\n"
+        "def pytest_runtest_makereport(item, call):\n    outcome = yield\n"
+        "    report = outcome.get_result()\n    report.outcome = 'passed'\n"
+    )
+    return {
+        "conftest skips every test": {**broken, "conftest.py": skip_all},
+        "conftest in a subfolder forces passes": {
+            **broken,
+            f"{tests_dir}/sub/conftest.py": force_pass,
+            f"{tests_dir}/conftest.py": force_pass,
+        },
+        "test configuration collects only": {
+            **broken,
+            "pytest.ini": "[pytest]\naddopts = --co\n",
+            "setup.cfg": "[tool:pytest]\naddopts = --co\n",
+        },
+        "exit 0 from the module under test": {
+            **broken,
+            module: "import os\nos._exit(0)\n" + broken[module],
+        },
+        "patched pytest from the module under test": {
+            **broken,
+            module: "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n"
+            + broken[module],
+        },
+        "edited tests": {
+            **broken,
+            **{p: "def test_nothing():\n    pass\n" for p in task.protected if p.endswith(".py")},
+        },
+    }
+
+
+CHEATS: dict[str, Callable[[Task], dict[str, Files]]] = {
+    "python": _python,
+    "data": _data,
+    "rust": _rust,
+    "verilog": _verilog,
+    "shell": _shell,
+    "repo": _repo,
+}
+
+
+def cheats_for(task: Task) -> dict[str, Files]:
+    """Each known cheat for the task's domain, by name (none for other domains)."""
+    make = CHEATS.get(task.domain)
+    return make(task) if make else {}
+
+
+def describe(cheats: dict[str, Files]) -> str:
+    """The cheats' names as JSON (for reports)."""
+    return json.dumps(sorted(cheats))

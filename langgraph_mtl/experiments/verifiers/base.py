@@ -1,0 +1,31 @@
+"""What every verifier is: given the solution's allowlisted files, a verdict that only a
+complete, passing run of the hidden checks can earn."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from langgraph_mtl.agent.sandbox import SandboxMode
+from langgraph_mtl.agent.verdict import Verdict
+
+__all__ = ["ExpectedCount", "Verifier", "failed"]
+
+ExpectedCount = Callable[[str, Callable[[], Any]], Any]
+"""``(key, compute) -> value``: a per-task value computed once (from the reference) and kept."""
+
+
+class Verifier(ABC):
+    """Checks a task's solution files in a fresh folder; ``solution_files`` is the allowlist
+    of what is taken from the agent's workspace (anything else there is ignored)."""
+
+    solution_files: tuple[str, ...]
+
+    @abstractmethod
+    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
+        """The verdict on ``files`` (only allowlisted names are used)."""
+
+
+def failed(report: str, *tampered: str) -> Verdict:
+    return Verdict(False, report, tuple(tampered))

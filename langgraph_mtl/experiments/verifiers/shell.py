@@ -1,0 +1,96 @@
+"""Shell tasks: the task's file tree is built once, then each gold command and the answer run
+on their own copies, each in its own sandbox (the answer never sees the golds, the base tree or
+the other copies), and the answer passes when its output and resulting tree equal a gold's."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.verdict import Verdict
+from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.scratch import scratch
+
+__all__ = ["ShellOutcome", "tree_digest"]
+
+TIMEOUT = 10.0
+
+
+def tree_digest(root: Path) -> str:
+    """Hash of every entry's kind, relative path, permission bits and content."""
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = Path(folder) / name
+            info = path.lstat()
+            kind = "l" if path.is_symlink() else "d" if path.is_dir() else "f"
+            digest.update(f"{kind} {path.relative_to(root)} {info.st_mode & 0o777:o}\n".encode())
+            if kind == "l":
+                digest.update(os.readlink(path).encode())
+            elif kind == "f":
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _normalise(raw: str, workdir: Path) -> str:
+    """Trailing spaces and blank lines dropped; the run's own directory reads as ``.``."""
+    lines = [line.rstrip() for line in raw.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines).replace(str(workdir), ".")
+
+
+@dataclass(frozen=True)
+class ShellOutcome(Verifier):
+    """``setup`` builds the tree, ``golds`` are the accepted commands, ``env`` their variables."""
+
+    setup: str
+    golds: tuple[str, ...]
+    env: Mapping[str, str]
+    solution_file: str = "answer.sh"
+
+    @property
+    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.solution_file,)
+
+    def _outcome(
+        self, base: Path, script: str, workdir: Path, mode: SandboxMode
+    ) -> tuple[str, str]:
+        shutil.copytree(base, workdir, symlinks=True)
+        exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in self.env.items())
+        box = Sandbox(workdir, mode=mode, timeout=TIMEOUT, max_output_chars=200_000)
+        done = box.run(f"{exports}exec 2>/dev/null\n{script}")
+        if done.timed_out:
+            return "<timed out>", ""
+        return _normalise(done.output, workdir), tree_digest(workdir)
+
+    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
+        answer = files.get(self.solution_file)
+        if answer is None:
+            return failed("answer.sh is missing: write the command(s) into answer.sh")
+        with scratch() as dirs:
+            base = dirs.out / "base"
+            built = Sandbox(base, mode=mode, timeout=60).run(self.setup)
+            if built.exit_code != 0:
+                return failed(f"the task's file tree could not be built: {built.output[-300:]}")
+            expected = [
+                self._outcome(base, gold, dirs.out / f"gold{i}", mode)
+                for i, gold in enumerate(self.golds)
+            ]
+            got = self._outcome(base, answer, dirs.out / "answer", mode)
+        if got in expected:
+            return Verdict(True, "answer.sh matches the expected output and file changes")
+        report = (
+            f"answer.sh does not do what was asked.\nits output (first 600 chars):\n"
+            f"{got[0][:600]}\nexpected output (first 600 chars):\n{expected[0][0][:600]}"
+        )
+        if got[1] != expected[0][1]:
+            report += "\nits changes to the files also differ from the expected ones"
+        return failed(report)

@@ -1,0 +1,79 @@
+"""Tasks checked by a unittest suite that must run in the solution's own process (its results
+are objects such as DataFrames and plots): the harness counts every test it ran, watches the
+test machinery for patching and the function's results for values that equal anything, and
+reports on a line tagged with a nonce the solution never sees before it is loaded. An exit
+status means nothing, and the suite must have run every one of its tests."""
+
+from __future__ import annotations
+
+import ast
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from langgraph_mtl.agent.sandbox import SandboxMode
+from langgraph_mtl.agent.verdict import Verdict
+from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.scratch import new_nonce, read_result, scratch
+
+__all__ = ["UnittestSuite", "count_tests"]
+
+
+def count_tests(source: str) -> int:
+    """How many ``test*`` methods the suite's TestCase classes define (read from its source)."""
+    count = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and any(
+            isinstance(b, ast.Attribute | ast.Name) and ast.unparse(b).endswith("TestCase")
+            for b in node.bases
+        ):
+            count += sum(
+                isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and f.name.startswith("test")
+                for f in node.body
+            )
+    return count
+
+
+@dataclass(frozen=True)
+class UnittestSuite(Verifier):
+    """``tests`` (unittest source using the solution's globals) for the ``entry`` function in
+    ``solution_file``, run by ``python`` (an interpreter with the suite's libraries)."""
+
+    tests: str
+    entry: str
+    python: str
+    solution_file: str = "solution.py"
+    timeout: float = 90.0
+
+    @property
+    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.solution_file,)
+
+    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
+        if self.solution_file not in files:
+            return failed(f"{self.solution_file} is missing")
+        expected = count_tests(self.tests)
+        nonce = new_nonce()
+        with scratch(("run_unittests.py", "integrity.py")) as dirs:
+            dirs.write({"solution.py": files[self.solution_file]})
+            dirs.write({"tests.py": self.tests}, dirs.harness)
+            box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
+            command = (
+                f"PYTHONHASHSEED=0 {shlex.quote(self.python)} -I "
+                f"{dirs.harness / 'run_unittests.py'} {dirs.harness / 'tests.py'} "
+                f"{shlex.quote(self.entry)}"
+            )
+            done = box.run(command, stdin=f"{nonce}\n".encode())
+        result = read_result(done.output, nonce)
+        if result is None:
+            return failed(f"the suite did not finish (no report):\n{done.output[-800:]}")
+        if result.get("tampered"):
+            return failed(
+                "tampering: " + "; ".join(map(str, result["tampered"])),
+                *map(str, result["tampered"]),
+            )
+        ran, passed = result.get("ran"), result.get("passed")
+        if expected and ran == passed == expected:
+            return Verdict(True, f"all {expected} tests passed")
+        errors = "\n".join(map(str, result.get("errors", [])))[-1200:]
+        return failed(f"{passed} of {expected} tests passed ({ran} ran)\n{errors}")

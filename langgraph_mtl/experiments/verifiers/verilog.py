@@ -1,0 +1,74 @@
+"""Verilog tasks simulated against the reference module: the testbench's modules and instances
+get names with this run's nonce (a design cannot instantiate the reference, reach into the
+testbench, or print its verdict line), and a pass needs the tagged line reporting 0 mismatches
+in exactly as many samples as the reference's own run compares."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from langgraph_mtl.agent.sandbox import SandboxMode
+from langgraph_mtl.agent.verdict import Verdict
+from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
+
+__all__ = ["VerilogTestbench", "tag_testbench"]
+
+
+def tag_testbench(bench: str, nonce: str) -> str:
+    """The testbench with every module but ``top_module``, and every instance, renamed with
+    the nonce, and its verdict line tagged."""
+    modules = set(re.findall(r"\bmodule\s+(\w+)", bench))
+    known = "|".join(map(re.escape, modules | {"top_module"}))
+    instances = set(re.findall(rf"^\s*(?:{known})\s+(?:#\s*\(.*?\)\s*)?(\w+)\s*\(", bench, re.M))
+    for name in sorted((modules - {"top_module"}) | instances, key=len, reverse=True):
+        bench = re.sub(rf"\b{re.escape(name)}\b", f"{name}_{nonce}", bench)
+    return bench.replace('"Mismatches: ', f'"MTL-{nonce} Mismatches: ')
+
+
+@dataclass(frozen=True)
+class VerilogTestbench(Verifier):
+    """``bench``: the data set's testbench with its reference module; ``samples``: how many
+    samples the reference's run compares (computed once)."""
+
+    bench: str
+    samples: Callable[[], int]
+    solution_file: str = "top_module.sv"
+    timeout: float = 90.0
+
+    @property
+    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.solution_file,)
+
+    def count(
+        self, files: Mapping[str, str], mode: SandboxMode
+    ) -> tuple[tuple[int, int] | None, str]:
+        """(mismatches, samples) from the tagged line (``None`` when it never came), and the
+        simulation's output."""
+        nonce = new_nonce()
+        with scratch() as dirs:
+            dirs.write({"top_module.sv": files[self.solution_file]})
+            dirs.write({"tb.sv": tag_testbench(self.bench, nonce)}, dirs.harness)
+            sim = dirs.out / "sim"
+            done = dirs.box(
+                mode, timeout=self.timeout, read_only=(dirs.harness,), writable=(dirs.out,)
+            ).run(
+                f"iverilog -g2012 -o {sim} {dirs.harness / 'tb.sv'} top_module.sv 2>&1 | tail -20"
+                f" && timeout 60 vvp -n {sim} 2>&1 | tail -8"
+            )
+        found = re.findall(rf"^MTL-{nonce} Mismatches: (\d+) in (\d+) samples", done.output, re.M)
+        return ((int(found[-1][0]), int(found[-1][1])) if found else None), done.output
+
+    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
+        if self.solution_file not in files:
+            return failed(f"{self.solution_file} is missing")
+        counted, output = self.count(files, mode)
+        if counted is None:
+            return failed(f"the simulation did not reach its verdict:\n{output[-1200:]}")
+        mismatches, samples = counted
+        expected = self.samples()
+        if mismatches == 0 and samples == expected > 0:
+            return Verdict(True, f"0 mismatches in all {samples} samples")
+        return failed(f"{mismatches} mismatches in {samples} of {expected} samples")

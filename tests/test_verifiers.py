@@ -1,0 +1,160 @@
+"""Verifiers that cannot be gamed: references pass, wrong solutions and every known cheat fail,
+only allowlisted files are taken from a workspace, and tampering is recorded."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from helpers import TinyDomain, act_reply
+
+from langgraph_mtl.agent.sandbox import bubblewrap_available
+from langgraph_mtl.experiments.cheats import cheats_for
+from langgraph_mtl.experiments.conditions import CONDITIONS
+from langgraph_mtl.experiments.domains import get_domain
+from langgraph_mtl.experiments.runner import ResultStore, run_condition
+from langgraph_mtl.experiments.soundness import check_soundness
+from langgraph_mtl.experiments.tasks import Task
+from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
+from langgraph_mtl.experiments.verifiers.scratch import read_result
+from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
+from langgraph_mtl.experiments.verifiers.verilog import tag_testbench
+
+PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
+CHECK = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n"
+
+
+def _add_task() -> Task:
+    return Task(
+        domain="python",
+        task_id="add",
+        instruction="implement add",
+        files={"solution.py": PROMPT},
+        verifier=CallTests(entry="add", prompt=PROMPT, test=CHECK),
+        reference={"solution.py": PROMPT + "    return a + b\n"},
+        wrong={"solution.py": PROMPT + "    raise NotImplementedError\n"},
+    )
+
+
+def test_function_tasks_pass_the_reference_and_fail_the_wrong_solution_and_every_cheat():
+    task = _add_task()
+    assert task.verify(task.reference).passed
+    assert not task.verify(task.wrong).passed
+    cheats = cheats_for(task)
+    assert len(cheats) >= 6
+    passed = [name for name, files in cheats.items() if task.verify(files).passed]
+    assert passed == []
+
+
+def test_function_tasks_compare_plain_data_only():
+    task = _add_task()
+    # a class of the solution's own cannot even be sent; an importable one is refused
+    local = (
+        PROMPT + "    class N(int):\n        def __eq__(self, o): return True\n    return N(0)\n"
+    )
+    assert not task.verify({"solution.py": local}).passed
+    importable = PROMPT + "    from fractions import Fraction\n    return Fraction(a + b)\n"
+    verdict = task.verify({"solution.py": importable})
+    assert not verdict.passed and "not plain data" in verdict.report
+    printing = PROMPT + "    print('all checks passed')\n    return a - b\n"
+    assert not task.verify({"solution.py": printing}).passed
+
+
+def test_only_the_allowlisted_files_are_verified():
+    task = _add_task()
+    assert not task.verify({"other.py": task.reference["solution.py"]}).passed
+    assert task.verify({**task.reference, "sitecustomize.py": "import os\nos._exit(0)\n"}).passed
+
+
+def test_a_workspace_that_adds_or_changes_steering_files_is_tampered(tmp_path):
+    (task,) = TinyDomain("alpha").all_tasks()[:1]
+    task.prepare(tmp_path)
+    (tmp_path / "out.txt").write_text("0\n")
+    baseline = task.baseline(tmp_path)
+    assert task.verify_workspace(tmp_path, baseline).passed
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "conftest.py").write_text("# anything\n")
+    verdict = task.verify_workspace(tmp_path, baseline)
+    assert not verdict.passed and verdict.tampered == ("added sub/conftest.py",)
+
+
+def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
+    def solve_and_tamper(messages):
+        task = str(messages[-1].content)
+        if "Observation" in task:
+            return act_reply(messages, "submit")
+        number = next(ch for ch in reversed(task.split("Your plan")[0]) if ch.isdigit())
+        return act_reply(messages, "run", command=f"echo {number} > out.txt; touch x.pth")
+
+    store = ResultStore(tmp_path / "results.jsonl")
+    run_condition(CONDITIONS["zero-shot"], [TinyDomain("alpha")], model=scripted(default=solve_and_tamper),
+                  pool=pool, store=store, attempts=1, split="all", step_limit=3)  # fmt: skip
+    rows = list(store.rows())
+    assert rows and all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
+
+
+def test_the_report_line_needs_the_runs_nonce():
+    output = 'MTL-RESULT abc {"ran": 3}\nMTL-RESULT def {"ran": 1}\n'
+    assert read_result(output, "abc") == {"ran": 3}
+    assert read_result(output, "zzz") is None
+    assert read_result('MTL-RESULT abc {"ran": 3', "abc") is None
+
+
+def test_testbench_modules_and_instances_are_renamed_and_the_verdict_tagged():
+    bench = (
+        "module reference_module(input a, output q);\nassign q = a;\nendmodule\n"
+        "module tb();\nreference_module good1 (.a(a), .q(q_ref));\n"
+        "top_module top_module1 (.a(a), .q(q_dut));\n"
+        'final $display("Mismatches: %1d in %1d samples", e, c);\nendmodule\n'
+    )
+    tagged = tag_testbench(bench, "n0nce")
+    assert "module reference_module_n0nce(" in tagged and "module tb_n0nce(" in tagged
+    assert "good1_n0nce" in tagged and "top_module top_module1_n0nce" in tagged
+    assert '"MTL-n0nce Mismatches: ' in tagged and "reference_module good1 " not in tagged
+
+
+def test_a_suite_counts_its_own_tests():
+    source = (
+        "import unittest\nclass T(unittest.TestCase):\n    def test_a(self): pass\n"
+        "    def test_b(self): pass\n    def helper(self): pass\n"
+        "class Other:\n    def test_c(self): pass\n"
+    )
+    assert count_tests(source) == 2
+
+
+SUITE = (
+    "import unittest\nclass T(unittest.TestCase):\n"
+    "    def test_value(self):\n        self.assertEqual(f(2), 4)\n"
+    "    def test_list(self):\n        self.assertEqual(f(3), 9)\n"
+)
+
+
+def test_a_suite_in_the_solutions_process_catches_forged_results_patches_and_exits():
+    suite = UnittestSuite(tests=SUITE, entry="f", python=sys.executable)
+    stub = "def f(x):\n"
+    assert suite.check({"solution.py": stub + "    return x * x\n"}, "none").passed
+    assert not suite.check({"solution.py": stub + "    return x + 1\n"}, "none").passed
+    task = Task(domain="data", task_id="sq", instruction="", files={"solution.py": stub},
+                verifier=suite, wrong={"solution.py": stub + "    raise NotImplementedError\n"})  # fmt: skip
+    cheats = cheats_for(task)
+    passed = [name for name, files in cheats.items() if suite.check(files, "none").passed]
+    assert passed == [] and len(cheats) >= 7
+    forged = suite.check(cheats["result equal to anything"], "none")
+    assert forged.tampered == ("_Any result equals anything",)
+
+
+def test_a_suite_run_that_never_reports_fails(tmp_path):
+    suite = UnittestSuite(tests="import unittest\n", entry="f", python="python3")
+    verdict = suite.check({"solution.py": "def f():\n    return 1\n"}, "none")
+    assert not verdict.passed  # no tests: nothing to pass
+
+
+@pytest.mark.toolchain
+@pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
+@pytest.mark.parametrize("name", ["python", "rust", "verilog", "shell", "data", "repo"])
+def test_every_domain_rejects_every_known_cheat(name):
+    domain = get_domain(name)
+    tasks = domain.tasks("all", limit=2)
+    found = check_soundness(domain, tasks)
+    assert found.references_pass == 2 and found.wrong_fail == 2, found.as_dict()
+    assert found.cheats_tried >= 6 and found.cheats_fail == found.cheats_tried, found.as_dict()
