@@ -13,6 +13,15 @@ import sys
 import threading
 
 
+def _stop_when_orphaned(stop: threading.Event, every: float = 2.0) -> None:
+    """Stop when the process that started the server is gone (killed without a chance to stop
+    it), so no server outlives its run."""
+    parent = os.getppid()
+    while not stop.wait(every):
+        if os.getppid() != parent:
+            stop.set()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m langgraph_mtl.llama_server")
     parser.add_argument("--model", required=True, help="GGUF file")
@@ -41,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
+    threading.Thread(target=_stop_when_orphaned, args=(stop,), daemon=True).start()
     server = xllamacpp.Server(params)
     print(f"listening on {server.listening_address}", flush=True)
     stop.wait()

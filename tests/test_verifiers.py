@@ -130,7 +130,7 @@ SUITE = (
 
 
 def test_a_suite_in_the_solutions_process_catches_forged_results_patches_and_exits():
-    suite = UnittestSuite(tests=SUITE, entry="f", python=sys.executable)
+    suite = UnittestSuite(tests=SUITE, entry="f", python=sys.executable, stub="def f(x):\n")
     stub = "def f(x):\n"
     assert suite.check({"solution.py": stub + "    return x * x\n"}, "none").passed
     assert not suite.check({"solution.py": stub + "    return x + 1\n"}, "none").passed
@@ -141,6 +141,19 @@ def test_a_suite_in_the_solutions_process_catches_forged_results_patches_and_exi
     assert passed == [] and len(cheats) >= 7
     forged = suite.check(cheats["result equal to anything"], "none")
     assert forged.tampered == ("_Any result equals anything",)
+
+
+def test_a_suites_tests_never_see_the_solutions_other_names():
+    tests = "import unittest\nclass T(unittest.TestCase):\n    def test_len(self):\n        self.assertEqual(len(f()), 3)\n"
+    suite = UnittestSuite(tests=tests, entry="f", python=sys.executable, stub="def f():\n")
+    assert suite.check({"solution.py": "def f():\n    return [1, 2, 3]\n"}, "none").passed
+    shadow = "len = lambda x: 3\ndef f():\n    return []\n"
+    assert not suite.check({"solution.py": shadow}, "none").passed
+    own_type = (
+        "class L(list):\n    def __len__(self):\n        return 3\ndef f():\n    return L()\n"
+    )
+    verdict = suite.check({"solution.py": own_type}, "none")
+    assert not verdict.passed and "type the solution defined" in verdict.report
 
 
 def test_a_suite_run_that_never_reports_fails(tmp_path):

@@ -255,8 +255,12 @@ class DataDomain(Domain):
         parts = row["prompt_parts"]
         stub = parts["stub"].replace("{library_import}", "import pandas as pd").rstrip() + "\n"
         entry = re.search(r"(?m)^def (\w+)", stub)
-        verify = UnittestSuite(tests=row["test_code"], entry=entry[1] if entry else "task_func",
-                               python=python)  # fmt: skip
+        verify = UnittestSuite(
+            tests=row["test_code"],
+            entry=entry[1] if entry else "task_func",
+            python=python,
+            stub=stub,
+        )
         return Task(
             domain=self.name,
             task_id=row["task_id"],

@@ -36,12 +36,14 @@ def count_tests(source: str) -> int:
 
 @dataclass(frozen=True)
 class UnittestSuite(Verifier):
-    """``tests`` (unittest source using the solution's globals) for the ``entry`` function in
-    ``solution_file``, run by ``python`` (an interpreter with the suite's libraries)."""
+    """``tests`` (unittest source) for the ``entry`` function in ``solution_file``, run by
+    ``python`` (an interpreter with the suite's libraries) in a namespace made from ``stub``
+    (the task's starting file: imports and constants) plus the solution's function."""
 
     tests: str
     entry: str
     python: str
+    stub: str = ""
     solution_file: str = "solution.py"
     timeout: float = 90.0
 
@@ -56,12 +58,12 @@ class UnittestSuite(Verifier):
         nonce = new_nonce()
         with scratch(("run_unittests.py", "integrity.py")) as dirs:
             dirs.write({"solution.py": files[self.solution_file]})
-            dirs.write({"tests.py": self.tests}, dirs.harness)
+            dirs.write({"tests.py": self.tests, "stub.py": self.stub}, dirs.harness)
             box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
             command = (
                 f"PYTHONHASHSEED=0 {shlex.quote(self.python)} -I "
                 f"{dirs.harness / 'run_unittests.py'} {dirs.harness / 'tests.py'} "
-                f"{shlex.quote(self.entry)}"
+                f"{dirs.harness / 'stub.py'} {shlex.quote(self.entry)}"
             )
             done = box.run(command, stdin=f"{nonce}\n".encode())
         result = read_result(done.output, nonce)

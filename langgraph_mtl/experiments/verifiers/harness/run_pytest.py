@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from integrity import changed, snapshot
 
-WATCH = ("builtins", "unittest", "_pytest", "pytest", "pluggy")
+WATCH = ("builtins", "unittest", "_pytest", "pytest", "pluggy", "__main__", "integrity")
 
 
 class Counter:
