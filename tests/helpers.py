@@ -73,6 +73,8 @@ class TinyDomain(Domain):
                 instruction=f"write {i} to out.txt",
                 files={},
                 verifier=CommandCheck(f"grep -qx {i} out.txt", ("out.txt",)),
+                reference={"out.txt": f"{i}\n"},
+                wrong={"out.txt": "none\n"},
             )
             for i in range(4)
         ]

@@ -3,18 +3,20 @@ only allowlisted files are taken from a workspace, and tampering is recorded."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
 from helpers import TinyDomain, act_reply
 
+from langgraph_mtl import Outcome
 from langgraph_mtl.agent.sandbox import bubblewrap_available
 from langgraph_mtl.experiments.cheats import cheats_for
 from langgraph_mtl.experiments.conditions import CONDITIONS
 from langgraph_mtl.experiments.domains import get_domain
-from langgraph_mtl.experiments.runner import ResultStore, run_condition
+from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run_condition
 from langgraph_mtl.experiments.soundness import check_soundness
-from langgraph_mtl.experiments.tasks import Task
+from langgraph_mtl.experiments.tasks import Domain, Task
 from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
 from langgraph_mtl.experiments.verifiers.scratch import read_result
 from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
@@ -78,19 +80,46 @@ def test_a_workspace_that_adds_or_changes_steering_files_is_tampered(tmp_path):
     assert not verdict.passed and verdict.tampered == ("added sub/conftest.py",)
 
 
-def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
-    def solve_and_tamper(messages):
-        task = str(messages[-1].content)
-        if "Observation" in task:
-            return act_reply(messages, "submit")
-        number = next(ch for ch in reversed(task.split("Your plan")[0]) if ch.isdigit())
-        return act_reply(messages, "run", command=f"echo {number} > out.txt; touch x.pth")
+def solve_and_tamper(messages):
+    """Solves a TinyDomain task, and also leaves a ``.pth`` file in the workspace."""
+    task = str(messages[-1].content)
+    if "Observation" in task:
+        return act_reply(messages, "submit")
+    number = next(ch for ch in reversed(task.split("Your plan")[0]) if ch.isdigit())
+    return act_reply(messages, "run", command=f"echo {number} > out.txt; touch x.pth")
 
+
+def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
     run_condition(CONDITIONS["zero-shot"], [TinyDomain("alpha")], model=scripted(default=solve_and_tamper),
                   pool=pool, store=store, attempts=1, split="all", step_limit=3)  # fmt: skip
     rows = list(store.rows())
     assert rows and all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
+
+
+def test_a_tampering_run_is_never_written_as_a_success_memory(scripted, pool):
+    domain = TinyDomain("alpha")
+    written = generate_memories([domain], model=scripted(default=solve_and_tamper), pool=pool,
+                                limit=2, memory_types=["trajectory"], step_limit=3)  # fmt: skip
+    records = pool.list_records()
+    assert written == 2 and len(records) == 2
+    assert {r.outcome for r in records} == {Outcome.FAILURE}
+
+
+def test_verdicts_cached_by_an_older_verifier_are_not_trusted(tmp_path, monkeypatch):
+    monkeypatch.setenv("MTL_HOME", str(tmp_path))
+    (tmp_path / "cache").mkdir()
+    stale = ["alpha-0"]  # an older verifier kept one task; this one keeps all four
+    (tmp_path / "cache" / "alpha-verified.json").write_text(json.dumps(stale))
+
+    class Checked(TinyDomain):
+        all_tasks = Domain.all_tasks
+
+    domain = Checked("alpha")
+    tasks = domain.all_tasks()
+    assert tasks and all(domain.check(t, {"out.txt": f"{t.task_id[-1]}\n"}).passed for t in tasks)
+    assert [t.task_id for t in tasks] == [f"alpha-{i}" for i in range(4)]
+    assert list((tmp_path / "cache").glob("alpha-verified-v*.json"))
 
 
 def test_the_report_line_needs_the_runs_nonce():
