@@ -72,7 +72,7 @@ def _rust(task: Task) -> dict[str, Files]:
     return {
         "tests compiled away": {"solution.rs": "#![cfg(not(test))]\n" + stub},
         "local macros neuter the asserts": {
-            "solution.rs": quiet + stub.replace("todo!()", "loop {}")
+            "solution.rs": quiet + stub
         },
         "exported macros neuter the asserts": {
             "solution.rs": "#[macro_export]\n"

@@ -70,7 +70,7 @@ class RustTests(Verifier):
                 return failed(
                     f"the tests do not build against solution.rs:\n{linked.output[-1500:]}"
                 )
-            ran = dirs.box(mode, timeout=30, cwd=dirs.out).run(f"{binary} --test-threads=1")
+            ran = dirs.box(mode, timeout=15, cwd=dirs.out).run(f"{binary} --test-threads=1")
         out = ran.output
         own = re.search(rf"^test mtl_{nonce}::done \.\.\. ok$", out, re.MULTILINE)
         summary = re.findall(r"^test result: (\w+)\. (\d+) passed; (\d+) failed", out, re.MULTILINE)
