@@ -187,6 +187,29 @@ class MemoryRecord(BaseModel):
     def _safe_task_id(cls, value: str) -> str:
         return validate_task_id(value, "must be")
 
+    @field_validator("created_at")
+    @classmethod
+    def _aware_timestamp(cls, value: str) -> str:
+        try:
+            parsed = datetime.fromisoformat(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                "must be an ISO 8601 time with a timezone, e.g. 2026-01-31T12:00:00+00:00"
+            ) from None
+        if parsed.tzinfo is None:
+            raise ValueError("must carry a timezone, e.g. 2026-01-31T12:00:00+00:00")
+        return value
+
+    @field_validator("flags")
+    @classmethod
+    def _boolean_switches(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if "quarantined" in value and not isinstance(value["quarantined"], bool):
+            raise ValueError(f"quarantined must be true or false, not {value['quarantined']!r}")
+        redacted = value.get("redacted", 0)
+        if isinstance(redacted, bool) or not isinstance(redacted, int) or redacted < 0:
+            raise ValueError(f"redacted must be a count (0 or more), not {redacted!r}")
+        return value
+
     @field_validator("id")
     @classmethod
     def _no_control_chars(cls, value: str) -> str:

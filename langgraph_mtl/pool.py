@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import math
 import os
 import shutil
 import tempfile
@@ -465,36 +466,66 @@ class MemoryPool:
             written += 1
         return written
 
-    def import_jsonl(self, lines: Iterable[str], *, batch_size: int = 128) -> ImportReport:
-        """Import JSON lines. Good lines are stored; bad ones are reported by line number.
+    def import_jsonl(
+        self, lines: Iterable[str | bytes], *, batch_size: int = 128
+    ) -> ImportReport:
+        """Import JSON lines (text, or bytes decoded as UTF-8 line by line). Each line is checked
+        on its own: a bad one is reported with its number and what to fix, and never affects
+        another. ``imported`` counts distinct records stored.
 
-        Vectors in the file are reused only when they come from this pool's embedder.
+        Vectors in the file are reused only when they come from this pool's embedder, and must
+        then be lists of finite numbers of the pool's dimension.
         """
         report = ImportReport()
-        pending: list[tuple[MemoryRecord, list[float] | None]] = []
+        pending: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
+        stored: set[str] = set()
         for number, raw in enumerate(lines, start=1):
-            if not raw.strip():
-                continue
             try:
-                data = json.loads(raw)
-                record = MemoryRecord.model_validate(data["record"])
-                vector = (
-                    data.get("embedding") if data.get("embedder") == self.identity_name else None
-                )
-                if vector is not None and len(vector) != self.identity.dimension:
-                    vector = None
-            except (json.JSONDecodeError, KeyError, TypeError, ValidationError) as exc:
+                text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+                if number == 1:
+                    text = text.removeprefix("\ufeff")
+                if not text.strip():
+                    continue
+                record, vector = self._parse_line(text)
+            except UnicodeDecodeError:
+                report.errors.append((number, "not valid UTF-8: save the file as UTF-8"))
+                continue
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, ValidationError) as exc:
                 report.errors.append((number, _short_error(exc)))
                 continue
-            pending.append((record, vector))
+            pending[record.id] = (record, vector)
             if len(pending) >= batch_size:
-                report.imported += self._store_imported(pending)
-                pending = []
+                stored |= self._store_imported(list(pending.values()))
+                pending = {}
         if pending:
-            report.imported += self._store_imported(pending)
+            stored |= self._store_imported(list(pending.values()))
+        report.imported = len(stored)
         return report
 
-    def _store_imported(self, pending: list[tuple[MemoryRecord, list[float] | None]]) -> int:
+    def _parse_line(self, text: str) -> tuple[MemoryRecord, list[float] | None]:
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
+            raise ValueError('each line must be an object {"record": {...}}')
+        record = MemoryRecord.model_validate(data["record"])
+        if "embedding" not in data or data.get("embedder") != self.identity_name:
+            return record, None
+        vector = data["embedding"]
+        size = self.identity.dimension
+        if (
+            not isinstance(vector, list)
+            or len(vector) != size
+            or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in vector)
+            or not all(math.isfinite(x) for x in vector)
+        ):
+            raise ValueError(
+                f"embedding must be a list of {size} finite numbers; drop the field (and "
+                "'embedder') to have the record embedded again"
+            )
+        return record, [float(x) for x in vector]
+
+    def _store_imported(
+        self, pending: list[tuple[MemoryRecord, list[float] | None]]
+    ) -> set[str]:
         report = WriteReport()
         unique: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
         for record, vector in pending:  # imports are redacted and screened like any write
@@ -505,7 +536,7 @@ class MemoryPool:
         fresh = iter(self.embeddings.embed_documents(missing) if missing else [])
         vectors = [v if v is not None else next(fresh) for _, v in unique.values()]
         self._upsert_vectors(records, vectors)
-        return len(records)
+        return {r.id for r in records}
 
     # -- identity ---------------------------------------------------------------------------
 
@@ -538,6 +569,10 @@ class MemoryPool:
 
 
 def _short_error(exc: Exception) -> str:
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "record"
+        return f"record.{where}: {first['msg'].removeprefix('Value error, ')}"[:240]
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return f"{type(exc).__name__}: {text[:200]}"
 

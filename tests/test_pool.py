@@ -115,6 +115,49 @@ def test_import_reports_broken_lines_and_keeps_good_ones(pool):
     assert pool.count() == 1
 
 
+def _line(rec, **extra) -> str:
+    return json.dumps({"record": rec.model_dump(mode="json"), **extra})
+
+
+def test_import_checks_each_line_on_its_own_and_counts_what_the_pool_holds(filled, pool_dir):
+    out = io.StringIO()
+    filled.export_jsonl(out, with_embeddings=True)
+    exported = [json.loads(line) for line in out.getvalue().splitlines()]
+    target = open_pool(str(pool_dir), collection="strict-import", embeddings=HashingEmbeddings())
+    nan = {**exported[0], "embedding": [float("nan")] * len(exported[0]["embedding"])}
+    strings = {**exported[1], "embedding": ["0.1"] * len(exported[1]["embedding"])}
+    short = {**exported[2], "embedding": [0.1, 0.2]}
+    naive = {
+        **exported[3],
+        "record": {**exported[3]["record"], "created_at": "2026-01-02T03:04:05"},
+    }
+    yesterday = {"record": {**exported[3]["record"], "created_at": "yesterday"}}
+    quarantined = {"record": {**exported[3]["record"], "flags": {"quarantined": "yes"}}}
+    good = [json.dumps(line).encode() for line in exported]
+    lines = [
+        b"\xef\xbb\xbf" + good[0],  # a BOM on line 1 is accepted
+        json.dumps(nan, allow_nan=True).encode(),
+        json.dumps(strings).encode(),
+        json.dumps(short).encode(),
+        json.dumps(naive).encode(),
+        json.dumps(yesterday).encode(),
+        json.dumps(quarantined).encode(),
+        b'{"record": {"id": "caf\xe9"}}',  # not UTF-8
+        *good[1:],
+        good[0],  # the same record again: one record in the pool
+    ]
+    report = target.import_jsonl(lines, batch_size=3)
+    errors = dict(report.errors)
+    assert sorted(errors) == [2, 3, 4, 5, 6, 7, 8], report.errors
+    assert "finite numbers" in errors[2] and "finite numbers" in errors[3]
+    assert "finite numbers" in errors[4] and "drop the field" in errors[4]
+    assert "created_at" in errors[5] and "timezone" in errors[5]
+    assert "created_at" in errors[6]
+    assert "quarantined" in errors[7] and "UTF-8" in errors[8]
+    assert report.imported == 4 == target.count()
+    assert len(target.search("anything", k=10)) == 4
+
+
 def test_odd_characters_in_text_round_trip(pool):
     rec = record("c-plus-plus", "task #1, part 2", "a key with 'quotes', <tags> and emoji 🚀")
     pool.upsert(rec)

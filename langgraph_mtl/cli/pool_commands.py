@@ -151,7 +151,7 @@ def pool_import(
     if not path.is_file():
         raise CliError(f"no such file: {path}", code=2)
     memories = open_for_write(pool, collection, embeddings)
-    with path.open(encoding="utf-8-sig", errors="replace") as lines:
+    with path.open("rb") as lines:  # decoded line by line: a bad line never hides the others
         report = memories.import_jsonl(lines)
     out.print(f"imported {report.imported} memories; {len(report.errors)} lines refused")
     for number, error in report.errors[:50]:
