@@ -115,9 +115,11 @@ def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -
 
 
 def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
-    """``ChatOpenAI`` for a local OpenAI-protocol server, with bounded replies and a timeout."""
+    """``ChatOpenAI`` for a local OpenAI-protocol server, with bounded replies and a timeout;
+    llama.cpp keeps the prompt's cache between requests (an agent's steps share their prefix)."""
     from langchain_openai import ChatOpenAI
 
+    kwargs.setdefault("extra_body", {"cache_prompt": True})
     kwargs.setdefault("temperature", 0)
     kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)

@@ -466,9 +466,7 @@ class MemoryPool:
             written += 1
         return written
 
-    def import_jsonl(
-        self, lines: Iterable[str | bytes], *, batch_size: int = 128
-    ) -> ImportReport:
+    def import_jsonl(self, lines: Iterable[str | bytes], *, batch_size: int = 128) -> ImportReport:
         """Import JSON lines (text, or bytes decoded as UTF-8 line by line). Each line is checked
         on its own: a bad one is reported with its number and what to fix, and never affects
         another. ``imported`` counts distinct records stored.
@@ -523,9 +521,7 @@ class MemoryPool:
             )
         return record, [float(x) for x in vector]
 
-    def _store_imported(
-        self, pending: list[tuple[MemoryRecord, list[float] | None]]
-    ) -> set[str]:
+    def _store_imported(self, pending: list[tuple[MemoryRecord, list[float] | None]]) -> set[str]:
         report = WriteReport()
         unique: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
         for record, vector in pending:  # imports are redacted and screened like any write

@@ -70,7 +70,10 @@ def test_solves_verifies_and_writes_a_memory(pool, scripted, tmp_path):
 
 def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
     model = scripted(
-        "plan", "```bash\nls\n```", SUBMIT, insight_json("Check the output before submitting")
+        "plan",
+        "```bash\ntouch notes.txt\n```",
+        SUBMIT,
+        insight_json("Check the output before submitting"),
     )
     out = agent(pool, model, tmp_path).invoke(
         {"task": "Write hello.py"}, context=context(tmp_path, verify_command="test -f hello.py")
@@ -84,7 +87,7 @@ def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
         "plan",
         "I would list the files",
         "```python\nprint(1)\n```",
-        "```bash\nls\n```",
+        "```bash\ntouch notes.txt\n```",
         SUBMIT,
         insight_json("Follow the protocol"),
     )
@@ -106,7 +109,15 @@ def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
         {"task": "t"}, context=context(tmp_path)
     )
     assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
-    assert "submitted before doing anything" in out["trajectory"][0]["observation"]
+    assert "nothing in the workspace has changed" in out["trajectory"][0]["observation"]
+
+
+def test_a_second_submit_without_changes_is_accepted(pool, scripted, tmp_path):
+    model = scripted("plan", "```bash\nls\n```", SUBMIT, SUBMIT)
+    out = agent(pool, model, tmp_path, write_memory_types="trajectory").invoke(
+        {"task": "t"}, context=context(tmp_path)
+    )
+    assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
 
 
 def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
@@ -126,7 +137,7 @@ def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
 
 
 def test_command_timeout_is_reported(pool, scripted, tmp_path):
-    model = scripted("plan", "```bash\nsleep 20\n```", SUBMIT)
+    model = scripted("plan", "```bash\nsleep 20\n```", SUBMIT, SUBMIT)
     graph = agent(pool, model, tmp_path, command_timeout=1, write_memory_types="trajectory")
     out = graph.invoke({"task": "wait"}, context=context(tmp_path))
     assert out["trajectory"][0]["observation"].startswith("[timed out]")
@@ -146,7 +157,9 @@ def test_memories_of_other_domains_reach_the_system_prompt(pool, scripted, tmp_p
             for d in ("rust", "python")
         ]
     )
-    model = scripted("a plan about writing files", "```bash\nls\n```", SUBMIT, insight_json("x"))
+    model = scripted(
+        "a plan about writing files", "```bash\ntouch a.txt\n```", SUBMIT, insight_json("x")
+    )
     graph = agent(pool, model, tmp_path, retrieval_strategy="auto")
     out = graph.invoke({"task": "writing files"}, context=context(tmp_path))
     assert [r["domain"] for r in out["memory_receipts"]] == ["rust"]
@@ -202,11 +215,11 @@ def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
 
 
 def test_json_protocol_is_the_default_for_models_without_a_profile(pool, scripted, tmp_path):
-    model = scripted("plan", _json("run", command="echo ok"), _json("submit"))
+    model = scripted("plan", _json("run", command="echo ok > ok.txt"), _json("submit"))
     graph = agent(pool, model, tmp_path, actions="auto", write_memory_types="trajectory")
     out = graph.invoke({"task": "say ok"}, context=context(tmp_path))
     assert out["submitted"]
-    assert out["trajectory"][0]["action"] == "echo ok"
+    assert out["trajectory"][0]["action"] == "echo ok > ok.txt"
 
 
 def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
@@ -216,6 +229,7 @@ def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
         _json("run"),  # no command
         _json("write_file", path="../escape.txt"),
         "```\nx\n```",
+        _json("run", command="touch done.txt"),
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
@@ -227,6 +241,40 @@ def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
     assert "outside the workspace" in out["trajectory"][2]["observation"]
     assert not (tmp_path / "escape.txt").exists()
     assert out["submitted"]
+
+
+def test_json_schema_offers_no_submit_until_the_workspace_changes(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("submit"),  # outside the schema of the first actions: a grammar would forbid it
+        _json("write_file", path="a.txt"),
+        "```\nA\n```",
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke({"task": "write a.txt"}, context=context(tmp_path))
+    assert "INVALID ACTION" in out["trajectory"][0]["observation"]
+    assert out["submitted"] and (tmp_path / "ws" / "a.txt").read_text() == "A\n"
+
+
+def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
+    cut = AIMessage(
+        '```python\ndef f():\n    return "unterminated',
+        response_metadata={"finish_reason": "length"},
+    )
+    model = scripted(
+        "plan",
+        _json("write_file", path="f.py"),
+        cut,
+        _json("write_file", path="f.py"),
+        "```python\ndef f():\n    return 1\n```",
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    assert "cut off at the length limit" in out["trajectory"][0]["observation"]
+    assert "wrote f.py" in out["trajectory"][1]["observation"]
+    assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
 
 
 def test_choose_protocol_reads_the_model_profile(scripted):

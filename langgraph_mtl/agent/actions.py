@@ -25,11 +25,13 @@ from pydantic import BaseModel, Field
 
 __all__ = [
     "CONTENT_REQUEST",
+    "CUT_OFF",
     "JSON_INSTRUCTIONS",
     "PROTOCOL_INSTRUCTIONS",
     "TOOLS_INSTRUCTIONS",
     "Action",
     "AgentAction",
+    "FirstAction",
     "code_from_reply",
     "format_error",
     "from_agent_action",
@@ -38,7 +40,11 @@ __all__ = [
 
 SUBMIT_WORD = "submit"
 MAX_COMMAND = 800  # characters: a reply's grammar ends within the server's token cap
-CONTENT_REQUEST = "Now reply with the complete content of `{path}` in one fenced code block."
+CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced code block."
+CUT_OFF = (
+    "the content of {path} was cut off at the length limit, so it was not written: write a "
+    "shorter file"
+)
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 
 
@@ -101,6 +107,14 @@ class AgentAction(BaseModel):
     command: str = Field(default="", description="run: one shell command.", max_length=MAX_COMMAND)
 
 
+class FirstAction(AgentAction):
+    """The coding agent's next action while nothing in the workspace has changed yet: "write_file"
+    writes the file at `path` (you are then asked for its complete content), "run" runs one
+    shell `command` in the workspace. Submitting comes once the work is done."""
+
+    action: Literal["write_file", "run"] = Field(description="What to do.")  # type: ignore[assignment]
+
+
 @dataclass(frozen=True)
 class Action:
     """A parsed reply: run a command, write a file, submit, or a protocol error to report."""
@@ -121,7 +135,7 @@ class Action:
         return SUBMIT_WORD if self.kind == "submit" else self.command
 
 
-def from_agent_action(action: AgentAction) -> Action:
+def from_agent_action(action: AgentAction | FirstAction) -> Action:
     """The :class:`Action` of a structured reply (fields the action does not use are ignored)."""
     thought = action.thought.strip()
     if action.action == "submit":

@@ -25,20 +25,27 @@ from langgraph.graph.message import add_messages
 from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.actions import (
-    CONTENT_REQUEST,
+    CUT_OFF,
     JSON_INSTRUCTIONS,
     PROTOCOL_INSTRUCTIONS,
     TOOLS_INSTRUCTIONS,
     Action,
     AgentAction,
+    FirstAction,
     code_from_reply,
     format_error,
     from_agent_action,
     parse_action,
 )
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
-from langgraph_mtl.agent.tools import create_sandbox_tools, describe_workspace, execute_action
+from langgraph_mtl.agent.tools import (
+    create_sandbox_tools,
+    describe_workspace,
+    execute_action,
+    workspace_digest,
+)
 from langgraph_mtl.agent.verdict import WorkspaceVerifier
+from langgraph_mtl.agent.writing import current_text, writer_messages
 from langgraph_mtl.memory_types import MemoryType
 from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
 from langgraph_mtl.nodes import (
@@ -60,15 +67,19 @@ log = logging.getLogger(__name__)
 ActionProtocol = Literal["auto", "json", "tools", "text"]
 
 PLAN_INSTRUCTION = (
-    "You are a careful coding agent. Before acting, write a short plan (3-4 numbered steps) for "
-    "the task: the approach and how you will check it. Do not write code yet."
+    "You are a careful coding agent. Before acting, write a short plan: 3 or 4 numbered steps "
+    "saying which files you will write or change and how you will check that they work (which "
+    "command, on which examples). Do not solve the task or write code in the plan."
 )
 PLAN_HEADER = "Your plan (nothing is done yet: carry it out one action at a time):"
 SYSTEM_TEMPLATE = (
     "You are a careful coding agent. You work in the task's workspace, which is the current "
     "directory: use relative paths.\n\n{protocol}"
 )
-EARLY_SUBMIT = "you submitted before doing anything, so nothing is done yet; act first"
+EARLY_SUBMIT = (
+    "you submitted, but nothing in the workspace has changed yet: write or fix the files the "
+    "task asks for first (submit again only if the task needs no change)"
+)
 REPEATED = (
     "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
     "different next (fix what the output shows), or submit if the work is done."
@@ -104,6 +115,8 @@ class CodingAgentState(MemoryState, total=False):
     verification: str
     tampered: list[str]
     workspace: str
+    start_digest: str
+    asked_to_change: bool
 
 
 def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") -> str:
@@ -202,10 +215,15 @@ def create_coding_agent(
     tools = create_sandbox_tools(sandbox=sandbox, timeout=command_timeout,
                                  max_output_chars=max_output_chars)  # fmt: skip
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
-    json_actor: Any = (
-        chat.with_structured_output(AgentAction, method="json_schema", include_raw=True)
+    json_actors: dict[bool, Any] = (
+        {  # until the workspace changes, the schema offers no submit
+            changed: chat.with_structured_output(
+                AgentAction if changed else FirstAction, method="json_schema", include_raw=True
+            )
+            for changed in (True, False)
+        }
         if protocol["mode"] == "json"
-        else None
+        else {}
     )
 
     def _workspace(state: dict[str, Any], runtime: Runtime[Any]) -> str:
@@ -228,22 +246,26 @@ def create_coding_agent(
         """The plan (one call) and the act loop's opening message: task, files and plan."""
         workspace = _workspace(state, runtime)
         files = describe_workspace(workspace)
+        start = workspace_digest(workspace)
         task = f"Task:\n{state['task']}\n\n{files}"
         if not plan:
-            return {"workspace": workspace, "plan": "", "messages": [HumanMessage(task)]}
+            return {"workspace": workspace, "plan": "", "messages": [HumanMessage(task)],
+                    "start_digest": start}  # fmt: skip
         request = f"{state['task']}\n\n{files}".strip()
         reply = chat.invoke([SystemMessage(PLAN_INSTRUCTION), HumanMessage(request)])
         text = str(reply.content).strip()
         opening = HumanMessage(f"{task}\n\n{PLAN_HEADER}\n{text}" if text else task)
         return {"workspace": workspace, "plan": text, "messages": [opening],
-                "tokens_used": reported_tokens(reply)}  # fmt: skip
+                "tokens_used": reported_tokens(reply), "start_digest": start}  # fmt: skip
 
-    def _ask(messages: list[AnyMessage]) -> tuple[AIMessage, Action, int]:
+    def _ask(messages: list[AnyMessage], state: dict[str, Any]) -> tuple[AIMessage, Action, int]:
         """One model call under the current protocol (two for a JSON write_file: the action,
-        then the file's content as free text): the reply, its action and the tokens used."""
+        then the file's content in a focused call, see :mod:`.writing`): the reply, its action
+        and the tokens used."""
         if protocol["mode"] == "json":
+            changed = workspace_digest(state["workspace"]) != state.get("start_digest")
             try:
-                out = json_actor.invoke(messages)
+                out = json_actors[changed].invoke(messages)
             except Exception as exc:
                 if type(exc).__name__ == "LengthFinishReasonError":  # cut off mid-action
                     cut = AIMessage(content="(a reply cut off at the length limit)")
@@ -262,9 +284,19 @@ def create_coding_agent(
                     return raw, bad, reported_tokens(raw)
                 action, used = from_agent_action(out["parsed"]), reported_tokens(raw)
                 if action.kind == "write":  # the file itself comes as free text, in a fence
-                    ask = HumanMessage(CONTENT_REQUEST.format(path=action.path))
-                    code = chat.invoke([*messages, raw, ask])
+                    ask = writer_messages(
+                        task=state["task"],
+                        path=action.path,
+                        current=current_text(state["workspace"], action.path),
+                        reason=action.thought,
+                        trajectory=state.get("trajectory", []),
+                        memory_prompt=state.get("memory_prompt", ""),
+                    )
+                    code = chat.invoke(ask)
                     used += reported_tokens(code)
+                    if code.response_metadata.get("finish_reason") == "length":
+                        error = CUT_OFF.format(path=action.path)
+                        return raw, Action("invalid", error=error), used
                     action = replace(action, content=code_from_reply(str(code.content)))
                 return raw, action, used
         actor = tool_actor if protocol["mode"] == "tools" else chat
@@ -274,10 +306,15 @@ def create_coding_agent(
     def act(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
         workspace = state["workspace"]
         history = _recent(state.get("messages", []), history_tokens)
-        reply, action, used = _ask([_system(state, workspace), *history])
+        reply, action, used = _ask([_system(state, workspace), *history], state)
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1, "tokens_used": used}
-        if action.kind == "submit" and not state.get("commands_run"):
-            action = replace(action, kind="invalid", error=EARLY_SUBMIT)
+        if (
+            action.kind == "submit"
+            and not state.get("asked_to_change")
+            and workspace_digest(workspace) == state.get("start_digest")
+        ):
+            action = replace(action, kind="invalid", error=EARLY_SUBMIT)  # asked once
+            out["asked_to_change"] = True
         previous = state.get("trajectory") or [{}]
         if action.kind in ("command", "write") and previous[-1].get("action") == action.describe():
             action = replace(action, note=REPEATED)

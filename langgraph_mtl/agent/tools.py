@@ -9,6 +9,7 @@ The tools are real LangChain tools: bind them to a tool-calling model, or put th
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Annotated
 
@@ -18,7 +19,29 @@ from langgraph.prebuilt import InjectedState
 from langgraph_mtl.agent.actions import Action, code_from_reply
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 
-__all__ = ["create_sandbox_tools", "describe_workspace", "execute_action", "write_workspace_file"]
+__all__ = [
+    "create_sandbox_tools",
+    "describe_workspace",
+    "execute_action",
+    "workspace_digest",
+    "write_workspace_file",
+]
+
+
+def workspace_digest(workspace: str | Path, *, max_files: int = 5000) -> str:
+    """A cheap fingerprint of the workspace's files (paths, sizes, modification times): it
+    changes when anything is written, by a tool or by a command."""
+    root = Path(workspace)
+    digest = hashlib.sha256()
+    for count, path in enumerate(sorted(root.rglob("*"))):
+        if count >= max_files:
+            break
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        digest.update(f"{path.relative_to(root)}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
 
 
 def describe_workspace(

@@ -71,9 +71,7 @@ def _rust(task: Task) -> dict[str, Files]:
     quiet = "macro_rules! assert_eq { ($($t:tt)*) => {}; }\nmacro_rules! assert { ($($t:tt)*) => {}; }\n"
     return {
         "tests compiled away": {"solution.rs": "#![cfg(not(test))]\n" + stub},
-        "local macros neuter the asserts": {
-            "solution.rs": quiet + stub
-        },
+        "local macros neuter the asserts": {"solution.rs": quiet + stub},
         "exported macros neuter the asserts": {
             "solution.rs": "#[macro_export]\n"
             + quiet.replace("}\nmacro_rules!", "}\n#[macro_export]\nmacro_rules!")

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import code_from_reply
 from langgraph_mtl.agent.graph import AgentContext, create_coding_agent
+from langgraph_mtl.agent.writing import writer_messages
 from langgraph_mtl.experiments.runner import ResultStore, attempt_task
 from langgraph_mtl.experiments.tasks import Domain, Task
 from langgraph_mtl.models import reported_tokens
@@ -24,7 +24,6 @@ from langgraph_mtl.models import reported_tokens
 __all__ = ["APPROACHES", "run_scaffold_tax", "scaffold_table", "single_reply_files"]
 
 APPROACHES = ("single-reply", "agent")
-SINGLE_REPLY_SYSTEM = "You are a careful programmer. Answer with code only."
 
 
 def _target(task: Task) -> str:
@@ -34,12 +33,11 @@ def _target(task: Task) -> str:
 
 
 def single_reply_files(model: BaseChatModel, task: Task) -> tuple[dict[str, str], int]:
-    """The task's files with the target file replaced by the model's one reply; tokens used."""
+    """The task's files with the target file replaced by the model's one reply (asked with the
+    agent's own first-write prompt); tokens used."""
     target = _target(task)
-    prompt = f"{task.instruction}\n\nReply with the complete content of `{target}` in one fenced code block."
-    if task.files.get(target):
-        prompt += f"\n\nThe current `{target}`:\n```\n{task.files[target]}\n```"
-    reply = model.invoke([SystemMessage(SINGLE_REPLY_SYSTEM), HumanMessage(prompt)])
+    current = task.files.get(target, "")
+    reply = model.invoke(writer_messages(task=task.instruction, path=target, current=current))
     code = code_from_reply(str(reply.content))  # the same extraction as the agent's writes
     return {**task.files, target: code}, reported_tokens(reply)
 
