@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome
@@ -89,13 +90,26 @@ def act_reply(messages, action: str, **fields: str) -> str:
     return f"```bash\n{fields['command']}\n```"
 
 
-def solve_tiny(messages):
-    """Solves a TinyDomain task in one command, then submits."""
-    task = str(messages[-1].content)
-    if "Observation" in task:
-        return act_reply(messages, "submit")
-    number = next(ch for ch in reversed(task.split("Your plan")[0]) if ch.isdigit())
-    return act_reply(messages, "run", command=f"echo {number} > out.txt")
+def tiny_number(messages) -> str:
+    """The number a TinyDomain task asks for ("write N to out.txt")."""
+    found = re.findall(r"write (\d+) to out\.txt", " ".join(str(m.content) for m in messages))
+    return found[-1]
+
+
+def solve_tiny(messages, *, then: str = ""):
+    """Solves a TinyDomain task: writes out.txt (a JSON write_file, whose content comes in the
+    focused call; a command under the text protocol), optionally runs ``then``, and submits."""
+    last = str(messages[-1].content)
+    if "complete content of `out.txt`" in last:  # the JSON protocol's focused write
+        return f"```\n{tiny_number(messages)}\n```"
+    seen = sum("Observation" in str(m.content) for m in messages)
+    if seen == 0:
+        if "JSON action" in str(messages[0].content):
+            return act_reply(messages, "write_file", path="out.txt")
+        return act_reply(messages, "run", command=f"echo {tiny_number(messages)} > out.txt")
+    if seen == 1 and then:
+        return act_reply(messages, "run", command=then)
+    return act_reply(messages, "submit")
 
 
 @dataclass

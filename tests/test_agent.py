@@ -215,31 +215,32 @@ def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
 
 
 def test_json_protocol_is_the_default_for_models_without_a_profile(pool, scripted, tmp_path):
-    model = scripted("plan", _json("run", command="echo ok > ok.txt"), _json("submit"))
+    model = scripted("plan", _json("write_file", path="ok.txt"), "```\nok\n```", _json("submit"))
     graph = agent(pool, model, tmp_path, actions="auto", write_memory_types="trajectory")
     out = graph.invoke({"task": "say ok"}, context=context(tmp_path))
     assert out["submitted"]
-    assert out["trajectory"][0]["action"] == "echo ok > ok.txt"
+    assert out["trajectory"][0]["action"] == "write_file ok.txt\nok\n"
 
 
 def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
     model = scripted(
         "plan",
         "I think I should write a file",  # not JSON: a server without a grammar could say this
-        _json("run"),  # no command
         _json("write_file", path="../escape.txt"),
         "```\nx\n```",
-        _json("run", command="touch done.txt"),
+        _json("write_file", path="notes.txt"),
+        "```\nn\n```",
+        _json("run"),  # no command
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
     out = graph.invoke({"task": "t"}, context=context(tmp_path))
     assert out["format_errors"] == 2
     assert "not one action" in out["trajectory"][0]["observation"]
-    assert "run needs a command" in out["trajectory"][1]["observation"]
-    assert out["trajectory"][1]["observation"].startswith("INVALID ACTION")  # no bash advice
-    assert "outside the workspace" in out["trajectory"][2]["observation"]
+    assert "outside the workspace" in out["trajectory"][1]["observation"]
     assert not (tmp_path / "escape.txt").exists()
+    assert "run needs a command" in out["trajectory"][3]["observation"]
+    assert out["trajectory"][3]["observation"].startswith("INVALID ACTION")  # no bash advice
     assert out["submitted"]
 
 
@@ -296,11 +297,12 @@ def test_bad_arguments_are_named(pool, scripted):
 
 
 def test_the_same_action_three_times_ends_the_run(pool, scripted, tmp_path):
-    model = scripted("plan", default=_json("run", command="echo same"))
+    model = scripted("plan", _json("write_file", path="a.txt"), "```\nA\n```",
+                     default=_json("run", command="echo same"))  # fmt: skip
     graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
     out = graph.invoke({"task": "t"}, context=context(tmp_path))
-    assert out["steps_taken"] == 3
-    assert "repeats your previous action" in out["trajectory"][1]["observation"]
+    assert out["steps_taken"] == 4
+    assert "repeats your previous action" in out["trajectory"][2]["observation"]
 
 
 def test_code_comes_out_of_a_fence_even_an_unclosed_one():

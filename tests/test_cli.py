@@ -153,11 +153,15 @@ def scripted_cli_model(monkeypatch):
 
 
 def _writes_seven(messages):
-    system = str(messages[0].content)
+    system, last = str(messages[0].content), str(messages[-1].content)
+    if "complete content of `out.txt`" in last:  # the focused write
+        return "```\n7\n```"
     if not system.startswith("You are a careful coding agent"):
         return "1. write the file"
-    if "Observation" in str(messages[-1].content):
+    if "Observation" in last:
         return act_reply(messages, "submit")
+    if "JSON action" in system:
+        return act_reply(messages, "write_file", path="out.txt")
     return act_reply(messages, "run", command="echo 7 > out.txt")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from helpers import TinyDomain, act_reply, solve_tiny
+from helpers import TinyDomain, act_reply, tiny_number
 
 from langgraph_mtl.experiments.runner import ResultStore
 from langgraph_mtl.experiments.scaffold import run_scaffold_tax, scaffold_table
@@ -23,13 +23,19 @@ class KeyedTinyDomain(TinyDomain):
 
 
 def _reply(messages):
-    system = str(messages[0].content)
-    if system.startswith("You are a careful programmer"):  # the single reply: right for task 0 only
-        return "```\n0\n```"
+    """Writes 0 at first (right for task 0 only); a rewrite that saw a command's output is right."""
+    system, last = str(messages[0].content), str(messages[-1].content)
+    if system.startswith("You are a careful programmer"):  # a write: the single reply's prompt
+        return (
+            f"```\n{tiny_number(messages) if 'What your last commands showed' in last else 0}\n```"
+        )
     if "write a short plan" in system:
         return "write the number"
-    if "JSON action" in system:
-        return solve_tiny(messages)
+    seen = sum("Observation" in str(m.content) for m in messages)
+    if "JSON action" in system and seen in (0, 2):
+        return act_reply(messages, "write_file", path="out.txt")
+    if seen == 1:
+        return act_reply(messages, "run", command="cat out.txt")
     return act_reply(messages, "submit")
 
 
@@ -37,7 +43,7 @@ def test_both_approaches_on_the_same_tasks_then_resume(tmp_path):
     model = ScriptedChatModel(default=_reply)
     store = ResultStore(tmp_path / "scaffold.jsonl")
     domain = KeyedTinyDomain("alpha")
-    rows = run_scaffold_tax(model, [domain], store=store, limit=3, step_limit=3)
+    rows = run_scaffold_tax(model, [domain], store=store, limit=3, step_limit=4)
     by = {(r["condition"], r["task_id"]): r["passed"] for r in rows}
     assert by == {("single-reply", "alpha-0"): True, ("single-reply", "alpha-1"): False,
                   ("single-reply", "alpha-2"): False, ("agent", "alpha-0"): True,
@@ -46,7 +52,7 @@ def test_both_approaches_on_the_same_tasks_then_resume(tmp_path):
     assert "| alpha | agent | 3 | 1.000 |" in table
     assert "| alpha | single-reply | 3 | 0.333 |" in table
     calls = len(model.calls)
-    again = run_scaffold_tax(model, [domain], store=store, limit=3, step_limit=3)
+    again = run_scaffold_tax(model, [domain], store=store, limit=3, step_limit=4)
     assert len(model.calls) == calls  # everything was stored: nothing runs again
     assert len(again) == 6
     assert len(store.path.read_text().splitlines()) == 6

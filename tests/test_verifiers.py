@@ -7,7 +7,7 @@ import json
 import sys
 
 import pytest
-from helpers import TinyDomain, act_reply
+from helpers import TinyDomain, solve_tiny
 
 from langgraph_mtl import Outcome
 from langgraph_mtl.agent.sandbox import bubblewrap_available
@@ -82,11 +82,7 @@ def test_a_workspace_that_adds_or_changes_steering_files_is_tampered(tmp_path):
 
 def solve_and_tamper(messages):
     """Solves a TinyDomain task, and also leaves a ``.pth`` file in the workspace."""
-    task = str(messages[-1].content)
-    if "Observation" in task:
-        return act_reply(messages, "submit")
-    number = next(ch for ch in reversed(task.split("Your plan")[0]) if ch.isdigit())
-    return act_reply(messages, "run", command=f"echo {number} > out.txt; touch x.pth")
+    return solve_tiny(messages, then="touch x.pth")
 
 
 def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):

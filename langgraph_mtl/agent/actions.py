@@ -61,9 +61,10 @@ def code_from_reply(text: str) -> str:
 
 
 JSON_INSTRUCTIONS = """\
-Work in the workspace one action at a time. Each reply is one JSON action:
+Work in the workspace one action at a time, code first. Each reply is one JSON action:
 - {"action": "write_file", "path": ...} writes a whole file: use it for all code, with the file
   name the task gives (a relative path); you are then asked for the file's complete content;
+  your first action is always a write_file;
 - {"action": "run", "command": ...} runs one shell command and shows you its output;
 - {"action": "submit"} ends the task: once you have run your code and seen it work."""
 
@@ -108,11 +109,11 @@ class AgentAction(BaseModel):
 
 
 class FirstAction(AgentAction):
-    """The coding agent's next action while nothing in the workspace has changed yet: "write_file"
-    writes the file at `path` (you are then asked for its complete content), "run" runs one
-    shell `command` in the workspace. Submitting comes once the work is done."""
+    """The coding agent's first move, while nothing in the workspace has changed: write the
+    file the task is about (`path`; you are then asked for its complete content, seeing the
+    file as it is). Running and submitting come after."""
 
-    action: Literal["write_file", "run"] = Field(description="What to do.")  # type: ignore[assignment]
+    action: Literal["write_file"] = Field(description="What to do.")  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)

@@ -216,8 +216,8 @@ def create_coding_agent(
                                  max_output_chars=max_output_chars)  # fmt: skip
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
     json_actors: dict[bool, Any] = (
-        {  # until the workspace changes, the schema offers no submit
-            changed: chat.with_structured_output(
+        {  # until the workspace changes, the schema offers only write_file
+            changed: chat.with_structured_output(  # code first: until then, only write_file
                 AgentAction if changed else FirstAction, method="json_schema", include_raw=True
             )
             for changed in (True, False)
