@@ -75,8 +75,10 @@ def consolidate(
     threshold: float = 0.97,
     dry_run: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    before_delete: Callable[[list[str]], object] | None = None,
 ) -> ConsolidationReport:
-    """Fold near-duplicates (same type and domain, cosine >= ``threshold``) into the oldest one."""
+    """Fold near-duplicates (same type and domain, cosine >= ``threshold``) into the oldest one;
+    ``before_delete`` gets the folded ids before they are deleted (e.g. to export a backup)."""
     report = ConsolidationReport()
     records = sorted(pool.with_embeddings(), key=lambda rv: rv[0].created_at)
     gone: set[str] = set()
@@ -99,5 +101,7 @@ def consolidate(
                 inherited = _sources_of(pool.collection, other.id) or []
                 _merge_provenance(pool.collection, record.id, other, inherited)
     if not dry_run and gone:
+        if before_delete is not None:
+            before_delete(sorted(gone))
         pool.delete(sorted(gone))
     return report

@@ -8,7 +8,7 @@ counts once. Counters are computed from the events.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -77,9 +77,11 @@ def prune(
     unused_days: int | None = None,
     hurt_margin: int | None = None,
     dry_run: bool = False,
+    before_delete: Callable[[list[str]], object] | None = None,
 ) -> list[str]:
     """Forget memories by rule: never retrieved and older than ``unused_days``, or hurt more
-    often than helped by at least ``hurt_margin``. Returns the ids (deleted unless dry_run)."""
+    often than helped by at least ``hurt_margin``. Returns the ids (deleted unless dry_run;
+    ``before_delete`` gets them first, e.g. to export a backup)."""
     records = pool.list_records()
     stats = utility(pool, [r.id for r in records])
     cutoff = datetime.now(UTC) - timedelta(days=unused_days) if unused_days else None
@@ -94,5 +96,7 @@ def prune(
         if stale or harmful:
             doomed.append(record.id)
     if doomed and not dry_run:
+        if before_delete is not None:
+            before_delete(doomed)
         pool.delete(doomed)
     return doomed

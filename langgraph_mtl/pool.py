@@ -466,6 +466,25 @@ class MemoryPool:
             written += 1
         return written
 
+    def export_ids(self, out: IO[str], ids: Sequence[str]) -> int:
+        """Write the given records with their vectors as JSON lines (what ``import_jsonl``
+        reads back). Returns the count."""
+        name, written = self.identity_name, 0
+        for start in range(0, len(ids), _PAGE):
+            page = self.collection.get(
+                ids=list(ids[start : start + _PAGE]),
+                include=["documents", "metadatas", "embeddings"],
+            )
+            vectors = page.get("embeddings")
+            for i, record_id in enumerate(page["ids"]):
+                record = _from_chroma(record_id, page["documents"][i], page["metadatas"][i])
+                line: dict[str, Any] = {"record": record.model_dump(mode="json")}
+                if vectors is not None:
+                    line.update(embedding=[float(x) for x in vectors[i]], embedder=name)
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                written += 1
+        return written
+
     def import_jsonl(self, lines: Iterable[str | bytes], *, batch_size: int = 128) -> ImportReport:
         """Import JSON lines (text, or bytes decoded as UTF-8 line by line). Each line is checked
         on its own: a bad one is reported with its number and what to fix, and never affects

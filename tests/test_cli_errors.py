@@ -218,3 +218,44 @@ def test_experiments_refuse_to_run_generated_code_unisolated(home, capsys, monke
     assert result.code == 2 and "bubblewrap" in result.text and "--unsafe-no-sandbox" in result.text
     _short(result)
     assert not (home / "out").exists()
+
+
+def test_prune_asks_first_keeps_a_backup_and_import_undoes_it(home, capsys):
+    from langgraph_mtl.feedback import record_feedback
+
+    pool = open_pool(str(home / "p"), collection="mtl_memories")
+    poor = record("rust", "r1", "Always delete the target folder before building")
+    pool.upsert([poor, record("shell", "s1", "Quote every variable in a script"),
+                 record("python", "p1", "Run the tests after every change")])  # fmt: skip
+    for run in ("a", "b"):
+        record_feedback(pool, [poor.id], run_id=run, passed=False)
+    args = ["pool", "prune", "--hurt-margin", "2", "--pool", str(home / "p")]
+    refused = run_cli(capsys, *args)  # no terminal to ask on, no --yes
+    assert refused.code == 2 and "--yes" in refused.err and "forgets 1" in refused.err
+    _short(refused)
+    listed = run_cli(capsys, *args, "--dry-run")
+    assert listed.code == 0 and poor.id in listed.out
+    assert open_pool(str(home / "p"), collection="mtl_memories").count() == 3
+    done = run_cli(capsys, *args, "--yes")
+    assert done.code == 0 and "forgot 1" in done.out
+    (backup,) = (home / "home" / "backups").glob("prune-*.jsonl")
+    assert str(backup) in done.out and len(backup.read_text().splitlines()) == 1
+    assert open_pool(str(home / "p"), collection="mtl_memories").count() == 2
+    assert run_cli(capsys, "pool", "import", str(backup), "--pool", str(home / "p")).code == 0
+    back = open_pool(str(home / "p"), collection="mtl_memories")
+    assert back.count() == 3 and back.get(poor.id).key == poor.key
+
+
+def test_consolidate_asks_first_and_keeps_a_backup(home, capsys):
+    pool = open_pool(str(home / "p"), collection="mtl_memories")
+    twin = "Run cargo test after every change to the crate"
+    pool.upsert([record("rust", "r1", twin), record("rust", "r2", twin + ".")])
+    assert pool.count() == 2
+    args = ["pool", "consolidate", "--threshold", "0.9", "--pool", str(home / "p")]
+    refused = run_cli(capsys, *args)
+    assert refused.code == 2 and "--yes" in refused.err
+    assert open_pool(str(home / "p"), collection="mtl_memories").count() == 2
+    done = run_cli(capsys, *args, "--yes")
+    assert done.code == 0 and "folded 1" in done.out
+    (backup,) = (home / "home" / "backups").glob("consolidate-*.jsonl")
+    assert len(backup.read_text().splitlines()) == 1

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import IO, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -24,10 +27,58 @@ from langgraph_mtl.cli.options import (
 )
 from langgraph_mtl.cli.output import err, out, print_json, print_text
 from langgraph_mtl.cli.resources import check_model, open_for_read, open_for_write
+from langgraph_mtl.home import mtl_home
 
 __all__ = ["pool_app"]
 
 pool_app = typer.Typer(help="Inspect and move the shared memory pool.", no_args_is_help=True)
+
+
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Go ahead without asking.")]
+
+
+def _write_atomically(target: Path, write: Callable[[IO[str]], int]) -> int:
+    """Write through a temporary file renamed over ``target``: an existing file is replaced
+    only when the write succeeded."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            count = write(handle)
+        os.replace(tmp, target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    return count
+
+
+def _confirm(what: str, yes: bool) -> None:
+    """Ask before a destructive change (``--yes`` skips; without a terminal it is required)."""
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise CliError(f"{what}: pass --yes to go ahead (--dry-run lists them)", code=2)
+    if not typer.confirm(f"{what}. Go ahead?", default=False):
+        raise CliError("nothing changed", code=1)
+
+
+class _Backup:
+    """Exports the memories a command is about to delete, so ``mtl pool import`` undoes it."""
+
+    def __init__(self, memories: Any, command: str) -> None:
+        self.memories, self.command = memories, command
+        self.path: Path | None = None
+
+    def __call__(self, ids: list[str]) -> None:
+        folder = mtl_home() / "backups"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.command}-{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}.jsonl"
+        _write_atomically(path, lambda handle: self.memories.export_ids(handle, ids))
+        self.path = path
+
+    def say(self) -> None:
+        if self.path is not None:
+            out.print(f"a copy of them is in {self.path}; `mtl pool import {self.path}` puts "
+                      "them back", markup=False, soft_wrap=True)  # fmt: skip
 
 
 def _record_json(record: Any, similarity: float | None = None) -> dict[str, Any]:
@@ -129,14 +180,9 @@ def pool_export(
     if not target.parent.is_dir():
         raise CliError(f"no such directory: {target.parent} (create it first)", code=2)
     memories = open_for_read(pool, collection, embeddings)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            n = memories.export_jsonl(handle, with_embeddings=with_embeddings)
-        os.replace(tmp, target)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    n = _write_atomically(
+        target, lambda h: memories.export_jsonl(h, with_embeddings=with_embeddings)
+    )
     out.print(f"exported {n} memories to {path}", markup=False)
 
 
@@ -184,23 +230,36 @@ def pool_consolidate(
         float, typer.Option(min=0.5, max=1.0, help="Cosine at or above which memories merge.")
     ] = 0.97,
     dry_run: Annotated[bool, typer.Option(help="Only report what would merge.")] = False,
+    yes: YesOpt = False,
     pool: PoolOpt = None,
     collection: CollectionOpt = DEFAULT_COLLECTION,
 ) -> None:
-    """Fold near-duplicate memories (same type and domain) into one, keeping all provenance."""
+    """Fold near-duplicate memories (same type and domain) into one, keeping all provenance.
+    Asks first (or --yes); the folded memories are exported to a backup file first."""
     from rich.progress import Progress
 
     from langgraph_mtl.consolidation import consolidate
 
-    memories = open_for_read(pool, collection) if dry_run else open_for_write(pool, collection)
-    with Progress(console=err) as bar:
-        job = bar.add_task("consolidating", total=None)
-        report = consolidate(memories, threshold=threshold, dry_run=dry_run,
-                             progress=lambda done, total: bar.update(job, completed=done, total=total))  # fmt: skip
-    verb = "would fold" if dry_run else "folded"
+    def run(memories: Any, dry: bool, backup: _Backup | None = None) -> Any:
+        with Progress(console=err) as bar:
+            job = bar.add_task("consolidating", total=None)
+            return consolidate(
+                memories, threshold=threshold, dry_run=dry, before_delete=backup,
+                progress=lambda done, total: bar.update(job, completed=done, total=total),
+            )  # fmt: skip
+
+    preview = run(open_for_read(pool, collection), True)
+    if dry_run or not preview.removed:
+        out.print(f"would fold {preview.removed} memories into {len(preview.merged)}")
+        return
+    _confirm(f"this folds {preview.removed} memories into {len(preview.merged)}", yes)
+    memories = open_for_write(pool, collection)
+    backup = _Backup(memories, "consolidate")
+    report = run(memories, False, backup)
     out.print(
-        f"{verb} {report.removed} memories into {len(report.merged)}; {memories.count()} remain"
+        f"folded {report.removed} memories into {len(report.merged)}; {memories.count()} remain"
     )
+    backup.say()
 
 
 @pool_app.command("prune")
@@ -213,19 +272,33 @@ def pool_prune(
         int | None, typer.Option(min=1, max=1_000_000, help="Forget when hurt - helped >= N.")
     ] = None,
     dry_run: Annotated[bool, typer.Option(help="Only list what would go.")] = False,
+    yes: YesOpt = False,
     pool: PoolOpt = None,
     collection: CollectionOpt = DEFAULT_COLLECTION,
 ) -> None:
-    """Forget memories by rule (see the utility feedback in the README)."""
+    """Forget memories by rule (see the utility feedback in the README). Asks first (or
+    --yes); the forgotten memories are exported to a backup file first."""
     from langgraph_mtl.feedback import prune
 
     if unused_days is None and hurt_margin is None:
         raise CliError("give --unused-days and/or --hurt-margin", code=2)
-    memories = open_for_read(pool, collection) if dry_run else open_for_write(pool, collection)
-    doomed = prune(memories, unused_days=unused_days, hurt_margin=hurt_margin, dry_run=dry_run)
-    out.print(f"{'would forget' if dry_run else 'forgot'} {len(doomed)} memories")
+    preview = prune(
+        open_for_read(pool, collection), unused_days=unused_days, hurt_margin=hurt_margin,
+        dry_run=True,
+    )  # fmt: skip
+    if dry_run or not preview:
+        out.print(f"would forget {len(preview)} memories")
+        for record_id in preview[:50]:
+            out.print(f"  {record_id}", markup=False)
+        return
+    _confirm(f"this forgets {len(preview)} memories", yes)
+    memories = open_for_write(pool, collection)
+    backup = _Backup(memories, "prune")
+    doomed = prune(memories, unused_days=unused_days, hurt_margin=hurt_margin, before_delete=backup)
+    out.print(f"forgot {len(doomed)} memories")
     for record_id in doomed[:50]:
-        out.print(f"  {record_id}")
+        out.print(f"  {record_id}", markup=False)
+    backup.say()
 
 
 @pool_app.command("quarantine")
