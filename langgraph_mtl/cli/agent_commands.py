@@ -173,13 +173,14 @@ def solve(
         raise typer.Exit(1)
 
 
-DEMO_TASKS = [
+DEMO_TASKS = [  # (domain, task id, task, verify command, starting files)
     (
         "shell",
         "demo-shell-count",
-        "Write a shell script count.sh that prints the number of lines in the file data.txt. "
-        "Create data.txt with three lines first, run the script and check it prints 3.",
-        "test \"$(bash count.sh | tr -d ' ')\" = 3",
+        "data.txt holds some lines of text. Write a shell script count.sh that prints the "
+        "number of lines in data.txt, then run `bash count.sh` to check it.",
+        "bash count.sh | grep -qw 3",
+        {"data.txt": "apples\npears\nplums\n"},
     ),
     (
         "python",
@@ -187,6 +188,7 @@ DEMO_TASKS = [
         "Create add.py defining a Python function add(a, b) that returns a + b. Run "
         "python3 -c 'from add import add; print(add(2, 3))' and check it prints 5.",
         "python3 -c 'from add import add; assert add(2, 3) == 5'",
+        {},
     ),
 ]
 
@@ -210,8 +212,10 @@ def demo(
             chat, pool=memories, step_limit=6, memory_types=("trajectory", "insight"),
             write_memory_types=("trajectory", "insight"),
         ).compile()  # fmt: skip
-        for domain, task_id, task, verify in DEMO_TASKS:
+        for domain, task_id, task, verify, files in DEMO_TASKS:
             with tempfile.TemporaryDirectory(prefix=f"mtl-{domain}-") as ws:
+                for name, text in files.items():
+                    (Path(ws) / name).write_text(text)
                 out.rule(Text(f"{domain} task {task_id}"))
                 out.print(task, markup=False)
                 context = AgentContext(domain=domain, task_id=task_id, workspace=ws,
