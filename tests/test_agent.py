@@ -278,6 +278,21 @@ def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_p
     assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
 
 
+def test_an_empty_write_leaves_the_file_as_it_was(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="f.py"),
+        "```python\nx = 1\n```",
+        _json("write_file", path="f.py"),
+        "```\n```",  # nothing: a small model's rewrite can come back empty
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    assert "was empty, so nothing was written" in out["trajectory"][1]["observation"]
+    assert (tmp_path / "ws" / "f.py").read_text() == "x = 1\n"
+
+
 def test_choose_protocol_reads_the_model_profile(scripted):
     from langgraph_mtl.agent.graph import choose_protocol
 

@@ -48,6 +48,21 @@ def test_function_tasks_pass_the_reference_and_fail_the_wrong_solution_and_every
     assert passed == []
 
 
+def test_function_tasks_work_when_the_host_holds_many_open_files():
+    import os
+    import resource
+
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 1200:
+        pytest.skip("the open-file limit is too low to reach fd 1024")
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]  # pipes land above 1024
+    try:
+        task = _add_task()
+        assert task.verify(task.reference).passed
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
 def test_function_tasks_compare_plain_data_only():
     task = _add_task()
     # a class of the solution's own cannot even be sent; an importable one is refused

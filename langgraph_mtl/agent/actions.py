@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 __all__ = [
     "CONTENT_REQUEST",
     "CUT_OFF",
+    "EMPTY_WRITE",
     "JSON_INSTRUCTIONS",
     "PROTOCOL_INSTRUCTIONS",
     "TOOLS_INSTRUCTIONS",
@@ -41,6 +42,7 @@ __all__ = [
 SUBMIT_WORD = "submit"
 MAX_COMMAND = 800  # characters: a reply's grammar ends within the server's token cap
 CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced code block."
+EMPTY_WRITE = "the content given for {path} was empty, so nothing was written"
 CUT_OFF = (
     "the content of {path} was cut off at the length limit, so it was not written: write a "
     "shorter file"

@@ -26,6 +26,7 @@ from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.actions import (
     CUT_OFF,
+    EMPTY_WRITE,
     JSON_INSTRUCTIONS,
     PROTOCOL_INSTRUCTIONS,
     TOOLS_INSTRUCTIONS,
@@ -297,7 +298,11 @@ def create_coding_agent(
                     if code.response_metadata.get("finish_reason") == "length":
                         error = CUT_OFF.format(path=action.path)
                         return raw, Action("invalid", error=error), used
-                    action = replace(action, content=code_from_reply(str(code.content)))
+                    content = code_from_reply(str(code.content))
+                    if not content.strip():
+                        error = EMPTY_WRITE.format(path=action.path)
+                        return raw, Action("invalid", error=error), used
+                    action = replace(action, content=content)
                 return raw, action, used
         actor = tool_actor if protocol["mode"] == "tools" else chat
         reply = actor.invoke(messages)

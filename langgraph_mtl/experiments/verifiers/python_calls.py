@@ -49,13 +49,16 @@ class _Calls:
 
     def __init__(self, proc: subprocess.Popen[bytes], deadline: float) -> None:
         self.proc, self.deadline, self.count = proc, deadline, 0
+        assert proc.stdout is not None
+        self.poller = select.poll()
+        self.poller.register(proc.stdout, select.POLLIN | select.POLLHUP)
 
     def _read(self, size: int) -> bytes:
         chunks = bytearray()
         assert self.proc.stdout is not None
         while len(chunks) < size:
             left = self.deadline - time.monotonic()
-            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+            if left <= 0 or not self.poller.poll(left * 1000):  # poll: any fd number works
                 raise SolutionGone("the solution took too long")
             data = os.read(self.proc.stdout.fileno(), size - len(chunks))
             if not data:
