@@ -278,6 +278,20 @@ def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_p
     assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
 
 
+def test_a_path_holding_content_is_refused(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="count.sh\n\n#!/bin/bash\nwc -l data.txt"),
+        _json("write_file", path="count.sh"),
+        "```bash\nwc -l < data.txt\n```",
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    out = graph.invoke({"task": "write count.sh"}, context=context(tmp_path))
+    assert "must be one file name" in out["trajectory"][0]["observation"]
+    assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == ["count.sh"]
+
+
 def test_an_empty_write_leaves_the_file_as_it_was(pool, scripted, tmp_path):
     model = scripted(
         "plan",

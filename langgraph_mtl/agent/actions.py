@@ -144,9 +144,13 @@ def from_agent_action(action: AgentAction | FirstAction) -> Action:
     if action.action == "submit":
         return Action("submit", thought=thought)
     if action.action == "write_file":
-        if not action.path.strip():
+        path = action.path.strip()
+        if not path:
             return Action("invalid", error="write_file needs a path", thought=thought)
-        return Action("write", path=action.path.strip(), thought=thought)
+        if any(ord(ch) < 32 for ch in path) or "```" in path:
+            error = "write_file's path must be one file name, like count.sh, not its content"
+            return Action("invalid", error=error, thought=thought)
+        return Action("write", path=path, thought=thought)
     if not action.command.strip():
         return Action("invalid", error="run needs a command", thought=thought)
     return Action("command", command=action.command.strip(), thought=thought)
