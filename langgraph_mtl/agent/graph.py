@@ -218,7 +218,7 @@ def create_coding_agent(
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
     json_actors: dict[bool, Any] = (
         {  # until the workspace changes, the schema offers only write_file
-            changed: chat.with_structured_output(  # code first: until then, only write_file
+            changed: chat.with_structured_output(
                 AgentAction if changed else FirstAction, method="json_schema", include_raw=True
             )
             for changed in (True, False)
