@@ -89,6 +89,9 @@ def test_a_workspace_that_adds_or_changes_steering_files_is_tampered(tmp_path):
     (tmp_path / "out.txt").write_text("0\n")
     baseline = task.baseline(tmp_path)
     assert task.verify_workspace(tmp_path, baseline).passed
+    (tmp_path / ".pytest_cache" / "v").mkdir(parents=True)  # running pytest is no tampering
+    (tmp_path / ".pytest_cache" / "v" / "lastfailed").write_text("{}")
+    assert task.verify_workspace(tmp_path, baseline).passed
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "conftest.py").write_text("# anything\n")
     verdict = task.verify_workspace(tmp_path, baseline)

@@ -15,7 +15,7 @@ __all__ = ["fingerprint", "tampering"]
 STEERING = re.compile(
     r"(?:^|/)(?:conftest\.py|sitecustomize\.py|usercustomize\.py|pytest\.ini|tox\.ini|setup\.cfg"
     r"|pyproject\.toml|[^/]+\.pth|rust-toolchain(?:\.toml)?|Cargo\.toml|\.cargo/[^/]+"
-    r"|\.pytest_cache/[^/]+|\.iverilogrc)$"
+    r"|\.iverilogrc)$"
 )
 MAX_FILES = 20_000
 
