@@ -278,6 +278,31 @@ def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_p
     assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
 
 
+def test_the_first_write_is_a_code_file_the_task_names(pool, scripted, tmp_path):
+    from langgraph_mtl.agent.actions import first_action_schema
+
+    schema = first_action_schema("Write upper.py that reads input.txt and prints it in upper case")
+    assert schema.model_json_schema()["properties"]["path"]["const"] == "upper.py"
+    assert first_action_schema("Fix the bug") is not schema  # names no code file: any path
+    model = scripted(
+        "plan",
+        _json("write_file", path="input.txt"),  # an input file: outside the first schema
+        _json("write_file", path="upper.py"),
+        "```python\nprint(open('input.txt').read().upper())\n```",
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "input.txt").write_text("hello\n")
+    out = graph.invoke(
+        {"task": "Write upper.py that reads input.txt and prints it in upper case"},
+        context=context(tmp_path),
+    )
+    assert "INVALID ACTION" in out["trajectory"][0]["observation"]
+    assert (tmp_path / "ws" / "input.txt").read_text() == "hello\n"
+    assert (tmp_path / "ws" / "upper.py").exists() and out["submitted"]
+
+
 def test_a_path_holding_content_is_refused(pool, scripted, tmp_path):
     model = scripted(
         "plan",
@@ -287,7 +312,7 @@ def test_a_path_holding_content_is_refused(pool, scripted, tmp_path):
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
-    out = graph.invoke({"task": "write count.sh"}, context=context(tmp_path))
+    out = graph.invoke({"task": "write the line-count script"}, context=context(tmp_path))
     assert "must be one file name" in out["trajectory"][0]["observation"]
     assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == ["count.sh"]
 

@@ -33,6 +33,7 @@ __all__ = [
     "Action",
     "AgentAction",
     "FirstAction",
+    "first_action_schema",
     "code_from_reply",
     "format_error",
     "from_agent_action",
@@ -116,6 +117,27 @@ class FirstAction(AgentAction):
     file as it is). Running and submitting come after."""
 
     action: Literal["write_file"] = Field(description="What to do.")  # type: ignore[assignment]
+
+
+CODE_FILE = re.compile(
+    r"(?<![\w./-])((?:[\w-]+/)*[\w-]+\.(?:py|sh|bash|rs|sv|v|js|ts|go|c|h|cc|cpp|java|rb|sql|r|jl))"
+    r"(?![\w/-])"
+)
+
+
+def first_action_schema(task: str) -> type[FirstAction]:
+    """The first action's schema for ``task``: a write_file whose path is one of the code files
+    the task names (``solution.py``, ``count.sh``, ...), when it names any, so a small model
+    does not start by overwriting an input file; else any path."""
+    names = sorted(set(CODE_FILE.findall(task)))
+    if not names:
+        return FirstAction
+    namespace = {
+        "__doc__": FirstAction.__doc__,
+        "__annotations__": {"path": Literal[tuple(names)]},
+        "path": Field(description="The file to write."),
+    }
+    return type("FirstAction", (FirstAction,), namespace)
 
 
 @dataclass(frozen=True)

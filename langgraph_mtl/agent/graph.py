@@ -32,8 +32,8 @@ from langgraph_mtl.agent.actions import (
     TOOLS_INSTRUCTIONS,
     Action,
     AgentAction,
-    FirstAction,
     code_from_reply,
+    first_action_schema,
     format_error,
     from_agent_action,
     parse_action,
@@ -216,16 +216,13 @@ def create_coding_agent(
     tools = create_sandbox_tools(sandbox=sandbox, timeout=command_timeout,
                                  max_output_chars=max_output_chars)  # fmt: skip
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
-    json_actors: dict[bool, Any] = (
-        {  # until the workspace changes, the schema offers only write_file
-            changed: chat.with_structured_output(
-                AgentAction if changed else FirstAction, method="json_schema", include_raw=True
-            )
-            for changed in (True, False)
-        }
-        if protocol["mode"] == "json"
-        else {}
-    )
+
+    def json_actor(state: dict[str, Any]) -> Any:
+        """Code first: until the workspace changes, the schema offers only a write_file of a
+        code file the task names (see :func:`.actions.first_action_schema`)."""
+        changed = workspace_digest(state["workspace"]) != state.get("start_digest")
+        schema = AgentAction if changed else first_action_schema(str(state.get("task", "")))
+        return chat.with_structured_output(schema, method="json_schema", include_raw=True)
 
     def _workspace(state: dict[str, Any], runtime: Runtime[Any]) -> str:
         ws = state.get("workspace") or getattr(runtime.context, "workspace", None)
@@ -264,9 +261,8 @@ def create_coding_agent(
         then the file's content in a focused call, see :mod:`.writing`): the reply, its action
         and the tokens used."""
         if protocol["mode"] == "json":
-            changed = workspace_digest(state["workspace"]) != state.get("start_digest")
             try:
-                out = json_actors[changed].invoke(messages)
+                out = json_actor(state).invoke(messages)
             except Exception as exc:
                 if type(exc).__name__ == "LengthFinishReasonError":  # cut off mid-action
                     cut = AIMessage(content="(a reply cut off at the length limit)")
