@@ -16,13 +16,12 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import scratch
 
 __all__ = ["CallTests"]
@@ -98,7 +97,7 @@ class _Calls:
 
 
 @dataclass(frozen=True)
-class CallTests(Verifier):
+class CallTests(OneFileVerifier):
     """HumanEval-style tasks: ``prompt`` (trusted helpers the tests may use), ``test`` (defines
     ``check(candidate)``) and the ``entry`` function's name, in ``solution_file``."""
 
@@ -108,15 +107,9 @@ class CallTests(Verifier):
     solution_file: str = "solution.py"
     timeout: float = 20.0
 
-    @property
-    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (self.solution_file,)
-
-    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
-        if self.solution_file not in files:
-            return failed(f"{self.solution_file} is missing")
+    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
         with scratch(("serve_calls.py",)) as dirs:
-            dirs.write({"solution.py": files[self.solution_file]})
+            dirs.write({"solution.py": text})
             box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
             serve = f"exec {shlex.quote(sys.executable)} -I {dirs.harness / 'serve_calls.py'} {self.entry}"
             proc = box.start(serve)

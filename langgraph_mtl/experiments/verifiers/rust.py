@@ -7,12 +7,11 @@ including one named with this run's nonce, and a summary counting them all."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
 
 __all__ = ["RustTests"]
@@ -21,7 +20,7 @@ RUSTC = "rustc --edition 2024 -A warnings"
 
 
 @dataclass(frozen=True)
-class RustTests(Verifier):
+class RustTests(OneFileVerifier):
     """``tests``: the data set's ``#[cfg(test)] mod tests``; ``uses``: the prompt's own ``use``
     lines; ``entry``: the function the tests call, in ``solution_file``."""
 
@@ -31,19 +30,13 @@ class RustTests(Verifier):
     solution_file: str = "solution.rs"
     timeout: float = 120.0
 
-    @property
-    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (self.solution_file,)
-
-    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
-        if self.solution_file not in files:
-            return failed(f"{self.solution_file} is missing")
+    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
         nonce = new_nonce()
         expected = len(re.findall(r"#\[test\]", self.tests)) + 1
         library = re.sub(
             rf"(?m)^fn\s+{re.escape(self.entry)}\b",
             f"pub fn {self.entry}",
-            files[self.solution_file],
+            text,
         )
         suite = (
             f"{self.uses}\nuse solution::{self.entry};\n{self.tests}\n"

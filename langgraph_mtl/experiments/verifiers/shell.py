@@ -11,10 +11,11 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import scratch
 
 __all__ = ["ShellOutcome", "tree_digest"]
@@ -48,17 +49,14 @@ def _normalise(raw: str, workdir: Path) -> str:
 
 
 @dataclass(frozen=True)
-class ShellOutcome(Verifier):
+class ShellOutcome(OneFileVerifier):
     """``setup`` builds the tree, ``golds`` are the accepted commands, ``env`` their variables."""
 
     setup: str
     golds: tuple[str, ...]
     env: Mapping[str, str]
     solution_file: str = "answer.sh"
-
-    @property
-    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (self.solution_file,)
+    missing_hint: ClassVar[str] = ": write the command(s) into answer.sh"
 
     def _outcome(
         self, base: Path, script: str, workdir: Path, mode: SandboxMode
@@ -71,10 +69,8 @@ class ShellOutcome(Verifier):
             return "<timed out>", ""
         return _normalise(done.output, workdir), tree_digest(workdir)
 
-    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
-        answer = files.get(self.solution_file)
-        if answer is None:
-            return failed("answer.sh is missing: write the command(s) into answer.sh")
+    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
+        answer = text
         with scratch() as dirs:
             base = dirs.out / "base"
             built = Sandbox(base, mode=mode, timeout=60).run(self.setup)

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import ast
 import shlex
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import new_nonce, read_result, scratch
 
 __all__ = ["UnittestSuite", "count_tests"]
@@ -35,7 +34,7 @@ def count_tests(source: str) -> int:
 
 
 @dataclass(frozen=True)
-class UnittestSuite(Verifier):
+class UnittestSuite(OneFileVerifier):
     """``tests`` (unittest source) for the ``entry`` function in ``solution_file``, run by
     ``python`` (an interpreter with the suite's libraries) in a namespace made from ``stub``
     (the task's starting file: imports and constants) plus the solution's function."""
@@ -47,17 +46,11 @@ class UnittestSuite(Verifier):
     solution_file: str = "solution.py"
     timeout: float = 90.0
 
-    @property
-    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (self.solution_file,)
-
-    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
-        if self.solution_file not in files:
-            return failed(f"{self.solution_file} is missing")
+    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
         expected = count_tests(self.tests)
         nonce = new_nonce()
         with scratch(("run_unittests.py", "integrity.py")) as dirs:
-            dirs.write({"solution.py": files[self.solution_file]})
+            dirs.write({"solution.py": text})
             dirs.write({"tests.py": self.tests, "stub.py": self.stub}, dirs.harness)
             box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
             command = (

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import Verifier, failed
+from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
 
 __all__ = ["VerilogTestbench", "tag_testbench"]
@@ -29,7 +29,7 @@ def tag_testbench(bench: str, nonce: str) -> str:
 
 
 @dataclass(frozen=True)
-class VerilogTestbench(Verifier):
+class VerilogTestbench(OneFileVerifier):
     """``bench``: the data set's testbench with its reference module; ``samples``: how many
     samples the reference's run compares (computed once)."""
 
@@ -37,10 +37,6 @@ class VerilogTestbench(Verifier):
     samples: Callable[[], int]
     solution_file: str = "top_module.sv"
     timeout: float = 90.0
-
-    @property
-    def solution_files(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (self.solution_file,)
 
     def count(
         self, files: Mapping[str, str], mode: SandboxMode
@@ -61,10 +57,8 @@ class VerilogTestbench(Verifier):
         found = re.findall(rf"^MTL-{nonce} Mismatches: (\d+) in (\d+) samples", done.output, re.M)
         return ((int(found[-1][0]), int(found[-1][1])) if found else None), done.output
 
-    def check(self, files: Mapping[str, str], mode: SandboxMode) -> Verdict:
-        if self.solution_file not in files:
-            return failed(f"{self.solution_file} is missing")
-        counted, output = self.count(files, mode)
+    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
+        counted, output = self.count({self.solution_file: text}, mode)
         if counted is None:
             return failed(f"the simulation did not reach its verdict:\n{output[-1200:]}")
         mismatches, samples = counted
