@@ -14,9 +14,11 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,6 +28,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ValidationError
 
 from langgraph_mtl.consolidation import _merge_provenance
+from langgraph_mtl.embedded_chroma import PoolBusyError, embedded_chroma, guarded_client
 from langgraph_mtl.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
 from langgraph_mtl.location import (
     SQLITE_FILE,
@@ -50,6 +53,7 @@ __all__ = [
     "EmbedderMismatchError",
     "ImportReport",
     "MemoryPool",
+    "PoolBusyError",
     "PoolLocationError",
     "PoolUnavailableError",
     "ScoredMemory",
@@ -62,6 +66,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_COLLECTION = "mtl_memories"
 DEFAULT_DEDUP_THRESHOLD = 0.97
+DEFAULT_LOCK_TIMEOUT = 120.0
 _META_PREFIX = "mtl:"
 _FLAG_PREFIX = "flag_"
 _QUARANTINE = "quarantined/"
@@ -98,8 +103,14 @@ class ImportReport:
     errors: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _client(where: PoolLocation, *, create: bool) -> tuple[Any, str]:
-    """A Chroma client for a parsed location, and the label to show for it.
+Transaction = Callable[[], AbstractContextManager[Any]]
+
+
+def _client(
+    where: PoolLocation, *, create: bool, lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+) -> tuple[Any, str, Transaction]:
+    """A Chroma client for a parsed location, the label to show for it, and how to hold the
+    pool for a multi-call write (a no-op but for an embedded directory, see ``embedded_chroma``).
 
     A read (``create=False``) never creates anything: the directory must hold a pool. A pool
     directory this process cannot write (a read-only mount, say) is opened from a private copy,
@@ -107,7 +118,7 @@ def _client(where: PoolLocation, *, create: bool) -> tuple[Any, str]:
     """
     settings = Settings(anonymized_telemetry=False, allow_reset=False)
     if where.kind == "memory":
-        return chromadb.EphemeralClient(settings=settings), str(where)
+        return chromadb.EphemeralClient(settings=settings), str(where), nullcontext
     if where.kind == "server":
         try:
             client = chromadb.HttpClient(
@@ -118,7 +129,7 @@ def _client(where: PoolLocation, *, create: bool) -> tuple[Any, str]:
                 f"no Chroma server answered at {where.url} ({_short_error(exc)}); start one with "
                 "`chroma run --path DIR --port PORT` or fix --pool / MTL_POOL"
             ) from exc
-        return client, str(where)
+        return client, str(where), nullcontext
     assert where.path is not None
     if not create:
         where.require_pool()
@@ -129,10 +140,10 @@ def _client(where: PoolLocation, *, create: bool) -> tuple[Any, str]:
                 f"the pool at {where.path} is read-only; writing needs a writable directory "
                 "(reading and exporting work as is)"
             )
-        return chromadb.PersistentClient(path=_private_copy(where.path), settings=settings), (
-            f"{where.path} (read-only, opened from a copy)"
-        )
-    return chromadb.PersistentClient(path=str(where.path), settings=settings), str(where.path)
+        copy = chromadb.PersistentClient(path=_private_copy(where.path), settings=settings)
+        return copy, f"{where.path} (read-only, opened from a copy)", nullcontext
+    chroma = embedded_chroma(where.path, settings, timeout=lock_timeout)
+    return guarded_client(chroma), str(where.path), partial(chroma.session, write=True)
 
 
 def _writable(path: Path) -> bool:
@@ -247,8 +258,10 @@ class MemoryPool:
         location: str,
         client: Any = None,
         dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
+        transaction: Transaction = nullcontext,
     ) -> None:
         self.client = client
+        self._transaction = transaction
         self.collection = collection
         self.embeddings = embeddings
         self.location = location
@@ -272,17 +285,18 @@ class MemoryPool:
         clean = [self._sanitize(r, report) for r in batch]
         vectors = self.embeddings.embed_documents([r.key for r in clean])
         keep: list[tuple[MemoryRecord, Any]] = []
-        for record, vector in zip(clean, vectors, strict=True):
-            target = self._duplicate_of(record, vector) if self.dedup_threshold else None
-            if target is None:
-                keep.append((record, vector))
-                report.ids.append(record.id)
-            else:
-                _merge_provenance(self.collection, target, record)
-                report.merged[record.id] = target
-                report.ids.append(target)
-        if keep:
-            self._upsert_vectors([r for r, _ in keep], [v for _, v in keep])
+        with self._transaction():  # the duplicate checks and the write see the same pool
+            for record, vector in zip(clean, vectors, strict=True):
+                target = self._duplicate_of(record, vector) if self.dedup_threshold else None
+                if target is None:
+                    keep.append((record, vector))
+                    report.ids.append(record.id)
+                else:
+                    _merge_provenance(self.collection, target, record)
+                    report.merged[record.id] = target
+                    report.ids.append(target)
+            if keep:
+                self._upsert_vectors([r for r, _ in keep], [v for _, v in keep])
         return report
 
     def _sanitize(self, record: MemoryRecord, report: WriteReport) -> MemoryRecord:
@@ -575,7 +589,12 @@ class MemoryPool:
         if self.client is None:
             raise RuntimeError("sibling: this pool was built without its Chroma client")
         return _open_collection(
-            self.client, self.location, collection, self.embeddings, self.dedup_threshold
+            self.client,
+            self.location,
+            collection,
+            self.embeddings,
+            self.dedup_threshold,
+            self._transaction,
         )
 
     def drop(self) -> None:
@@ -599,6 +618,7 @@ def open_pool(
     embeddings: str | Embeddings | None = None,
     dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
     create: bool = True,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> MemoryPool:
     """Open (or create) the shared pool.
 
@@ -611,16 +631,19 @@ def open_pool(
             merged into a stored one; ``None`` turns near-duplicate merging off.
         create: ``False`` to only read: nothing is created, and a read-only directory is
             opened from a private copy.
+        lock_timeout: for a directory, how many seconds a call waits while another process
+            uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
 
     Raises:
         PoolLocationError: ``location`` is not a directory, a server URL or ``:memory:``.
         PoolUnavailableError: the server does not answer; with ``create=False`` also when
-            there is no pool or no such collection there.
+            there is no pool or no such collection there. :class:`PoolBusyError` (a subclass)
+            when another process holds an embedded pool longer than ``lock_timeout``.
         EmbedderMismatchError: the collection was built with another embedder.
     """
     where = parse_location(location or default_pool_location())
     embedder = resolve_embeddings(embeddings)
-    client, label = _client(where, create=create)
+    client, label, transaction = _client(where, create=create, lock_timeout=lock_timeout)
     if not create:
         try:
             client.get_collection(collection)
@@ -630,11 +653,16 @@ def open_pool(
                 f"the pool at {label} has no collection {collection!r}; it holds: "
                 f"{', '.join(names) or 'none'} (choose one with --collection)"
             ) from exc
-    return _open_collection(client, label, collection, embedder, dedup_threshold)
+    return _open_collection(client, label, collection, embedder, dedup_threshold, transaction)
 
 
 def _open_collection(
-    client: Any, location: str, collection: str, embedder: Embeddings, dedup_threshold: float | None
+    client: Any,
+    location: str,
+    collection: str,
+    embedder: Embeddings,
+    dedup_threshold: float | None,
+    transaction: Transaction = nullcontext,
 ) -> MemoryPool:
     identity = embedder_identity(embedder)
     meta = {
@@ -655,7 +683,12 @@ def _open_collection(
             f"collection {collection!r} uses {space!r} distance; the pool needs cosine"
         )
     pool = MemoryPool(
-        coll, embedder, location=location, client=client, dedup_threshold=dedup_threshold
+        coll,
+        embedder,
+        location=location,
+        client=client,
+        dedup_threshold=dedup_threshold,
+        transaction=transaction,
     )
     stored = pool.identity
     if not stored.name:  # a collection made by someone else: claim it only when empty
