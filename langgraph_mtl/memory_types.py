@@ -7,6 +7,7 @@ instruction given to the abstracting model (through ``with_structured_output``).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import uuid
 from datetime import UTC, datetime
@@ -149,6 +150,13 @@ def validate_task_id(value: str, argument: str = "task_id") -> str:
     return value.strip()
 
 
+MAX_KEY_CHARS = 20_000
+MAX_CONTENT_CHARS = 60_000
+MAX_PAYLOAD_CHARS = 120_000
+MAX_LABEL_CHARS = 256
+MAX_FLAG_CHARS = 1024
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -167,10 +175,10 @@ class MemoryRecord(BaseModel):
     task_id: str
     outcome: Outcome = Outcome.UNKNOWN
     judged_by: Judge = Judge.NONE
-    agent_model: str = "unknown"
-    abstraction_model: str = "none"
-    key: str = Field(min_length=1)
-    content: str = Field(min_length=1)
+    agent_model: str = Field(default="unknown", max_length=MAX_LABEL_CHARS)
+    abstraction_model: str = Field(default="none", max_length=MAX_LABEL_CHARS)
+    key: str = Field(min_length=1, max_length=MAX_KEY_CHARS)
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     payload: dict[str, Any] = Field(default_factory=dict)
     created_at: str = Field(default_factory=_now)
     schema_version: int = SCHEMA_VERSION
@@ -200,11 +208,24 @@ class MemoryRecord(BaseModel):
             raise ValueError("must carry a timezone, e.g. 2026-01-31T12:00:00+00:00")
         return value
 
+    @field_validator("payload")
+    @classmethod
+    def _bounded_payload(cls, value: dict[str, Any]) -> dict[str, Any]:
+        size = len(json.dumps(value, ensure_ascii=False, default=str))
+        if size > MAX_PAYLOAD_CHARS:
+            raise ValueError(f"is {size} characters as JSON; at most {MAX_PAYLOAD_CHARS} fit")
+        return value
+
     @field_validator("flags")
     @classmethod
     def _boolean_switches(cls, value: dict[str, Any]) -> dict[str, Any]:
         if "quarantined" in value and not isinstance(value["quarantined"], bool):
             raise ValueError(f"quarantined must be true or false, not {value['quarantined']!r}")
+        for name, flag in value.items():
+            if len(name) > 64 or (isinstance(flag, str) and len(flag) > MAX_FLAG_CHARS):
+                raise ValueError(
+                    f"flag {name[:64]!r}: names take up to 64 characters, values {MAX_FLAG_CHARS}"
+                )
         redacted = value.get("redacted", 0)
         if isinstance(redacted, bool) or not isinstance(redacted, int) or redacted < 0:
             raise ValueError(f"redacted must be a count (0 or more), not {redacted!r}")

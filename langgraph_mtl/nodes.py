@@ -3,6 +3,7 @@
 Example::
 
     from dataclasses import dataclass
+from functools import partial
     from langgraph.graph import StateGraph, START, END
     from langgraph_mtl import (MemoryContext, MemoryState, open_pool,
                                create_memory_retrieval_node, create_memory_writer_node)
@@ -28,6 +29,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
@@ -35,10 +37,11 @@ from langgraph.runtime import Runtime
 
 from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome
 from langgraph_mtl.feedback import record_feedback
+from langgraph_mtl.location import PoolLocationError, parse_location
 from langgraph_mtl.memory_types import MemoryRecord, MemoryType
 from langgraph_mtl.models import model_label, resolve_chat_model
 from langgraph_mtl.outbox import Outbox
-from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.pool import EmbedderMismatchError, MemoryPool, open_pool
 from langgraph_mtl.retrieval import (
     QueryStrategy,
     Receipt,
@@ -64,7 +67,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-PoolSource = MemoryPool | Callable[[], MemoryPool]
+PoolSource = MemoryPool | str | Callable[[], MemoryPool]
+# errors that a retry will not fix: reported as "misconfigured", not as an outage
+_CONFIG_ERRORS = (PoolLocationError, EmbedderMismatchError)
 
 
 @dataclass
@@ -107,18 +112,53 @@ def _ctx(runtime: Runtime[Any] | None, name: str, default: Any) -> Any:
 
 
 def _pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:
+    """How a node reaches its pool: as given, or opened on first use from a location or a
+    callable (retried on the next run while it fails, so an outage at start-up is survived)."""
     if isinstance(pool, MemoryPool):
-        return lambda: pool
-    if callable(pool):
-        cache: list[MemoryPool] = []
+        ready = pool
+        return lambda: ready
+    opener: Callable[[], MemoryPool]
+    if isinstance(pool, str):
+        parse_location(pool)  # a malformed location is a build-time error
+        opener = partial(open_pool, pool)
+    elif callable(pool):
+        opener = pool
+    else:
+        raise ValueError(
+            f"pool: expected a MemoryPool, a location or a callable returning a pool, got {pool!r}"
+        )
+    cache: list[MemoryPool] = []
 
-        def get() -> MemoryPool:
-            if not cache:
-                cache.append(pool())
-            return cache[0]
+    def get() -> MemoryPool:
+        if not cache:
+            cache.append(opener())
+        return cache[0]
 
-        return get
-    raise ValueError(f"pool: expected a MemoryPool or a callable returning one, got {pool!r}")
+    return get
+
+
+def _failure(exc: Exception) -> str:
+    """A node's status for a failure of the memory layer: a setting to fix, or an outage."""
+    kind = "misconfigured" if isinstance(exc, _CONFIG_ERRORS) else "unavailable"
+    return f"{kind}: {type(exc).__name__}: {str(exc)[:200]}"
+
+
+def _run_settings(
+    runtime: Runtime[Any], k: int, default_types: list[MemoryType]
+) -> tuple[int, list[MemoryType], float]:
+    """``k``, memory types and abstraction weight for this run, from the context or the
+    node's defaults. Raises ValueError naming the context field that is wrong."""
+    raw_k = _ctx(runtime, "k", k)
+    if isinstance(raw_k, bool) or not isinstance(raw_k, int) or raw_k < 1:
+        raise ValueError(f"context.k must be a whole number >= 1, got {raw_k!r}")
+    try:
+        types = _types(_ctx(runtime, "memory_types", None)) or default_types
+    except ValueError as exc:
+        raise ValueError(f"context.{exc}") from None
+    weight = _ctx(runtime, "abstraction_weight", 0.0)
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or weight != weight:
+        raise ValueError(f"context.abstraction_weight must be a number, got {weight!r}")
+    return raw_k, types, float(weight)
 
 
 def _types(value: Iterable[MemoryType | str] | MemoryType | str | None) -> list[MemoryType]:
@@ -162,12 +202,16 @@ def create_memory_retrieval_node(
     Leave-one-domain-out: memories of ``context.domain`` are excluded unless
     ``context.include_own_domain``. The node returns the rendered block (``output_key``), one
     receipt per memory (``receipts_key``) and a status (``status_key``): ``"ok"``,
-    ``"disabled"``, ``"no task"`` or ``"unavailable: <reason>"``. It never raises on a pool
-    or model failure: the run goes on without memory. With ``plan_key``, a plan already in
+    ``"disabled"``, ``"no task"``, ``"unavailable: <reason>"`` (an outage: a later run may
+    succeed) or ``"misconfigured: <what to fix>"`` (a wrong run context, location or embedder).
+    It never raises on a pool or model failure: the run goes on without memory. ``pool`` may
+    be a location (opened on first use, retried while it fails). With ``plan_key``, a plan already in
     state is the query for plan-based memory types (no second planning call).
     """
-    if k < 1:
-        raise ValueError(f"k: must be >= 1, got {k}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
+    if max_tokens < 1:
+        raise ValueError(f"max_tokens: must be >= 1, got {max_tokens}")
     configure_tracing()
     get_pool = _pool_getter(pool)
     chat = resolve_chat_model(model) if model is not None else None
@@ -182,24 +226,29 @@ def create_memory_retrieval_node(
         if not task.strip():
             return {**empty, status_key: "no task"}
         try:
+            run_k, run_types, weight = _run_settings(runtime, k, default_types)
+        except ValueError as exc:
+            log.error("memory retrieval skipped, the run context is wrong: %s", exc)
+            return {**empty, status_key: f"misconfigured: {exc}"}
+        try:
             hits = retrieve_memories(
                 get_pool(),
                 task,
                 domain=_ctx(runtime, "domain", None),
-                k=int(_ctx(runtime, "k", k)),
-                memory_types=_types(_ctx(runtime, "memory_types", None)) or default_types,
+                k=run_k,
+                memory_types=run_types,
                 strategy=query_strategy,
                 model=chat,
                 use_rerank=rerank,
                 include_own_domain=bool(_ctx(runtime, "include_own_domain", False)),
                 source_domains=_ctx(runtime, "source_domains", None),
-                abstraction_weight=float(_ctx(runtime, "abstraction_weight", 0.0)),
+                abstraction_weight=weight,
                 exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
                 plan=(state.get(plan_key) or None) if plan_key else None,
             )
         except Exception as exc:
-            log.warning("memory retrieval unavailable, continuing without memory: %s", exc)
-            return {**empty, status_key: f"unavailable: {type(exc).__name__}: {str(exc)[:200]}"}
+            log.warning("memory retrieval failed, continuing without memory: %s", exc)
+            return {**empty, status_key: _failure(exc)}
         return {
             output_key: render_memory_block(hits, max_tokens=max_tokens),
             receipts_key: [receipt(h) for h in hits],
@@ -320,7 +369,8 @@ def _write_run(
             )
             for record in records:
                 box.add_record(record, reason=str(exc)[:300])
-            problems.append(f"pool unavailable ({type(exc).__name__}), queued {len(records)}")
+            state = "misconfigured" if isinstance(exc, _CONFIG_ERRORS) else "unavailable"
+            problems.append(f"pool {state} ({type(exc).__name__}), queued {len(records)}")
     if used:
         try:
             record_feedback(get_pool(), used, run_id=run.digest, passed=run.verified)

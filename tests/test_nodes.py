@@ -18,7 +18,9 @@ from langgraph_mtl import (
     create_memory_writer_node,
     open_pool,
 )
+from langgraph_mtl.location import PoolLocationError, PoolUnavailableError
 from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.testing import HashingEmbeddings
 
 ROOT = Path(__file__).resolve().parents[1]
 DEAD_POOL = "http://127.0.0.1:9"  # nothing listens on the discard port
@@ -163,5 +165,67 @@ def test_factory_errors_name_the_argument(pool):
     with pytest.raises(ValueError, match="k"):
         create_memory_retrieval_node(pool, k=0)
     with pytest.raises(ValueError, match="pool"):
-        create_memory_retrieval_node("not a pool")
+        create_memory_retrieval_node(42)
+    with pytest.raises(PoolLocationError, match="unknown scheme"):
+        create_memory_retrieval_node("ftp://pool.example")
     assert create_memory_writer_node(pool, memory_type="trajectory").__name__ == "write_memory"
+
+
+def test_a_pool_given_by_location_opens_on_first_use_and_recovers_after_an_outage(tmp_path):
+    lazy = tmp_path / "lazy-pool"
+    node = create_memory_retrieval_node(str(lazy))
+    assert not lazy.exists()  # building the node touches nothing
+
+    class Runtime:
+        context = MemoryContext(domain="python", task_id="t1")
+
+    assert node({"task": "sum a list"}, Runtime())["memory_status"] == "ok"
+    assert lazy.is_dir()
+    attempts: list[int] = []
+
+    def flaky_open():
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise PoolUnavailableError("the server is restarting")
+        return open_pool(str(tmp_path / "pool"), collection="back", embeddings=HashingEmbeddings())
+
+    flaky = create_memory_retrieval_node(flaky_open)
+    assert flaky({"task": "sum a list"}, Runtime())["memory_status"].startswith("unavailable:")
+    assert flaky({"task": "sum a list"}, Runtime())["memory_status"] == "ok"
+    assert len(attempts) == 2
+
+
+@pytest.mark.parametrize(
+    ("context", "says"),
+    [
+        ({"k": 0}, "context.k must be a whole number >= 1"),
+        ({"k": "3"}, "context.k must be a whole number >= 1"),
+        ({"memory_types": ("recipe",)}, "context.memory_type"),
+        ({"abstraction_weight": "heavy"}, "context.abstraction_weight must be a number"),
+    ],
+)
+def test_a_wrong_run_context_is_reported_as_misconfigured_not_as_an_outage(
+    pool, context, says, caplog
+):
+    class Runtime:
+        pass
+
+    Runtime.context = {"domain": "python", "task_id": "t1", **context}
+    node = create_memory_retrieval_node(pool)
+    with caplog.at_level(logging.ERROR, logger="langgraph_mtl"):
+        out = node({"task": "sum a list"}, Runtime())
+    assert out["memory_status"].startswith(f"misconfigured: {says}"), out["memory_status"]
+    assert out["memory_receipts"] == [] and "the run context is wrong" in caplog.text
+
+
+def test_a_pool_built_with_another_embedder_is_misconfigured_not_unavailable(pool_dir):
+    open_pool(str(pool_dir), collection="made-by-a", embeddings=HashingEmbeddings(dimension=64))
+
+    class Runtime:
+        context = MemoryContext(domain="python", task_id="t1")
+
+    node = create_memory_retrieval_node(
+        lambda: open_pool(str(pool_dir), collection="made-by-a", embeddings=HashingEmbeddings())
+    )
+    status = node({"task": "sum a list"}, Runtime())["memory_status"]
+    assert status.startswith("misconfigured: EmbedderMismatchError"), status

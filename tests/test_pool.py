@@ -7,9 +7,11 @@ import json
 
 import pytest
 from helpers import make_record, make_run
+from pydantic import ValidationError
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome, open_pool
 from langgraph_mtl.abstraction import abstract_run
+from langgraph_mtl.memory_types import MAX_CONTENT_CHARS, MAX_KEY_CHARS, MAX_PAYLOAD_CHARS
 from langgraph_mtl.pool import EmbedderMismatchError
 from langgraph_mtl.testing import HashingEmbeddings
 
@@ -172,3 +174,26 @@ def test_odd_characters_in_text_round_trip(pool):
 def test_domains_and_task_ids_outside_the_safe_set_are_refused(domain, task_id):
     with pytest.raises(ValueError, match=r"not a (domain name|task id)"):
         record(domain, task_id, "k")
+
+
+def test_oversized_fields_are_refused_at_write_and_at_import_by_line(pool):
+    with pytest.raises(ValidationError, match="content"):
+        make_record("python", "p1", "short key", "x" * (MAX_CONTENT_CHARS + 1))
+    with pytest.raises(ValidationError, match="key"):
+        make_record("python", "p1", "k" * (MAX_KEY_CHARS + 1))
+    good = make_record("python", "p2", "a key that fits").model_dump(mode="json")
+    lines = [
+        json.dumps({"record": {**good, "content": "x" * (MAX_CONTENT_CHARS + 1)}}),
+        json.dumps({"record": {**good, "payload": {"raw": "y" * (MAX_PAYLOAD_CHARS + 1)}}}),
+        json.dumps({"record": {**good, "flags": {"note": "z" * 5000}}}),
+        json.dumps({"record": {**good, "agent_model": "m" * 1000}}),
+        json.dumps({"record": good}),
+    ]
+    report = pool.import_jsonl(lines)
+    errors = dict(report.errors)
+    assert sorted(errors) == [1, 2, 3, 4]
+    assert errors[1].startswith("record.content:") and "60000" in errors[1]
+    assert errors[2].startswith("record.payload:") and str(MAX_PAYLOAD_CHARS) in errors[2]
+    assert errors[3].startswith("record.flags:") and "1024" in errors[3]
+    assert errors[4].startswith("record.agent_model:")
+    assert report.imported == 1 == pool.count()

@@ -106,8 +106,8 @@ def test_a_pool_held_by_another_process_too_long_is_refused_with_the_server_hint
     path = tmp_path / "pool"
     pool = open_pool(str(path), collection="held", embeddings=HashingEmbeddings(), lock_timeout=0.2)
     pool.upsert(make_record("python", "p1", "run the tests first"))
-    with FileLock(path / LOCK_FILE, thread_local=False):  # another holder of the directory
-        with pytest.raises(PoolBusyError, match="chroma run --path") as refused:
-            pool.search("tests", k=1)
+    holder = FileLock(path / LOCK_FILE, thread_local=False)  # another user of the directory
+    with holder, pytest.raises(PoolBusyError, match="chroma run --path") as refused:
+        pool.search("tests", k=1)
     assert isinstance(refused.value, PoolUnavailableError)  # the nodes treat it as an outage
     assert [h.record.task_id for h in pool.search("tests", k=1)] == ["p1"]
