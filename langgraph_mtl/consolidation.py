@@ -78,7 +78,13 @@ def consolidate(
     before_delete: Callable[[list[str]], object] | None = None,
 ) -> ConsolidationReport:
     """Fold near-duplicates (same type and domain, cosine >= ``threshold``) into the oldest one;
-    ``before_delete`` gets the folded ids before they are deleted (e.g. to export a backup)."""
+    ``before_delete`` gets the folded ids before they are deleted (e.g. to export a backup).
+
+    Raises:
+        ValueError: ``threshold`` outside [0.5, 1.0] (a low one would fold distinct memories).
+    """
+    if isinstance(threshold, bool) or not 0.5 <= threshold <= 1.0:
+        raise ValueError(f"threshold: must be between 0.5 and 1.0, got {threshold!r}")
     report = ConsolidationReport()
     records = sorted(pool.with_embeddings(), key=lambda rv: rv[0].created_at)
     gone: set[str] = set()

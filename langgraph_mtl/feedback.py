@@ -81,7 +81,18 @@ def prune(
 ) -> list[str]:
     """Forget memories by rule: never retrieved and older than ``unused_days``, or hurt more
     often than helped by at least ``hurt_margin``. Returns the ids (deleted unless dry_run;
-    ``before_delete`` gets them first, e.g. to export a backup)."""
+    ``before_delete`` gets them first, e.g. to export a backup).
+
+    Raises:
+        ValueError: a rule that is not a whole number >= 1 (``-1`` days would forget everything).
+    """
+    for name, value in (("unused_days", unused_days), ("hurt_margin", hurt_margin)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise ValueError(f"{name}: must be a whole number >= 1, got {value!r}")
+    if unused_days is not None and unused_days > 36_500:
+        raise ValueError(f"unused_days: at most 36500 (100 years), got {unused_days}")
     records = pool.list_records()
     stats = utility(pool, [r.id for r in records])
     cutoff = datetime.now(UTC) - timedelta(days=unused_days) if unused_days else None

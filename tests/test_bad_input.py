@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from helpers import insight_json
+from helpers import insight_json, make_record
 from pydantic import ValidationError
 
 from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType
 from langgraph_mtl.abstraction import FinishedRun, abstract_run
+from langgraph_mtl.consolidation import consolidate
+from langgraph_mtl.feedback import prune
 from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.nodes import create_memory_writer_node
 from langgraph_mtl.outbox import Outbox
@@ -128,3 +130,29 @@ def test_a_torn_outbox_line_loses_only_itself(pool, tmp_path):
     outbox.add_record(second, "pool down")
     assert [e["record"]["task_id"] for e in outbox.entries()] == ["t1", "t2"]
     assert outbox.flush(pool).delivered == 2 and pool.get(second.id) is not None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        {"unused_days": -1},
+        {"unused_days": 0},
+        {"unused_days": 10**9},
+        {"hurt_margin": 0},
+        {"hurt_margin": -3},
+        {"unused_days": 1.5},
+    ],
+)
+def test_prune_refuses_rules_that_would_forget_everything_and_deletes_nothing(pool, rule):
+    pool.upsert([make_record("python", f"p{n}", f"lesson number{n}") for n in range(3)])
+    with pytest.raises(ValueError, match=next(iter(rule))):
+        prune(pool, **rule)
+    assert pool.count() == 3
+
+
+@pytest.mark.parametrize("threshold", [-1, 0.0, 0.49, 1.01])
+def test_consolidate_refuses_thresholds_that_would_fold_distinct_memories(pool, threshold):
+    pool.upsert([make_record("python", f"p{n}", f"lesson number{n}") for n in range(3)])
+    with pytest.raises(ValueError, match="threshold"):
+        consolidate(pool, threshold=threshold)
+    assert pool.count() == 3

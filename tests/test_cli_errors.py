@@ -15,6 +15,7 @@ from helpers import run_cli
 
 from langgraph_mtl.agent.sandbox import bubblewrap_available
 from langgraph_mtl.location import PoolLocationError, parse_location
+from langgraph_mtl.memory_types import MAX_CONTENT_CHARS
 from langgraph_mtl.pool import open_pool
 from langgraph_mtl.testing import HashingEmbeddings
 
@@ -141,7 +142,7 @@ def test_quarantine_lists_as_json(home, capsys):
 
 def test_search_prints_a_huge_unbroken_memory_clipped(home, capsys):
     pool = open_pool(str(home / "p"), embeddings=HashingEmbeddings(64))
-    pool.upsert(record("rust", "r1", "cargo " + "x" * 2_000_000))
+    pool.upsert(record("rust", "r1", "cargo", "cargo " + "x" * (MAX_CONTENT_CHARS - 10)))
     result = run_cli(capsys, "pool", "search", "cargo", "--pool", str(home / "p"),
                      "--embeddings", "hashing-64")  # fmt: skip
     assert result.code == 0

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from helpers import insight_json
 from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, open_pool
 from langgraph_mtl.feedback import record_feedback, utility
 from langgraph_mtl.memory_types import memory_id
-from langgraph_mtl.nodes import create_memory_writer_node
+from langgraph_mtl.nodes import create_memory_retrieval_node, create_memory_writer_node
 from langgraph_mtl.outbox import Outbox
 from langgraph_mtl.testing import HashingEmbeddings
 
@@ -174,3 +175,25 @@ def test_outage_goes_to_the_outbox_and_is_delivered_once(chroma, tmp_path, scrip
     assert stored.key == "Read the failing test first" and stored.outcome.value == "success"
     writer(state | {"task": "fix the bug"}, Runtime())  # the same run written again
     assert pool.count() == 1
+
+
+def test_a_node_started_while_the_server_is_down_uses_the_pool_once_it_is_back(chroma):
+    opener = partial(open_pool, chroma.url, collection="late", embeddings=HashingEmbeddings())
+    opener().upsert(
+        MemoryRecord(
+            id=memory_id("insight", "rust", "r1", "d"), memory_type=MemoryType.INSIGHT,
+            domain="rust", task_id="r1", key="run the tests first", content="run the tests first",
+        )
+    )  # fmt: skip
+    node = create_memory_retrieval_node(opener)
+
+    class Runtime:
+        context = MemoryContext(domain="python", task_id="t1")
+
+    chroma.stop()
+    down = node({"task": "run the tests first"}, Runtime())
+    assert down["memory_status"].startswith("unavailable:") and down["memory_receipts"] == []
+    chroma.start()
+    back = node({"task": "run the tests first"}, Runtime())
+    assert back["memory_status"] == "ok"
+    assert [r["task_id"] for r in back["memory_receipts"]] == ["r1"]
