@@ -88,6 +88,7 @@ class MemoryContext:
     include_own_domain: bool = False
     source_domains: tuple[str, ...] | None = None
     abstraction_weight: float | None = None
+    min_similarity: float | None = None
 
 
 class MemoryState(TypedDict, total=False):
@@ -143,11 +144,25 @@ def _failure(exc: Exception) -> str:
     return f"{kind}: {type(exc).__name__}: {str(exc)[:200]}"
 
 
+@dataclass(frozen=True)
+class _RunSettings:
+    k: int
+    memory_types: list[MemoryType]
+    abstraction_weight: float
+    min_similarity: float | None
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise ValueError(f"context.{name} must be a number, got {value!r}")
+    return float(value)
+
+
 def _run_settings(
-    runtime: Runtime[Any], k: int, default_types: list[MemoryType]
-) -> tuple[int, list[MemoryType], float]:
-    """``k``, memory types and abstraction weight for this run, from the context or the
-    node's defaults. Raises ValueError naming the context field that is wrong."""
+    runtime: Runtime[Any], k: int, default_types: list[MemoryType], min_similarity: float | None
+) -> _RunSettings:
+    """This run's retrieval settings, from the context or the node's defaults. Raises
+    ValueError naming the context field that is wrong."""
     raw_k = _ctx(runtime, "k", k)
     if isinstance(raw_k, bool) or not isinstance(raw_k, int) or raw_k < 1:
         raise ValueError(f"context.k must be a whole number >= 1, got {raw_k!r}")
@@ -155,10 +170,11 @@ def _run_settings(
         types = _types(_ctx(runtime, "memory_types", None)) or default_types
     except ValueError as exc:
         raise ValueError(f"context.{exc}") from None
-    weight = _ctx(runtime, "abstraction_weight", 0.0)
-    if isinstance(weight, bool) or not isinstance(weight, int | float) or weight != weight:
-        raise ValueError(f"context.abstraction_weight must be a number, got {weight!r}")
-    return raw_k, types, float(weight)
+    weight = _number(_ctx(runtime, "abstraction_weight", 0.0), "abstraction_weight")
+    gate = _ctx(runtime, "min_similarity", min_similarity)
+    return _RunSettings(
+        raw_k, types, weight, None if gate is None else _number(gate, "min_similarity")
+    )
 
 
 def _types(value: Iterable[MemoryType | str] | MemoryType | str | None) -> list[MemoryType]:
@@ -189,6 +205,7 @@ def create_memory_retrieval_node(
     strategy: QueryStrategy | str = QueryStrategy.AUTO,
     rerank: bool = False,
     max_tokens: int = 1500,
+    min_similarity: float | None = None,
     task_key: str = "task",
     messages_key: str = "messages",
     output_key: str = "memory_prompt",
@@ -207,6 +224,8 @@ def create_memory_retrieval_node(
     It never raises on a pool or model failure: the run goes on without memory. ``pool`` may
     be a location (opened on first use, retried while it fails). With ``plan_key``, a plan already in
     state is the query for plan-based memory types (no second planning call).
+    ``min_similarity`` (or ``context.min_similarity``) is a relevance gate: memories less
+    similar to the query are not injected, so a task with no close memory runs without any.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
@@ -226,7 +245,7 @@ def create_memory_retrieval_node(
         if not task.strip():
             return {**empty, status_key: "no task"}
         try:
-            run_k, run_types, weight = _run_settings(runtime, k, default_types)
+            run = _run_settings(runtime, k, default_types, min_similarity)
         except ValueError as exc:
             log.error("memory retrieval skipped, the run context is wrong: %s", exc)
             return {**empty, status_key: f"misconfigured: {exc}"}
@@ -235,14 +254,15 @@ def create_memory_retrieval_node(
                 get_pool(),
                 task,
                 domain=_ctx(runtime, "domain", None),
-                k=run_k,
-                memory_types=run_types,
+                k=run.k,
+                memory_types=run.memory_types,
                 strategy=query_strategy,
                 model=chat,
                 use_rerank=rerank,
                 include_own_domain=bool(_ctx(runtime, "include_own_domain", False)),
                 source_domains=_ctx(runtime, "source_domains", None),
-                abstraction_weight=weight,
+                abstraction_weight=run.abstraction_weight,
+                min_similarity=run.min_similarity,
                 exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
                 plan=(state.get(plan_key) or None) if plan_key else None,
             )

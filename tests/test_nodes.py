@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from helpers import insight_json
+from helpers import insight_json, make_record
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 
@@ -229,3 +229,28 @@ def test_a_pool_built_with_another_embedder_is_misconfigured_not_unavailable(poo
     )
     status = node({"task": "sum a list"}, Runtime())["memory_status"]
     assert status.startswith("misconfigured: EmbedderMismatchError"), status
+
+
+def test_the_relevance_gate_leaves_out_memories_less_similar_than_the_minimum(pool):
+    pool.upsert(
+        [
+            make_record("rust", "r1", "run the unit tests before submitting"),
+            make_record("shell", "s1", "quote every variable expansion"),
+        ]
+    )
+
+    class Runtime:
+        context = MemoryContext(domain="python", task_id="t1")
+
+    task = {"task": "run the unit tests before submitting the fix"}
+    open_node = create_memory_retrieval_node(pool)
+    assert {r["task_id"] for r in open_node(task, Runtime())["memory_receipts"]} == {"r1", "s1"}
+    gated = create_memory_retrieval_node(pool, min_similarity=0.5)
+    out = gated(task, Runtime())
+    assert [r["task_id"] for r in out["memory_receipts"]] == ["r1"]
+    assert "quote every variable" not in out["memory_prompt"]
+
+    class Strict:
+        context = MemoryContext(domain="python", task_id="t1", min_similarity=0.99)
+
+    assert open_node(task, Strict())["memory_receipts"] == []  # the context's gate wins

@@ -11,8 +11,8 @@ import typer
 
 from langgraph_mtl.cli.agent_commands import register
 from langgraph_mtl.cli.errors import describe
+from langgraph_mtl.cli.experiment_commands import experiment_app
 from langgraph_mtl.cli.pool_commands import pool_app
-from langgraph_mtl.experiments.cli import experiment_app
 
 __all__ = ["app", "main"]
 

@@ -1,7 +1,8 @@
 """Abstraction analysis: how strongly each memory type clusters by source domain.
 
 Davies-Bouldin index (higher = domains less separated) and LISI (local inverse Simpson's index:
-the effective number of domains among a memory's nearest neighbours; higher = more mixed), plus
+the effective number of domains in a memory's perplexity-weighted neighbourhood, as defined by
+Korsunsky et al., 2019; higher = more mixed), plus
 a per-memory abstraction score: the share of the embedding that is NOT explained by the
 directions separating domain centroids (the seed's domain-invariant component).
 """
@@ -58,23 +59,66 @@ def embeddings_by_type(pool: MemoryPool) -> dict[str, TypeEmbeddings]:
     return dict(sorted(by_type.items()))
 
 
-def lisi(vectors: np.ndarray, labels: Sequence[str], *, neighbours: int = 30) -> float:
-    """Mean inverse Simpson's index of the labels among each point's nearest neighbours (cosine)."""
+def lisi(vectors: np.ndarray, labels: Sequence[str], *, perplexity: float = 30.0) -> float:
+    """Mean LISI (Korsunsky et al., 2019): per point, the inverse Simpson's index of the labels
+    over its ``3 * perplexity`` nearest neighbours, weighted by a Gaussian kernel whose width is
+    set (by bisection on its precision) so the weights' entropy is ``log(perplexity)``.
+
+    Vectors are scaled to unit length first, so the distances are those of cosine similarity.
+    On fewer than ``3 * perplexity + 1`` points the perplexity is lowered to fit. Ranges from 1 (neighbourhoods of one label) to the number of labels (evenly mixed).
+    """
     from sklearn.neighbors import NearestNeighbors
 
-    n = len(labels)
-    k = min(neighbours, n - 1)
-    if k < 1:
-        return 1.0
-    index = NearestNeighbors(n_neighbors=k + 1, metric="cosine").fit(vectors)
-    _, found = index.kneighbors(vectors)
     names = np.asarray(labels)
-    scores = []
-    for row in found:
-        _, counts = np.unique(names[row[1:]], return_counts=True)
-        share = counts / counts.sum()
-        scores.append(1.0 / float((share**2).sum()))
-    return float(np.mean(scores))
+    n = len(names)
+    perplexity = min(perplexity, (n - 1) // 3)  # each point needs 3 x perplexity neighbours
+    if perplexity < 1:
+        return 1.0
+    k = int(3 * perplexity)
+    unit = vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+    distances, found = NearestNeighbors(n_neighbors=k + 1).fit(unit).kneighbors(unit)
+    weights = _perplexity_weights(distances[:, 1:], perplexity)
+    neighbour_labels = names[found[:, 1:]]
+    simpson = np.zeros(n)
+    for label in np.unique(names):
+        share = (weights * (neighbour_labels == label)).sum(axis=1)
+        simpson += share**2
+    return float(np.mean(1.0 / simpson))
+
+
+def _perplexity_weights(
+    distances: np.ndarray, perplexity: float, *, tol: float = 1e-5, tries: int = 50
+) -> np.ndarray:
+    """Row-wise kernel weights exp(-beta * d) / Z with beta bisected until the entropy of each
+    row is log(perplexity) (as in the authors' ``compute_simpson_index``)."""
+    target = np.log(perplexity)
+    rows = distances.shape[0]
+    beta = np.ones(rows)
+    low = np.full(rows, -np.inf)
+    high = np.full(rows, np.inf)
+
+    def entropy(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        shifted = distances - distances[:, :1]  # subtracting each row's nearest keeps exp finite
+        kernel = np.exp(-shifted * b[:, None])
+        total = kernel.sum(axis=1)
+        mean_distance = (shifted * kernel).sum(axis=1) / total
+        return np.log(total) + b * mean_distance, kernel / total[:, None]
+
+    h, weights = entropy(beta)
+    for _ in range(tries):
+        diff = h - target
+        if np.all(np.abs(diff) <= tol):
+            break
+        wide = diff > 0  # entropy too high: sharpen the kernel
+        low = np.where(wide, beta, low)
+        high = np.where(wide, high, beta)
+        beta = np.where(
+            wide,
+            np.where(np.isinf(high), beta * 2, (beta + high) / 2),
+            np.where(np.isinf(low), beta / 2, (beta + low) / 2),
+        )
+        h, weights = entropy(beta)
+    return weights
 
 
 def abstraction_scores(vectors: np.ndarray, labels: Sequence[str]) -> np.ndarray:

@@ -30,6 +30,7 @@ class Condition:
     source_count: int | None = None  # seeded number of source domains per target domain
     seed: int = 0
     abstraction_weight: float = 0.0  # rank by similarity + weight * abstraction score
+    min_similarity: float | None = None  # relevance gate: less similar memories are not given
 
     def __post_init__(self) -> None:
         for kind in self.memory_types:
@@ -39,6 +40,8 @@ class Condition:
             raise ValueError(f"{self.name}: scope must be 'cross' or 'own', got {self.scope!r}")
         if not 0 < self.pool_fraction <= 1:
             raise ValueError(f"{self.name}: pool_fraction must be in (0, 1]")
+        if self.min_similarity is not None and not -1 <= self.min_similarity <= 1:
+            raise ValueError(f"{self.name}: min_similarity must be a cosine in [-1, 1]")
         if self.source_count is not None and self.source_count < 1:
             raise ValueError(f"{self.name}: source_count must be >= 1")
 
@@ -64,6 +67,9 @@ CONDITIONS: dict[str, Condition] = {
     "zero-shot": Condition("zero-shot"),
     **{f"mtl-{t.value}": Condition(f"mtl-{t.value}", (t.value,)) for t in MemoryType},
     "in-domain-insight": Condition("in-domain-insight", ("insight",), scope="own"),
+    # the relevance gate: only memories at cosine >= 0.2 to the query (MiniLM) are given
+    "mtl-insight-gated": Condition("mtl-insight-gated", ("insight",), min_similarity=0.2),
+    "mtl-trajectory-gated": Condition("mtl-trajectory-gated", ("trajectory",), min_similarity=0.2),
 }
 
 SWEEPS: dict[str, list[Condition]] = {

@@ -15,10 +15,11 @@ from langgraph_mtl.experiments.analysis import (
     analyse,
     embeddings_by_type,
 )
+from langgraph_mtl.experiments.paired import PairedComparison, compare, flips
 from langgraph_mtl.experiments.runner import ResultStore, summarize
 from langgraph_mtl.pool import MemoryPool
 
-__all__ = ["abstraction_table", "scaling_points", "write_report"]
+__all__ = ["abstraction_table", "paired_lines", "scaling_points", "write_report"]
 
 
 def abstraction_table(groups: dict[str, TypeEmbeddings]) -> list[TypeAnalysis]:
@@ -163,6 +164,77 @@ def _cost_lines(rows: list[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
+def paired_lines(
+    rows: list[dict[str, Any]], baseline: str = "zero-shot"
+) -> tuple[list[str], list[PairedComparison]]:
+    """The paired-comparison table (pooled and per domain) and the flips, as markdown."""
+    conditions = sorted({r["condition"] for r in rows} - {baseline})
+    if not conditions or baseline not in {r["condition"] for r in rows}:
+        return [], []
+    domains = sorted({r["domain"] for r in rows})
+    lines = [
+        f"## Paired comparison with {baseline} (pass@1, first attempt, same tasks)",
+        "",
+        "Delta = condition - baseline; 95% CI by bootstrap over tasks (10,000 resamples); "
+        "p by exact McNemar on the discordant tasks (gained = solved only with the condition, "
+        "lost = solved only without it).",
+        "",
+        f"| condition | domain | tasks | {baseline} | condition | delta [95% CI] | gained / lost "
+        "| McNemar p |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    pooled = []
+    for condition in conditions:
+        for domain in [None, *domains]:
+            c = compare(rows, condition, baseline, domain=domain)
+            if not c.tasks:
+                continue
+            if domain is None:
+                pooled.append(c)
+            lines.append(
+                f"| {condition} | {c.domain} | {c.tasks} | {c.base_rate:.3f} | {c.rate:.3f} | "
+                f"{c.delta:+.3f} [{c.ci_low:+.3f}, {c.ci_high:+.3f}] | {c.gained} / {c.lost} | "
+                f"{c.p_value:.3g} |"
+            )
+    lines += ["", "### Flips", ""]
+    for condition in conditions:
+        found = flips(rows, condition, baseline)
+        gained = sum(f.direction == "gained" for f in found)
+        lines.append(
+            f"**{condition}**: {gained} gained, {len(found) - gained} lost"
+            + (":" if found else ".")
+        )
+        for flip in found:
+            given = "; ".join(
+                f"{r.get('domain', '?')}/{r.get('memory_type', '?')} "
+                f"{float(r.get('similarity', 0.0)):.2f}"
+                for r in flip.receipts
+            )
+            lines.append(f"- {flip.direction}: {flip.domain}/{flip.task_id} <- {given or 'none'}")
+        lines.append("")
+    return lines, pooled
+
+
+def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 1 + 0.5 * len(comparisons)))
+    ys = np.arange(len(comparisons))
+    deltas = [c.delta for c in comparisons]
+    errors = [[c.delta - c.ci_low for c in comparisons], [c.ci_high - c.delta for c in comparisons]]
+    ax.errorbar(deltas, ys, xerr=errors, fmt="o", capsize=4, color="#0984e3")
+    ax.axvline(0, color="grey", linewidth=1)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([c.condition for c in comparisons])
+    ax.set_xlabel(f"pass@1 delta vs {comparisons[0].baseline} (95% CI)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def write_report(
     results: str | Path, *, out_dir: str | Path, pool: MemoryPool | None = None, k: int = 3,
     command: str = "",
@@ -206,6 +278,10 @@ def write_report(
         lines.append("| " + " | ".join(cells) + " |")
     _plot_pass_rates(summary, k, out / "pass_rates.png")
     lines += ["", "![pass rates](pass_rates.png)", ""]
+    paired, pooled = paired_lines(rows)
+    if pooled:
+        _plot_deltas(pooled, out / "deltas.png")
+        lines += [*paired, "![paired deltas](deltas.png)", ""]
     points = scaling_points(rows, k)
     if points:
         lines += ["## Scaling", "", "| sweep | setting | pass@1 (domain average) per seed |",

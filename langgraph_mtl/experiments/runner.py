@@ -202,6 +202,7 @@ def run_condition(
             include_own_domain=condition.scope == "own",
             source_domains=sources if condition.source_count or condition.scope == "own" else None,
             abstraction_weight=condition.abstraction_weight or None,
+            min_similarity=condition.min_similarity,
         )
         result = attempt_task(graph, domain, task, context, step_limit)
         row = {"condition": condition.name, "domain": domain.name, "task_id": task.task_id,

@@ -24,8 +24,10 @@ __all__ = ["CONDITION_NAMES", "DOMAIN_NAMES", "SWEEP_NAMES", "experiment_app"]
 
 # named here for --help without importing the experiments; a test keeps them in step
 DOMAIN_NAMES = ("python", "rust", "verilog", "shell", "data", "repo")
-CONDITION_NAMES = ("zero-shot", "mtl-trajectory", "mtl-workflow", "mtl-summary", "mtl-insight",
-                   "in-domain-insight")  # fmt: skip
+CONDITION_NAMES = (
+    "zero-shot", "mtl-trajectory", "mtl-workflow", "mtl-summary", "mtl-insight",
+    "in-domain-insight", "mtl-insight-gated", "mtl-trajectory-gated",
+)  # fmt: skip
 SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 
 experiment_app = typer.Typer(

@@ -1,0 +1,127 @@
+"""Paired comparison of a condition with a baseline on the same tasks.
+
+Each task counts once: its first attempt (the temperature-0 pass@1 attempt) under both
+conditions. The report gives the delta in pass rate with a bootstrap 95% confidence interval
+over tasks, an exact McNemar test on the discordant pairs, and the flips themselves: tasks
+solved by one condition and failed by the other, with the memories that were injected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Flip", "PairedComparison", "compare", "first_attempts", "flips", "mcnemar_exact"]
+
+TaskKey = tuple[str, str]  # (domain, task id)
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """A condition against the baseline on the tasks both ran (``domain`` "all" = pooled)."""
+
+    condition: str
+    baseline: str
+    domain: str
+    tasks: int
+    base_rate: float
+    rate: float
+    delta: float
+    ci_low: float
+    ci_high: float
+    gained: int  # failed by the baseline, solved with the condition
+    lost: int  # solved by the baseline, failed with the condition
+    p_value: float  # exact McNemar, two-sided
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A task the two conditions disagree on, and what the condition's run was given."""
+
+    domain: str
+    task_id: str
+    direction: str  # "gained" or "lost"
+    receipts: list[dict[str, Any]] = field(default_factory=list)
+
+
+def first_attempts(rows: Iterable[dict[str, Any]]) -> dict[str, dict[TaskKey, dict[str, Any]]]:
+    """condition -> (domain, task id) -> the row of attempt 0."""
+    out: dict[str, dict[TaskKey, dict[str, Any]]] = {}
+    for row in rows:
+        if int(row.get("attempt", 0)) == 0:
+            out.setdefault(row["condition"], {})[(row["domain"], row["task_id"])] = row
+    return out
+
+
+def mcnemar_exact(gained: int, lost: int) -> float:
+    """Two-sided exact McNemar p: the binomial test of the discordant pairs at one half."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    tail = sum(comb(n, i) for i in range(min(gained, lost) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def _bootstrap(differences: np.ndarray, resamples: int, seed: int) -> tuple[float, float]:
+    if len(differences) == 0:
+        return (0.0, 0.0)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(differences), size=(resamples, len(differences)))
+    means = differences[picks].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def compare(
+    rows: Iterable[dict[str, Any]],
+    condition: str,
+    baseline: str = "zero-shot",
+    *,
+    domain: str | None = None,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> PairedComparison:
+    """The condition against the baseline on the tasks both attempted (one domain or all)."""
+    firsts = first_attempts(rows)
+    ours, theirs = firsts.get(condition, {}), firsts.get(baseline, {})
+    keys = sorted(k for k in ours.keys() & theirs.keys() if domain is None or k[0] == domain)
+    with_memory = np.array([bool(ours[k]["passed"]) for k in keys], dtype=float)
+    without = np.array([bool(theirs[k]["passed"]) for k in keys], dtype=float)
+    differences = with_memory - without
+    gained = int((differences > 0).sum())
+    lost = int((differences < 0).sum())
+    low, high = _bootstrap(differences, resamples, seed)
+    n = len(keys)
+    return PairedComparison(
+        condition=condition,
+        baseline=baseline,
+        domain=domain or "all",
+        tasks=n,
+        base_rate=float(without.mean()) if n else 0.0,
+        rate=float(with_memory.mean()) if n else 0.0,
+        delta=float(differences.mean()) if n else 0.0,
+        ci_low=low,
+        ci_high=high,
+        gained=gained,
+        lost=lost,
+        p_value=mcnemar_exact(gained, lost),
+    )
+
+
+def flips(
+    rows: Iterable[dict[str, Any]], condition: str, baseline: str = "zero-shot"
+) -> list[Flip]:
+    """Tasks the condition lost (negative transfer) and gained, with its run's receipts."""
+    firsts = first_attempts(rows)
+    ours, theirs = firsts.get(condition, {}), firsts.get(baseline, {})
+    out = []
+    for key in sorted(ours.keys() & theirs.keys()):
+        now, before = bool(ours[key]["passed"]), bool(theirs[key]["passed"])
+        if now != before:
+            direction = "gained" if now else "lost"
+            out.append(Flip(*key, direction, list(ours[key].get("receipts") or [])))
+    return out

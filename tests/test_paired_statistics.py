@@ -1,0 +1,119 @@
+"""The statistics of the transfer report, against cases worked out by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from langgraph_mtl.experiments.analysis import lisi
+from langgraph_mtl.experiments.paired import compare, flips, mcnemar_exact
+from langgraph_mtl.experiments.report import write_report
+from langgraph_mtl.experiments.runner import ResultStore
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_lisi_of_equidistant_points_is_the_mean_inverse_simpson_by_hand():
+    # seven points, every pair equally far apart: each point's kernel weights are uniform.
+    # an A sees 3 A, 3 B -> 1 / (1/4 + 1/4) = 2; a B sees 4 A, 2 B -> 1 / (16/36 + 4/36) = 1.8
+    assert lisi(np.eye(7), list("AAAABBB"), perplexity=2) == pytest.approx((4 * 2 + 3 * 1.8) / 7)
+
+
+def test_lisi_weights_neighbours_by_distance_at_the_given_perplexity():
+    # two far-apart tetrahedra; at perplexity 2 each point's 6 neighbours are its 3 mates and 3
+    # far points, and the kernel puts (almost) all weight on the mates:
+    # near points (A, A, B, B) each see A, B, B or A, A, B -> 1 / (1/9 + 4/9) = 1.8; far (C) -> 1
+    e = np.eye(6)
+    near = [e[0] + 0.05 * e[i] for i in range(1, 5)]
+    far = [-e[0] + 0.05 * e[i] for i in range(1, 5)]
+    value = lisi(np.array(near + far), list("AABBCCCC"), perplexity=2)
+    assert value == pytest.approx((4 * 1.8 + 4 * 1.0) / 8, abs=1e-3)
+    # an unweighted count of the 6 neighbours would give 36/14 for each near point
+    assert abs(value - (4 * 36 / 14 + 4 * 1.0) / 8) > 0.3
+
+
+def test_lisi_on_few_points_lowers_the_perplexity_to_fit():
+    rng = np.random.default_rng(1)
+    vectors = rng.normal(size=(14, 8))
+    labels = list("ABCD" * 3 + "AB")
+    assert lisi(vectors, labels, perplexity=30) == lisi(vectors, labels, perplexity=4)
+
+
+def _rows(condition: str, outcomes: list[bool], *, receipts=None) -> list[dict]:
+    return [
+        {"condition": condition, "domain": "python" if i < 20 else "rust", "task_id": f"t{i}",
+         "attempt": 0, "passed": ok, "receipts": receipts or []}
+        for i, ok in enumerate(outcomes)
+    ]  # fmt: skip
+
+
+# 40 paired tasks: 8 gained (failed zero-shot, solved with memory), 2 lost, 30 the same
+BASE = [False] * 8 + [True] * 2 + [True] * 10 + [False] * 20
+WITH = [True] * 8 + [False] * 2 + [True] * 10 + [False] * 20
+
+
+def test_paired_delta_ci_and_mcnemar_match_the_hand_computation():
+    rows = _rows("zero-shot", BASE) + _rows("mtl-insight", WITH)
+    c = compare(rows, "mtl-insight")
+    assert (c.tasks, c.gained, c.lost) == (40, 8, 2)
+    assert c.delta == pytest.approx(6 / 40)
+    # exact McNemar: 2 * P(X <= 2), X ~ Binomial(10, 1/2) = 2 * (1 + 10 + 45) / 1024
+    assert c.p_value == pytest.approx(112 / 1024)
+    # the bootstrap interval approaches the normal one: var(d) = 10/40 - 0.15^2 = 0.2275
+    half = 1.96 * np.sqrt(0.2275 / 40)
+    assert c.ci_low == pytest.approx(0.15 - half, abs=0.03)
+    assert c.ci_high == pytest.approx(0.15 + half, abs=0.03)
+    python = compare(rows, "mtl-insight", domain="python")
+    assert (python.tasks, python.gained, python.lost, python.delta) == (20, 8, 2, 6 / 20)
+
+
+def test_mcnemar_is_symmetric_and_one_without_discordant_pairs():
+    assert mcnemar_exact(0, 0) == 1.0
+    assert mcnemar_exact(3, 9) == mcnemar_exact(9, 3) == pytest.approx(2 * 299 / 4096)
+
+
+def test_flips_name_the_direction_and_the_memories_given():
+    given = [{"domain": "rust", "memory_type": "insight", "similarity": 0.61}]
+    rows = _rows("zero-shot", BASE) + _rows("mtl-insight", WITH, receipts=given)
+    found = flips(rows, "mtl-insight")
+    assert [f.direction for f in found].count("gained") == 8
+    assert [f.task_id for f in found if f.direction == "lost"] == ["t8", "t9"]
+    assert found[0].receipts == given
+
+
+def test_the_report_shows_the_paired_delta_with_its_interval_and_the_flips(tmp_path):
+    store = ResultStore(tmp_path / "results.jsonl")
+    given = [{"domain": "shell", "memory_type": "insight", "similarity": 0.42}]
+    for row in _rows("zero-shot", BASE) + _rows("mtl-insight", WITH, receipts=given):
+        store.add(row)
+    text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
+    pooled = next(line for line in text.splitlines() if line.startswith("| mtl-insight | all |"))
+    assert "| 40 | 0.300 | 0.450 | +0.150 [" in pooled and "| 8 / 2 | 0.109 |" in pooled
+    assert "**mtl-insight**: 8 gained, 2 lost:" in text
+    assert "- lost: python/t8 <- shell/insight 0.42" in text
+    assert (tmp_path / "out" / "deltas.png").stat().st_size > 1000
+
+
+def test_lisi_of_the_committed_four_domain_pool_is_the_canonical_value():
+    # the memories of experiments/results/4-domains-0.5b, embedded with the default embedder:
+    # the canonical LISI separates the two types that a plain neighbour count (3.86 and 3.95)
+    # could not
+    from langgraph_mtl.embeddings import resolve_embeddings
+
+    embed = resolve_embeddings(None)
+    snapshot = ROOT / "experiments" / "results" / "4-domains-0.5b" / "pool-snapshot.jsonl"
+    groups: dict[str, tuple[list[str], list[str]]] = {}
+    for line in snapshot.read_text().splitlines():
+        record = json.loads(line)["record"]
+        keys, domains = groups.setdefault(record["memory_type"], ([], []))
+        keys.append(record["key"])
+        domains.append(record["domain"])
+    values = {
+        kind: lisi(np.array(embed.embed_documents(keys)), domains)
+        for kind, (keys, domains) in groups.items()
+    }
+    assert values["insight"] == pytest.approx(1.91, abs=0.01)
+    assert values["trajectory"] == pytest.approx(1.36, abs=0.01)
