@@ -6,12 +6,11 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, get_origin
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from langsmith import traceable
 from pydantic import BaseModel, ValidationError
 
 from langgraph_mtl.memory_types import (
@@ -24,7 +23,9 @@ from langgraph_mtl.memory_types import (
     schema_for,
 )
 from langgraph_mtl.models import model_label
-from langgraph_mtl.redaction import redact
+from langgraph_mtl.redaction import redact, redact_value
+from langgraph_mtl.sanitize import redact_identifier
+from langgraph_mtl.tracing import traced, untraced
 from langgraph_mtl.trajectory import (
     Step,
     clean_text,
@@ -103,6 +104,37 @@ class FinishedRun:
         return run_digest(self.task, self.steps)
 
 
+_RUN_TASK_CHARS = 20_000
+_RUN_TOKENS = 12_000  # twice the abstraction budget: bounded before the (linear) redaction
+
+
+def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
+    """The run as the memory layer may keep it: size-bounded, control characters dropped, and
+    every secret in its task, steps, provenance and extras replaced; plus how many there were.
+    Idempotent, so a run may pass more than once."""
+    found = 0
+
+    def clean(text: str) -> str:
+        nonlocal found
+        result = redact(clean_text(text))
+        found += result.count
+        return result.text
+
+    task = clean(run.task[:_RUN_TASK_CHARS])
+    steps = [map_step(s, clean) for s in truncate_steps(run.steps, max_tokens=_RUN_TOKENS)]
+    agent_model = clean(run.agent_model)
+    extra, kinds = redact_value(run.extra)
+    found += len(kinds)
+    domain, in_domain = redact_identifier(run.domain)
+    task_id, in_task_id = redact_identifier(run.task_id)
+    found += in_domain + in_task_id
+    cleaned = replace(
+        run, task=task, steps=steps, agent_model=agent_model, extra=extra, domain=domain,
+        task_id=task_id,
+    )  # fmt: skip
+    return cleaned, found
+
+
 def _field_text(value: Any) -> str:
     if isinstance(value, list):
         return "\n".join(f"{i}. {v}" for i, v in enumerate(value, start=1))
@@ -121,17 +153,21 @@ def render_memory(memory_type: MemoryType, payload: dict[str, Any]) -> str:
     return f"{payload['title']}\n{payload['description']}\n{payload['content']}"
 
 
-@traceable(name="mtl.judge_outcome", run_type="chain")
+@traced("mtl.judge_outcome")
 def judge_outcome(model: BaseChatModel, task: str, steps: Sequence[Step]) -> Outcome:
-    """Ask a model for a strict PASS/FAIL verdict; anything unclear is UNKNOWN, errors too."""
+    """Ask a model for a strict PASS/FAIL verdict; anything unclear is UNKNOWN, errors too.
+    The model sees the task and steps redacted."""
+    task = redact(task).text
+    steps = [map_step(s, lambda text: redact(text).text) for s in steps]
     transcript = render_steps(truncate_steps(steps, max_tokens=4000))
     try:
-        reply = model.invoke(
-            [
-                SystemMessage(JUDGE_PROMPT),
-                HumanMessage(f"Task:\n{task}\n\nRun:\n{transcript}\n\nVerdict (PASS or FAIL):"),
-            ]
-        )
+        with untraced():  # traced by mtl.judge_outcome, redacted
+            reply = model.invoke(
+                [
+                    SystemMessage(JUDGE_PROMPT),
+                    HumanMessage(f"Task:\n{task}\n\nRun:\n{transcript}\n\nVerdict (PASS or FAIL):"),
+                ]
+            )
     except Exception as exc:  # the judge is advisory: never let it break a write
         log.warning("LLM judge failed: %s", exc)
         return Outcome.UNKNOWN
@@ -204,19 +240,21 @@ def _ask_structured(
         raw = ""
         try:
             if structured is not None and attempt == 0:
-                out = structured.invoke(messages)
+                with untraced():  # the run is traced by mtl.abstract_run, redacted
+                    out = structured.invoke(messages)
                 raw = str(getattr(out.get("raw"), "content", "") or "")
                 if out.get("parsed") is None:
                     error = out.get("parsing_error")
                     raise error if isinstance(error, ValueError) else ValueError("no JSON object")
                 return schema.model_validate(out["parsed"])
-            raw = str(model.invoke(history).content)
+            with untraced():
+                raw = str(model.invoke(history).content)
             return schema.model_validate(_extract_json(raw))
         except (ValidationError, ValueError, TypeError) as exc:
             problem = _describe(exc)
             errors.append(f"attempt {attempt + 1}: {problem}")
             if raw:  # show the model its own bad reply and what was wrong with it
-                history = [*messages, ask_text, AIMessage(raw[:4000]),
+                history = [*messages, ask_text, AIMessage(redact(raw[:4000]).text),
                            HumanMessage(REPAIR.format(problem=problem))]  # fmt: skip
         except Exception as exc:
             errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
@@ -234,7 +272,7 @@ def decide_outcome(run: FinishedRun, judge: BaseChatModel | None) -> tuple[Outco
     return Outcome.UNKNOWN, Judge.NONE
 
 
-@traceable(name="mtl.abstract_run", run_type="chain")
+@traced("mtl.abstract_run")
 def abstract_run(
     run: FinishedRun,
     memory_type: MemoryType | str,
@@ -258,12 +296,11 @@ def abstract_run(
         ValueError: bad input (empty task, unknown type, no model for an abstract type).
     """
     kind = MemoryType(memory_type)
-    task = clean_text(run.task).strip()
+    run, found = redact_run(run)  # secrets never reach a judge or the abstracting model
+    task = run.task.strip()
     if not task:
         raise ValueError("run.task is empty: a memory needs the task it came from")
-    task = redact(task[:20_000]).text  # secrets never reach the abstracting model
-    steps = truncate_steps(run.steps, max_tokens=max_tokens)  # bound the size first
-    steps = [map_step(s, lambda text: redact(clean_text(text)).text) for s in steps]
+    steps = truncate_steps(run.steps, max_tokens=max_tokens)
     result, judged_by = outcome if outcome is not None else decide_outcome(run, judge)
 
     if kind is MemoryType.TRAJECTORY:
@@ -304,4 +341,5 @@ def abstract_run(
         content=content,
         payload=payload,
         run_digest=run.digest,
+        flags={"redacted": found} if found else {},
     )

@@ -35,7 +35,7 @@ from typing import Any, TypedDict
 from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 
-from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome
+from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
 from langgraph_mtl.feedback import record_feedback
 from langgraph_mtl.location import PoolLocationError, parse_location
 from langgraph_mtl.memory_types import MemoryRecord, MemoryType
@@ -337,9 +337,10 @@ def create_memory_writer_node(
             verified=verified if isinstance(verified, bool) else None,
             agent_model=producer,
         )
+        run, secrets = redact_run(run)  # the boundary: nothing below sees a raw secret
         used = [r["id"] for r in state.get(receipts_key) or [] if isinstance(r, dict) and "id" in r]
         return _write_run(
-            run, used, kinds, chat, judge_model, get_pool, box, written_key, status_key
+            run, secrets, used, kinds, chat, judge_model, get_pool, box, written_key, status_key
         )
 
     write.__name__ = name
@@ -355,6 +356,7 @@ def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> lis
 
 def _write_run(
     run: FinishedRun,
+    secrets: int,
     used: list[str],
     kinds: Sequence[MemoryType],
     model: BaseChatModel | None,
@@ -369,7 +371,11 @@ def _write_run(
     outcome = decide_outcome(run, judge)
     for kind in kinds:
         try:
-            records.append(abstract_run(run, kind, model=model, outcome=outcome))
+            record = abstract_run(run, kind, model=model, outcome=outcome)
+            if secrets:
+                counted = int(record.flags.get("redacted", 0)) + secrets
+                record = record.model_copy(update={"flags": {**record.flags, "redacted": counted}})
+            records.append(record)
         except Exception as exc:
             log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
             box.add_run(run, kind.value, reason=str(exc)[:300])

@@ -19,10 +19,12 @@ from filelock import FileLock
 from langchain_core.language_models import BaseChatModel
 
 from langgraph_mtl._files import append_json_line
-from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run
+from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run, redact_run
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.memory_types import MemoryRecord
 from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.redaction import redact
+from langgraph_mtl.sanitize import sanitize
 
 __all__ = ["FlushReport", "Outbox", "default_outbox_path"]
 
@@ -52,14 +54,16 @@ class Outbox:
         self._lock = FileLock(str(self.path) + ".lock")
 
     def add_record(self, record: MemoryRecord, reason: str) -> None:
-        """Keep a memory the pool could not store."""
-        self._append({"kind": "record", "record": record.model_dump(mode="json"), "reason": reason})
+        """Keep a memory the pool could not store (redacted first: nothing raw is queued)."""
+        clean = sanitize(record).record
+        entry = {"kind": "record", "record": clean.model_dump(mode="json")}
+        self._append({**entry, "reason": redact(reason).text})
 
     def add_run(self, run: FinishedRun, memory_type: str, reason: str) -> None:
-        """Keep a run whose abstraction failed, to abstract again later."""
-        self._append(
-            {"kind": "run", "run": asdict(run), "memory_type": memory_type, "reason": reason}
-        )
+        """Keep a run whose abstraction failed, to abstract again later (redacted first)."""
+        clean, _ = redact_run(run)
+        entry = {"kind": "run", "run": asdict(clean), "memory_type": memory_type}
+        self._append({**entry, "reason": redact(reason).text})
 
     def _append(self, entry: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

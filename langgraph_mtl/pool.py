@@ -45,8 +45,7 @@ from langgraph_mtl.memory_types import (
     MemoryType,
     Outcome,
 )
-from langgraph_mtl.redaction import redact_value
-from langgraph_mtl.screening import screen
+from langgraph_mtl.sanitize import sanitize
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -300,23 +299,11 @@ class MemoryPool:
         return report
 
     def _sanitize(self, record: MemoryRecord, report: WriteReport) -> MemoryRecord:
-        key, found_key = redact_value(record.key)
-        content, found_content = redact_value(record.content)
-        payload, found_payload = redact_value(record.payload)
-        found = found_key + found_content + found_payload
-        flags = dict(record.flags)
-        if found:
-            flags["redacted"] = int(flags.get("redacted", 0)) + len(found)
-            report.redacted += len(found)
-        verdict = screen(key, content)
-        if verdict.flagged:
-            flags["quarantined"] = True
-            flags["quarantine_reason"] = ",".join(verdict.reasons)
+        clean = sanitize(record)
+        report.redacted += clean.redacted
+        if clean.screening.flagged:
             report.quarantined.append(record.id)
-            log.warning("memory %s quarantined (%s)", record.id, flags["quarantine_reason"])
-        return record.model_copy(
-            update={"key": key, "content": content, "payload": payload, "flags": flags}
-        )
+        return clean.record
 
     def _duplicate_of(self, record: MemoryRecord, vector: Sequence[float]) -> str | None:
         scope = {"$and": [{"memory_type": record.memory_type.value}, {"domain": record.domain}]}

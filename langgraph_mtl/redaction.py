@@ -17,13 +17,59 @@ from typing import Any
 __all__ = ["Redaction", "redact", "redact_value"]
 
 PLACEHOLDER = "[REDACTED:{kind}]"
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
 
+_SCHEMES = (
+    r"(?:basic|bearer|digest|token|apikey|api-key|negotiate|ntlm|oauth|hawk|dpop|mutual|hoba|"
+    r"aws4-hmac-sha256|scram-sha-\d+|sso-key|key|jwt|otp)\s+"
+)
 # (kind, pattern, group holding the secret; 0 = the whole match)
 _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.DOTALL), 0),
     ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:([^@\s/]+)@"), 1),
+    # a token as the whole user part of a URL: https://ghp_xxx@github.com/...
+    ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://([A-Za-z0-9_.~-]{16,})@"), 1),
+    ("url-query-secret", re.compile(
+        r"(?i)[?&;](?:[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|apikey|auth|"
+        r"signature|sig|credential|session|key))=([^&#\s\"'<>]{3,})"), 1),
+    ("authorization-header", re.compile(  # a quoted value, JSON escapes included
+        r"(?i)\b(?:proxy-)?authori[sz]ation\b[\"']?\s*[:=]\s*([\"'])(?:" + _SCHEMES + r")?"
+        r"((?:\\.|(?!\1)[^\n\\]){4,})"), 2),
+    ("authorization-header", re.compile(
+        r"(?i)\bDigest[ \t]+((?:[a-z-]+=(?:\"[^\"\n]*\"|[^,\s\"]+),?[ \t]*)+)"), 1),
+    ("authorization-header", re.compile(
+        r"(?i)\b(?:proxy-)?authori[sz]ation\b\s*[:=]\s*(?![\"'])(?:" + _SCHEMES + r")?"
+        r"([^\n\"'\\\[]{4,})(?=[\n\"'\\]|$)"), 1),
+    ("auth-scheme", re.compile(
+        r"\b(?:Bearer|Basic|bearer)\s+(?=[A-Za-z0-9._~+/=-]*\d)([A-Za-z0-9._~+/=-]{12,})"), 1),
+    ("api-key-header", re.compile(
+        r"(?i)\b(?:x-)?(?:api[_-]?key|auth[_-]?token|access[_-]?token|session[_-]?token|"
+        r"secret[_-]?key|private[_-]?token|csrf[_-]?token|amz-security-token)\b[\"']?\s*:\s*"
+        r"[\"']?([^\s\"',;]{4,})"), 1),
+    ("cookie", re.compile(r"(?i)\b(?:set-)?cookie\s*:\s*([\w.-]+=[^\n\"']{3,})"), 1),
+    # secrets glued to or following a command-line flag
+    ("cli-password", re.compile(
+        r"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p(?![\s-])([^\s'\"]+)"), 1),
+    ("cli-password", re.compile(
+        r"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p(['\"])(.+?)\1"), 2),
+    ("cli-password", re.compile(r"\bsshpass\s+-p\s*(['\"]?)([^\s'\"]+)\1"), 2),
+    ("cli-password", re.compile(r"\bredis-cli\b[^\n|;&]*?\s-a\s+(['\"]?)([^\s'\"]+)\1"), 2),
+    ("cli-password", re.compile(
+        r"(?i)\s--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
+        r"access-token)(?:=|\s+)(['\"])(.+?)\1"), 2),
+    ("cli-password", re.compile(
+        r"(?i)\s--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
+        r"access-token)(?:=|\s+)(?!['\"-])([^\s'\"]{3,})"), 1),
+    ("cli-password", re.compile(
+        r"\b(?:curl|wget|http|git)\b[^\n|;&]*?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
+        r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
+    # quoted values, which may hold spaces: password = "correct horse battery staple"
+    ("password", re.compile(
+        r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|api[_-]?key|"
+        r"access[_-]?token|auth[_-]?token|token)\b[\"']?\s*[=:]\s*(['\"])(.{4,}?)\1"), 2),
+    ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*\{([^}]*)\}"), 1),
     ("openai-key", re.compile(r"\bsk-(?:proj-|ant-api\d\d-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), 0),
     ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"), 0),
     ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), 0),
@@ -38,11 +84,13 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*"
         r"\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
     ("password", re.compile(
-        r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token)"
-        r"\b[\"']?\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
+        r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|"
+        r"auth[_-]?token|token)\b[\"']?\s*[=:]\s*[\"']?"
+        r"([^\s\"',;()\[\]{}<>]{4,})(?![(\[\w])"), 1),  # not a call or an index: code
     ("json-secret", re.compile(
         r"(?i)\"[a-z0-9_-]*(?:key|token|secret|password|passwd|credential)[a-z0-9_-]*\"\s*:\s*\"([^\"]{4,})\""), 1),
-    ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*([^;\s]+)"), 1),
+    ("connection-string", re.compile(
+        r"(?i)\b(?:password|pwd)\s*=\s*([^;\s()\[\]{}]+)(?![(\[\w])"), 1),
 ]  # fmt: skip
 _ENTROPY_KINDS = {"Base64 High Entropy String": (4.5, 20), "Hex High Entropy String": (3.0, 32)}
 _SKIP_KINDS = {"Secret Keyword"}  # noisy on code; the password rule above covers it
@@ -91,11 +139,15 @@ def redact(text: str) -> Redaction:
         return Redaction(text)
     kinds: list[str] = []
     for kind, pattern, group in _RULES:
+        done = [m.span() for m in _PLACEHOLDER.finditer(text)]
 
-        def swap(match: re.Match[str], kind: str = kind, group: int = group) -> str:
+        def swap(
+            match: re.Match[str], kind: str = kind, group: int = group, done: Any = done
+        ) -> str:
             secret = match.group(group)
-            if not secret or "REDACTED" in secret:
-                return match.group(0)
+            start, end = match.span(group)
+            if not secret or any(start < b and a < end for a, b in done):
+                return match.group(0)  # a placeholder is never redacted again
             kinds.append(kind)
             whole = match.group(0)
             start = match.start(group) - match.start(0)

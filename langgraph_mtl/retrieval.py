@@ -10,11 +10,11 @@ from typing import Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from langsmith import traceable
 
 from langgraph_mtl.feedback import utility
 from langgraph_mtl.memory_types import MemoryType
 from langgraph_mtl.pool import MemoryPool, ScoredMemory
+from langgraph_mtl.tracing import traced
 from langgraph_mtl.trajectory import approx_tokens
 
 __all__ = [
@@ -94,7 +94,7 @@ def receipt(hit: ScoredMemory) -> Receipt:
     )
 
 
-@traceable(name="mtl.build_query", run_type="chain")
+@traced("mtl.build_query")
 def build_query(task: str, strategy: QueryStrategy, model: BaseChatModel | None = None) -> str:
     """The query text for a strategy; falls back to the raw task if no model or it fails."""
     if strategy in (QueryStrategy.TASK, QueryStrategy.AUTO) or model is None:
@@ -109,7 +109,7 @@ def build_query(task: str, strategy: QueryStrategy, model: BaseChatModel | None 
     return text[:2000] if text else task
 
 
-@traceable(name="mtl.rerank", run_type="chain")
+@traced("mtl.rerank")
 def rerank(
     model: BaseChatModel, task: str, hits: Sequence[ScoredMemory], k: int
 ) -> list[ScoredMemory]:
@@ -131,7 +131,7 @@ def rerank(
     return [hits[i] for i in order[:k]]
 
 
-@traceable(name="mtl.retrieve_memories", run_type="retriever")
+@traced("mtl.retrieve_memories", "retriever")
 def retrieve_memories(
     pool: MemoryPool,
     task: str,

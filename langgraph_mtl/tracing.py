@@ -6,10 +6,13 @@ at exit while it retries; :func:`configure_tracing` turns such a half-set-up req
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+from contextlib import AbstractContextManager
+from typing import Any, Literal
 
-__all__ = ["configure_tracing", "tracing_enabled"]
+__all__ = ["configure_tracing", "redacted_for_trace", "traced", "tracing_enabled", "untraced"]
 
 log = logging.getLogger(__name__)
 
@@ -40,3 +43,50 @@ def configure_tracing() -> bool:
             pass
         log.debug("LangSmith tracing requested without an API key: tracing is off")
     return tracing_enabled()
+
+
+def _plain(value: Any) -> Any:
+    """A traceable form of a value: models and records as data, anything else by its type."""
+    from langchain_core.runnables import Runnable
+    from pydantic import BaseModel
+
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Runnable):  # a model: its name, not its settings
+        return f"<{type(value).__name__}>"
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value))
+    if isinstance(value, BaseModel):
+        return _plain(value.model_dump(mode="json"))
+    return f"<{type(value).__name__}>"
+
+
+def redacted_for_trace(data: Any) -> dict[str, Any]:
+    """The inputs or outputs of a memory-layer run as LangSmith may see them: plain data with
+    every secret redacted (passed as ``process_inputs`` / ``process_outputs``)."""
+    from langgraph_mtl.redaction import redact_value
+
+    clean, _ = redact_value(_plain(data))
+    return clean if isinstance(clean, dict) else {"output": clean}
+
+
+def traced(name: str, run_type: Literal["chain", "retriever"] = "chain") -> Any:
+    """``langsmith.traceable`` for memory-layer functions: inputs and outputs are redacted."""
+    from langsmith import traceable
+
+    return traceable(
+        name=name, run_type=run_type, process_inputs=redacted_for_trace,
+        process_outputs=redacted_for_trace,
+    )  # fmt: skip
+
+
+def untraced() -> AbstractContextManager[None]:
+    """No tracing inside: for model calls whose inputs and outputs a ``traced`` caller already
+    records redacted (LangChain would trace them raw)."""
+    from langsmith.run_helpers import tracing_context
+
+    return tracing_context(enabled=False)

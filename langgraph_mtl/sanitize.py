@@ -1,0 +1,82 @@
+"""What every memory passes before it is stored or queued: secrets redacted in every field, and
+injection attempts flagged for quarantine.
+
+Redaction is idempotent (a placeholder is never redacted again), so a record may pass here
+more than once; ``flags["redacted"]`` adds up what each pass found.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from langgraph_mtl.memory_types import (
+    MAX_CONTENT_CHARS,
+    MAX_FLAG_CHARS,
+    MAX_KEY_CHARS,
+    MAX_LABEL_CHARS,
+    MemoryRecord,
+)
+from langgraph_mtl.redaction import redact, redact_value
+from langgraph_mtl.screening import Screening, screen
+
+__all__ = ["Sanitized", "redact_identifier", "sanitize"]
+
+log = logging.getLogger(__name__)
+
+_PLACEHOLDER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
+_OWN_FLAGS = {"quarantined", "quarantine_reason", "redacted"}
+_TEXT_FIELDS = (
+    ("key", MAX_KEY_CHARS), ("content", MAX_CONTENT_CHARS), ("agent_model", MAX_LABEL_CHARS),
+    ("abstraction_model", MAX_LABEL_CHARS),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Sanitized:
+    """A cleaned record, how many secrets were removed, and what screening found."""
+
+    record: MemoryRecord
+    redacted: int
+    screening: Screening
+
+
+def redact_identifier(value: str) -> tuple[str, int]:
+    """Redact an identifier (domain, task id) keeping its character set: ``REDACTED-<kind>``."""
+    result = redact(value)
+    return _PLACEHOLDER.sub(r"REDACTED-\1", result.text), result.count
+
+
+def sanitize(record: MemoryRecord) -> Sanitized:
+    """Redact every string field of ``record`` and screen its text for injection attempts."""
+    found = 0
+    update: dict[str, object] = {}
+    for name, limit in _TEXT_FIELDS:
+        text = redact(getattr(record, name))
+        found += text.count
+        update[name] = text.text[:limit]  # a placeholder can be longer than its secret
+    payload, kinds = redact_value(record.payload)
+    found += len(kinds)
+    update["payload"] = payload
+    for name in ("domain", "task_id"):
+        identifier, count = redact_identifier(getattr(record, name))
+        found += count
+        update[name] = identifier
+    flags: dict[str, str | int | float | bool] = {}
+    for name, value in record.flags.items():
+        if isinstance(value, str) and name not in _OWN_FLAGS:
+            cleaned = redact(value)
+            found += cleaned.count
+            value = cleaned.text[:MAX_FLAG_CHARS]
+        flags[name] = value
+    if found:
+        flags["redacted"] = int(flags.get("redacted", 0)) + found
+    verdict = screen(str(update["key"]), str(update["content"]))  # what a reader is shown
+    if verdict.flagged:
+        flags["quarantined"] = True
+        flags["quarantine_reason"] = ",".join(verdict.reasons)
+        log.warning("memory %s quarantined (%s)", record.id, flags["quarantine_reason"])
+    update["flags"] = flags
+    clean = MemoryRecord.model_validate({**record.model_dump(), **update})  # stays readable
+    return Sanitized(clean, found, verdict)
