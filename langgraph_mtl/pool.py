@@ -46,6 +46,7 @@ from langgraph_mtl.memory_types import (
     Outcome,
 )
 from langgraph_mtl.sanitize import sanitize
+from langgraph_mtl.screening import Classifier, model_classifier
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -258,8 +259,10 @@ class MemoryPool:
         client: Any = None,
         dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
         transaction: Transaction = nullcontext,
+        classifier: Classifier | None = None,
     ) -> None:
         self.client = client
+        self.classifier = classifier
         self._transaction = transaction
         self.collection = collection
         self.embeddings = embeddings
@@ -299,7 +302,7 @@ class MemoryPool:
         return report
 
     def _sanitize(self, record: MemoryRecord, report: WriteReport) -> MemoryRecord:
-        clean = sanitize(record)
+        clean = sanitize(record, classifier=self.classifier)
         report.redacted += clean.redacted
         if clean.screening.flagged:
             report.quarantined.append(record.id)
@@ -575,7 +578,7 @@ class MemoryPool:
         per-condition copies)."""
         if self.client is None:
             raise RuntimeError("sibling: this pool was built without its Chroma client")
-        return _open_collection(
+        pool = _open_collection(
             self.client,
             self.location,
             collection,
@@ -583,6 +586,8 @@ class MemoryPool:
             self.dedup_threshold,
             self._transaction,
         )
+        pool.classifier = self.classifier
+        return pool
 
     def drop(self) -> None:
         """Delete this pool's collection and everything in it."""
@@ -606,6 +611,7 @@ def open_pool(
     dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
     create: bool = True,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    screen_model: Any = None,
 ) -> MemoryPool:
     """Open (or create) the shared pool.
 
@@ -618,6 +624,8 @@ def open_pool(
             merged into a stored one; ``None`` turns near-duplicate merging off.
         create: ``False`` to only read: nothing is created, and a read-only directory is
             opened from a private copy.
+        screen_model: a chat model asked about memory text that the injection rules leave
+            undecided (see :func:`langgraph_mtl.screening.screen`); ``None`` = rules only.
         lock_timeout: for a directory, how many seconds a call waits while another process
             uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
 
@@ -640,7 +648,9 @@ def open_pool(
                 f"the pool at {label} has no collection {collection!r}; it holds: "
                 f"{', '.join(names) or 'none'} (choose one with --collection)"
             ) from exc
-    return _open_collection(client, label, collection, embedder, dedup_threshold, transaction)
+    pool = _open_collection(client, label, collection, embedder, dedup_threshold, transaction)
+    pool.classifier = model_classifier(screen_model) if screen_model is not None else None
+    return pool
 
 
 def _open_collection(

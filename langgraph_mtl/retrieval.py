@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -206,6 +207,10 @@ def retrieve_memories(
     return ranked[:k]
 
 
+# an opening or closing memory tag inside a memory's text, in any spelling, is written inert
+_MEMORY_TAG = re.compile(r"<(\s*/?\s*memory\b)", re.IGNORECASE)
+
+
 def _clip_to_tokens(text: str, tokens: int) -> str:
     limit = max(tokens, 1) * 4
     return text if len(text) <= limit else text[:limit] + " [... cut]"
@@ -227,9 +232,13 @@ def render_memory_block(hits: Sequence[ScoredMemory], *, max_tokens: int = 1500)
     per_item = max(budget // len(hits), 40)
     for hit in hits:
         r = hit.record
-        body = _clip_to_tokens(r.content.replace("</memory>", "</ memory>"), per_item)
-        parts.append(
-            f'<memory id="{r.id}" type="{r.memory_type.value}" domain="{r.domain}" '
-            f'outcome="{r.outcome.value}">\n{body}\n</memory>'
+        body = _MEMORY_TAG.sub(r"&lt;\1", _clip_to_tokens(r.content, per_item))
+        attributes = {
+            "id": r.id, "type": r.memory_type.value, "domain": r.domain,
+            "outcome": r.outcome.value,
+        }  # fmt: skip
+        rendered = " ".join(
+            f'{name}="{html.escape(str(v), quote=True)}"' for name, v in attributes.items()
         )
+        parts.append(f"<memory {rendered}>\n{body}\n</memory>")
     return "\n\n".join(parts)

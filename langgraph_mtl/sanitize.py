@@ -19,7 +19,7 @@ from langgraph_mtl.memory_types import (
     MemoryRecord,
 )
 from langgraph_mtl.redaction import redact, redact_value
-from langgraph_mtl.screening import Screening, screen
+from langgraph_mtl.screening import Classifier, Screening, screen
 
 __all__ = ["Sanitized", "redact_identifier", "sanitize"]
 
@@ -48,8 +48,9 @@ def redact_identifier(value: str) -> tuple[str, int]:
     return _PLACEHOLDER.sub(r"REDACTED-\1", result.text), result.count
 
 
-def sanitize(record: MemoryRecord) -> Sanitized:
-    """Redact every string field of ``record`` and screen its text for injection attempts."""
+def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> Sanitized:
+    """Redact every string field of ``record`` and screen its text for injection attempts
+    (``classifier`` decides texts the rules leave open, see :func:`screen`)."""
     found = 0
     update: dict[str, object] = {}
     for name, limit in _TEXT_FIELDS:
@@ -72,7 +73,7 @@ def sanitize(record: MemoryRecord) -> Sanitized:
         flags[name] = value
     if found:
         flags["redacted"] = int(flags.get("redacted", 0)) + found
-    verdict = screen(str(update["key"]), str(update["content"]))  # what a reader is shown
+    verdict = screen(str(update["key"]), str(update["content"]), classifier=classifier)
     if verdict.flagged:
         flags["quarantined"] = True
         flags["quarantine_reason"] = ",".join(verdict.reasons)

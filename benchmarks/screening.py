@@ -1,0 +1,49 @@
+"""Injection screening against the labelled corpora in ``tests/data``:
+`python -m benchmarks.screening` prints recall per injection category and false positives per
+benign category, for each corpus and in total."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from langgraph_mtl.screening import screen
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh")
+
+
+def load(name: str) -> list[dict[str, str]]:
+    """One corpus: rows of text, label (injection or benign) and category."""
+    lines = (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def score(rows: list[dict[str, str]]) -> dict[tuple[str, str], tuple[int, int]]:
+    """(label, category) -> (flagged, total)."""
+    out: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for row in rows:
+        cell = out[(row["label"], row["category"])]
+        cell[0] += screen(row["text"]).flagged
+        cell[1] += 1
+    return {key: (flagged, total) for key, (flagged, total) in sorted(out.items())}
+
+
+def main() -> None:
+    rows = [row for name in CORPORA for row in load(name)]
+    cells = score(rows)
+    print("| label | category | flagged / total |")
+    print("|---|---|---|")
+    for (label, category), (flagged, total) in cells.items():
+        print(f"| {label} | {category} | {flagged} / {total} |")
+    tp = sum(f for (label, _), (f, _) in cells.items() if label == "injection")
+    fp = sum(f for (label, _), (f, _) in cells.items() if label == "benign")
+    positives = sum(n for (label, _), (_, n) in cells.items() if label == "injection")
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    print(f"\nrecall {tp}/{positives} = {tp / positives:.3f}, precision {precision:.3f} "
+          f"({fp} benign texts flagged)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
