@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -117,7 +118,17 @@ def _detectors() -> Any:
     return scan_line, Base64HighEntropyString(), default_settings
 
 
-def _library_hits(line: str) -> Iterator[tuple[str, str]]:
+# detect-secrets keeps its settings in module globals that each scan swaps in and out, so two
+# threads scanning at once break each other: scans take turns
+_LIBRARY_LOCK = threading.Lock()
+
+
+def _library_hits(line: str) -> list[tuple[str, str]]:
+    with _LIBRARY_LOCK:
+        return list(_scan(line))
+
+
+def _scan(line: str) -> Iterator[tuple[str, str]]:
     scan_line, entropy, default_settings = _detectors()
     with default_settings():
         for found in scan_line(line):

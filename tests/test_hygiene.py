@@ -168,3 +168,14 @@ def test_utility_feedback_counts_and_down_weights(pool):
     assert plain[0].record.id == poor.id and weighted[0].record.id == good.id
     assert prune(pool, hurt_margin=2, dry_run=True) == [poor.id] and pool.count() == 2
     assert prune(pool, hurt_margin=2) == [poor.id] and pool.count() == 1
+
+
+def test_redaction_is_safe_from_many_threads_at_once():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from langgraph_mtl.redaction import redact
+
+    texts = [f"line {n}\nAKIAIOSFODNN7EXAMPLE{n % 10}\nsome text {n}" for n in range(1000)]
+    with ThreadPoolExecutor(max_workers=8) as workers:
+        results = list(workers.map(redact, texts))
+    assert all("AKIAIOSFODNN7EXAMPL" not in r.text for r in results)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import traceback
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,7 @@ def test_threads_can_open_and_write_one_pool_at_once(tmp_path):
                 [make_record("python", f"t{n}-{j}", f"thread{n} note{j}") for j in range(5)]
             )
         except Exception as exc:  # collected, so the assertion below names it
-            failures.append(repr(exc))
+            failures.append("".join(traceback.format_exception(exc))[-3000:])
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
     for thread in threads:
