@@ -22,9 +22,22 @@ def minilm() -> MiniLMEmbeddings:
 def test_vectors_match_the_pytorch_reference(minilm):
     got = minilm.embed_array(REFERENCE["sentences"])
     ref = np.array(REFERENCE["vectors"])
-    cosines = (got * ref).sum(axis=1) / np.linalg.norm(ref, axis=1)
     assert got.shape == (5, 384)
-    assert cosines.min() >= 0.999, cosines
+    assert cosine_rows(got, ref).min() >= 0.999
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-3)  # unit vectors, as stored
+
+
+def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cosine similarity, each side divided by its own norm."""
+    return (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+def test_the_reference_check_fails_a_scaled_or_turned_vector():
+    ref = np.array(REFERENCE["vectors"])
+    turned = ref.copy()
+    turned[:, :192] *= -1  # half the coordinates flipped: another direction
+    assert cosine_rows(3.0 * turned, ref).min() < 0.999
+    assert cosine_rows(3.0 * ref, ref).min() >= 0.999  # scaling alone keeps the direction
 
 
 def test_batching_and_order_do_not_change_vectors(minilm):
