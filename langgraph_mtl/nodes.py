@@ -26,6 +26,7 @@ from functools import partial
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,9 @@ from functools import partial
 from typing import Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
-from langgraph.runtime import Runtime
+from langchain_core.runnables import RunnableLambda
+from langgraph.runtime import get_runtime
+from langgraph.types import interrupt
 
 from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
 from langgraph_mtl.feedback import record_feedback
@@ -49,6 +52,7 @@ from langgraph_mtl.retrieval import (
     render_memory_block,
     retrieve_memories,
 )
+from langgraph_mtl.sanitize import sanitize
 from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.trajectory import (
     Step,
@@ -60,6 +64,7 @@ from langgraph_mtl.trajectory import (
 
 __all__ = [
     "MemoryContext",
+    "MemoryNode",
     "MemoryState",
     "create_memory_retrieval_node",
     "create_memory_writer_node",
@@ -104,7 +109,8 @@ class MemoryState(TypedDict, total=False):
     memory_write_status: str
 
 
-def _ctx(runtime: Runtime[Any] | None, name: str, default: Any) -> Any:
+def context_value(runtime: Any, name: str, default: Any) -> Any:
+    """A run-context field (attribute or dict key) of a runtime, or ``default``."""
     context = getattr(runtime, "context", None) if runtime is not None else None
     value = getattr(context, name, None) if context is not None else None
     if value is None and isinstance(context, dict):
@@ -112,7 +118,7 @@ def _ctx(runtime: Runtime[Any] | None, name: str, default: Any) -> Any:
     return default if value is None else value
 
 
-def _pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:
+def pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:
     """How a node reaches its pool: as given, or opened on first use from a location or a
     callable (retried on the next run while it fails, so an outage at start-up is survived)."""
     if isinstance(pool, MemoryPool):
@@ -159,22 +165,47 @@ def _number(value: Any, name: str) -> float:
 
 
 def _run_settings(
-    runtime: Runtime[Any], k: int, default_types: list[MemoryType], min_similarity: float | None
+    runtime: Any, k: int, default_types: list[MemoryType], min_similarity: float | None
 ) -> _RunSettings:
     """This run's retrieval settings, from the context or the node's defaults. Raises
     ValueError naming the context field that is wrong."""
-    raw_k = _ctx(runtime, "k", k)
+    raw_k = context_value(runtime, "k", k)
     if isinstance(raw_k, bool) or not isinstance(raw_k, int) or raw_k < 1:
         raise ValueError(f"context.k must be a whole number >= 1, got {raw_k!r}")
     try:
-        types = _types(_ctx(runtime, "memory_types", None)) or default_types
+        types = _types(context_value(runtime, "memory_types", None)) or default_types
     except ValueError as exc:
         raise ValueError(f"context.{exc}") from None
-    weight = _number(_ctx(runtime, "abstraction_weight", 0.0), "abstraction_weight")
-    gate = _ctx(runtime, "min_similarity", min_similarity)
+    weight = _number(context_value(runtime, "abstraction_weight", 0.0), "abstraction_weight")
+    gate = context_value(runtime, "min_similarity", min_similarity)
     return _RunSettings(
         raw_k, types, weight, None if gate is None else _number(gate, "min_similarity")
     )
+
+
+class MemoryNode(RunnableLambda[Any, dict[str, Any]]):
+    """A memory node with a sync and a native async form (``invoke`` / ``ainvoke``; the async
+    form runs the blocking pool and embedder work in a worker thread, off the event loop).
+
+    Add it with ``builder.add_node(node)`` (its name is the node's name); call it directly as
+    ``node(state, runtime)``. Inside a graph the runtime (context, store) comes from LangGraph.
+    """
+
+    def __init__(self, body: Callable[[dict[str, Any], Any], dict[str, Any]], name: str):
+        def run(state: dict[str, Any]) -> dict[str, Any]:
+            return body(state, get_runtime())
+
+        async def arun(state: dict[str, Any]) -> dict[str, Any]:
+            runtime = get_runtime()  # read on the loop, where LangGraph set it
+            return await asyncio.to_thread(body, state, runtime)
+
+        super().__init__(run, afunc=arun, name=name)
+        self._body = body
+        self.__name__ = name
+
+    def __call__(self, state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+        """Run the node outside a graph (``runtime`` supplies ``context``)."""
+        return self._body(state, runtime)
 
 
 def _types(value: Iterable[MemoryType | str] | MemoryType | str | None) -> list[MemoryType]:
@@ -213,7 +244,7 @@ def create_memory_retrieval_node(
     status_key: str = "memory_status",
     plan_key: str | None = None,
     name: str = "retrieve_memories",
-) -> Callable[..., dict[str, Any]]:
+) -> MemoryNode:
     """A node that puts cross-domain memories for the task into state, before planning.
 
     Leave-one-domain-out: memories of ``context.domain`` are excluded unless
@@ -232,14 +263,14 @@ def create_memory_retrieval_node(
     if max_tokens < 1:
         raise ValueError(f"max_tokens: must be >= 1, got {max_tokens}")
     configure_tracing()
-    get_pool = _pool_getter(pool)
+    get_pool = pool_getter(pool)
     chat = resolve_chat_model(model) if model is not None else None
     default_types = _types(memory_types) or list(MemoryType)
     query_strategy = QueryStrategy(strategy)
 
-    def retrieve(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+    def retrieve(state: dict[str, Any], runtime: Any) -> dict[str, Any]:
         empty = {output_key: "", receipts_key: []}
-        if not _ctx(runtime, "retrieve", True):
+        if not context_value(runtime, "retrieve", True):
             return {**empty, status_key: "disabled"}
         task = _task(state, task_key, messages_key)
         if not task.strip():
@@ -253,17 +284,17 @@ def create_memory_retrieval_node(
             hits = retrieve_memories(
                 get_pool(),
                 task,
-                domain=_ctx(runtime, "domain", None),
+                domain=context_value(runtime, "domain", None),
                 k=run.k,
                 memory_types=run.memory_types,
                 strategy=query_strategy,
                 model=chat,
                 use_rerank=rerank,
-                include_own_domain=bool(_ctx(runtime, "include_own_domain", False)),
-                source_domains=_ctx(runtime, "source_domains", None),
+                include_own_domain=bool(context_value(runtime, "include_own_domain", False)),
+                source_domains=context_value(runtime, "source_domains", None),
                 abstraction_weight=run.abstraction_weight,
                 min_similarity=run.min_similarity,
-                exclude_task_ids=[t] if (t := _ctx(runtime, "task_id", None)) else None,
+                exclude_task_ids=[t] if (t := context_value(runtime, "task_id", None)) else None,
                 plan=(state.get(plan_key) or None) if plan_key else None,
             )
         except Exception as exc:
@@ -275,8 +306,7 @@ def create_memory_retrieval_node(
             status_key: "ok",
         }
 
-    retrieve.__name__ = name
-    return retrieve
+    return MemoryNode(retrieve, name)
 
 
 def create_memory_writer_node(
@@ -287,6 +317,7 @@ def create_memory_writer_node(
     judge: str | BaseChatModel | None = None,
     outbox: Outbox | str | None = None,
     agent_model: str | None = None,
+    review: bool = False,
     task_key: str = "task",
     messages_key: str = "messages",
     trajectory_key: str = "trajectory",
@@ -295,7 +326,7 @@ def create_memory_writer_node(
     written_key: str = "memory_written",
     status_key: str = "memory_write_status",
     name: str = "write_memory",
-) -> Callable[..., dict[str, Any]]:
+) -> MemoryNode:
     """A post-run node that abstracts the finished run into memories and writes them.
 
     The outcome is the verifier's (``state[verified_key]``) when present, else the ``judge``
@@ -303,9 +334,15 @@ def create_memory_writer_node(
     or model failure nothing raises: what could not be written goes to the outbox (delivered by
     a later write or :meth:`Outbox.flush`) and ``status_key`` says so. The memories the run was
     given (``receipts_key``) get utility feedback: helped if it passed, hurt if it failed.
+
+    ``review=True`` asks a person before anything is shared: the node calls ``interrupt()``
+    with the abstracted (redacted) memories and waits for ``Command(resume=...)`` with
+    ``{"action": "write"}``, ``{"action": "edit", "memories": [{"id": ..., "content": ...}]}``
+    (only the listed memories are written, with the edited fields) or ``{"action": "drop"}``.
+    What is written is marked ``judged_by="human"``. Needs a checkpointer.
     """
     configure_tracing()
-    get_pool = _pool_getter(pool)
+    get_pool = pool_getter(pool)
     kinds = _types(memory_type)
     if not kinds:
         raise ValueError("memory_type: give at least one memory type")
@@ -316,10 +353,10 @@ def create_memory_writer_node(
     box = outbox if isinstance(outbox, Outbox) else Outbox(outbox)
     producer = agent_model or (model_label(chat) if chat is not None else "unknown")
 
-    def write(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
-        if not _ctx(runtime, "write", True):
+    def write(state: dict[str, Any], runtime: Any) -> dict[str, Any]:
+        if not context_value(runtime, "write", True):
             return {written_key: [], status_key: "skipped: writing disabled"}
-        domain = _ctx(runtime, "domain", None)
+        domain = context_value(runtime, "domain", None)
         task = _task(state, task_key, messages_key)
         if not domain or not task.strip():
             log.warning("memory not written: the run has no domain in context or no task")
@@ -333,18 +370,18 @@ def create_memory_writer_node(
             task=task,
             steps=steps,
             domain=domain,
-            task_id=_ctx(runtime, "task_id", None) or run_digest(task, steps)[:12],
+            task_id=context_value(runtime, "task_id", None) or run_digest(task, steps)[:12],
             verified=verified if isinstance(verified, bool) else None,
             agent_model=producer,
         )
         run, secrets = redact_run(run)  # the boundary: nothing below sees a raw secret
         used = [r["id"] for r in state.get(receipts_key) or [] if isinstance(r, dict) and "id" in r]
         return _write_run(
-            run, secrets, used, kinds, chat, judge_model, get_pool, box, written_key, status_key
-        )
+            run, secrets, used, kinds, chat, judge_model, get_pool, box, written_key, status_key,
+            review,
+        )  # fmt: skip
 
-    write.__name__ = name
-    return write
+    return MemoryNode(write, name)
 
 
 def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> list[Step]:
@@ -365,6 +402,7 @@ def _write_run(
     box: Outbox,
     written_key: str,
     status_key: str,
+    review: bool = False,
 ) -> dict[str, Any]:
     problems: list[str] = []
     records: list[MemoryRecord] = []
@@ -380,6 +418,13 @@ def _write_run(
             log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
             box.add_run(run, kind.value, reason=str(exc)[:300])
             problems.append(f"{kind.value} abstraction failed")
+    if records and review:
+        try:
+            records = human_review(records)
+        except ValueError as exc:
+            return {written_key: [], status_key: f"review refused: {exc}; nothing written"}
+        if not records:
+            return {written_key: [], status_key: "dropped by review"}
     written: list[str] = []
     if records:
         try:
@@ -404,3 +449,31 @@ def _write_run(
             log.warning("utility feedback not recorded: %s", exc)
     status = "ok" if not problems else "queued: " + "; ".join(problems)
     return {written_key: written, status_key: status}
+
+
+_EDITABLE = {"content", "key", "outcome", "payload"}
+
+
+def human_review(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """Show abstracted memories to a person (``interrupt``) and return what they approved,
+    edited, or nothing if they dropped them. Raises ValueError for an answer it cannot use."""
+    shown = [sanitize(r).record.model_dump(mode="json") for r in records]  # redacted first
+    answer = interrupt({"memories": shown, "actions": ["write", "edit", "drop"]})
+    action = answer.get("action") if isinstance(answer, dict) else answer
+    if action == "drop":
+        return []
+    if action not in ("write", "edit"):
+        raise ValueError(f"unknown action {action!r}; resume with write, edit or drop")
+    chosen = answer.get("memories") if isinstance(answer, dict) else None
+    edits = {m.get("id"): m for m in chosen if isinstance(m, dict)} if chosen else None
+    if action == "edit" and not edits:
+        raise ValueError("edit needs 'memories': a list of {id, field: new value}")
+    approved = []
+    for memory in shown:
+        if edits is not None and memory["id"] not in edits:
+            continue
+        change = {k: v for k, v in (edits or {}).get(memory["id"], {}).items() if k != "id"}
+        if set(change) - _EDITABLE:
+            raise ValueError(f"a review can edit {sorted(_EDITABLE)}, not {sorted(change)}")
+        approved.append(MemoryRecord.model_validate({**memory, **change, "judged_by": "human"}))
+    return approved

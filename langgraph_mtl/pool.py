@@ -271,12 +271,15 @@ class MemoryPool:
 
     # -- writing ----------------------------------------------------------------------------
 
-    def upsert(self, records: MemoryRecord | Sequence[MemoryRecord]) -> WriteReport:
+    def upsert(
+        self, records: MemoryRecord | Sequence[MemoryRecord], *, merge_duplicates: bool = True
+    ) -> WriteReport:
         """Store records: redact secrets, quarantine injection attempts, merge duplicates.
 
         Ids are stable, so a retried write replaces instead of duplicating. A record that is an
         exact or near duplicate (cosine >= ``dedup_threshold``) of a stored one of the same type
         and domain is merged into it: the stored record keeps the new one's provenance.
+        ``merge_duplicates=False`` stores every record under its own id (a key-value write).
         """
         batch = [records] if isinstance(records, MemoryRecord) else list(records)
         report = WriteReport()
@@ -289,7 +292,8 @@ class MemoryPool:
         keep: list[tuple[MemoryRecord, Any]] = []
         with self._transaction():  # the duplicate checks and the write see the same pool
             for record, vector in zip(clean, vectors, strict=True):
-                target = self._duplicate_of(record, vector) if self.dedup_threshold else None
+                dedup = self.dedup_threshold and merge_duplicates
+                target = self._duplicate_of(record, vector) if dedup else None
                 if target is None:
                     keep.append((record, vector))
                     report.ids.append(record.id)
@@ -588,6 +592,19 @@ class MemoryPool:
         )
         pool.classifier = self.classifier
         return pool
+
+    def as_store(self) -> Any:
+        """This pool as a LangGraph ``BaseStore`` (see :class:`langgraph_mtl.store.MemoryStore`):
+        ``builder.compile(store=pool.as_store())``."""
+        from langgraph_mtl.store import MemoryStore
+
+        return MemoryStore(self)
+
+    def as_retriever(self, **settings: Any) -> Any:
+        """This pool as a LangChain retriever (see :class:`langgraph_mtl.store.MemoryRetriever`)."""
+        from langgraph_mtl.store import MemoryRetriever
+
+        return MemoryRetriever(pool=self, **settings)
 
     def drop(self) -> None:
         """Delete this pool's collection and everything in it."""

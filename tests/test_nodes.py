@@ -254,3 +254,91 @@ def test_the_relevance_gate_leaves_out_memories_less_similar_than_the_minimum(po
         context = MemoryContext(domain="python", task_id="t1", min_similarity=0.99)
 
     assert open_node(task, Strict())["memory_receipts"] == []  # the context's gate wins
+
+
+def _reviewed_graph(pool):
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    builder = StateGraph(MemoryState, context_schema=MemoryContext)
+    builder.add_node(create_memory_writer_node(pool, memory_type="trajectory", review=True))
+    builder.add_edge(START, "write_memory")
+    builder.add_edge("write_memory", END)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+RUN = {
+    "task": "fix the parser; token=abcd1234efgh",
+    "trajectory": [{"action": "pytest", "observation": "1 failed"}],
+    "verified": True,
+}
+
+
+@pytest.mark.parametrize("action", ["write", "edit", "drop"])
+def test_human_review_writes_edits_or_drops_after_the_interrupt(pool, action):
+    from langgraph.types import Command
+
+    graph = _reviewed_graph(pool)
+    config = {"configurable": {"thread_id": action}}
+    context = MemoryContext(domain="python", task_id="t1")
+    paused = graph.invoke(RUN, config, context=context)
+    (question,) = paused["__interrupt__"]
+    (shown,) = question.value["memories"]
+    assert "abcd1234efgh" not in str(question.value)  # the reviewer sees it redacted
+    assert pool.count() == 0  # nothing shared before the answer
+    answer = {"action": action}
+    if action == "edit":
+        answer["memories"] = [{"id": shown["id"], "content": "Run the parser tests first."}]
+    out = graph.invoke(Command(resume=answer), config, context=context)
+    if action == "drop":
+        assert out["memory_write_status"] == "dropped by review" and pool.count() == 0
+        return
+    (stored,) = pool.list_records()
+    assert stored.judged_by.value == "human" and out["memory_written"] == [stored.id]
+    expected = "Run the parser tests first." if action == "edit" else shown["content"]
+    assert stored.content == expected
+
+
+def test_human_review_refuses_an_answer_it_cannot_use(pool):
+    from langgraph.types import Command
+
+    graph = _reviewed_graph(pool)
+    config = {"configurable": {"thread_id": "bad"}}
+    context = MemoryContext(domain="python", task_id="t1")
+    graph.invoke(RUN, config, context=context)
+    out = graph.invoke(Command(resume={"action": "publish"}), config, context=context)
+    assert out["memory_write_status"].startswith("review refused: unknown action 'publish'")
+    assert pool.count() == 0
+
+
+def test_the_nodes_run_natively_async_off_the_event_loop(pool, scripted, monkeypatch):
+    import asyncio
+    import threading
+
+    import langgraph_mtl.nodes as nodes
+
+    seen: list[int] = []
+    real = nodes.retrieve_memories
+
+    def spy(*args, **kwargs):
+        seen.append(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(nodes, "retrieve_memories", spy)
+    graph = _graph(pool, scripted(default=insight_json("Check the exit status")))
+
+    async def run():
+        loop_thread = threading.get_ident()
+        first = await graph.ainvoke(
+            {"task": "fix the shell script"}, context=MemoryContext(domain="shell", task_id="a")
+        )
+        second = await graph.ainvoke(
+            {"task": "fix the shell script"}, context=MemoryContext(domain="rust", task_id="b")
+        )
+        return loop_thread, first, second
+
+    loop_thread, first, second = asyncio.run(run())
+    assert first["memory_written"] and second["memory_status"] == "ok"
+    assert [r["domain"] for r in second["memory_receipts"]] == ["shell"]
+    assert seen and loop_thread not in seen  # the blocking work left the event loop
+    node = create_memory_retrieval_node(pool)
+    assert asyncio.iscoroutinefunction(node.afunc)  # a native async form, not a sync fallback

@@ -380,8 +380,8 @@ def create_coding_agent(
             plan_key="plan" if plan else None,
         )
     )
-    builder.add_node("act", act)
-    builder.add_node("finish", finish)
+    builder.add_node("act", act)  # type: ignore[call-overload]
+    builder.add_node("finish", finish)  # type: ignore[call-overload]
     builder.add_node(
         create_memory_writer_node(
             pool,

@@ -1,0 +1,205 @@
+"""The pool through LangGraph's and LangChain's own memory interfaces.
+
+:class:`MemoryStore` is a ``BaseStore``: namespaces are ``("memories", domain, memory_type)``,
+keys are memory ids, values are the memory's fields. ``search`` is semantic when given a query,
+with a namespace prefix and a filter on value fields (equality, ``$eq``, ``$ne``, ``$in``,
+``$nin``), so leave-one-domain-out is ``filter={"domain": {"$ne": "python"}}``. Writes go
+through the pool: redacted, screened, under their own key. :class:`MemoryRetriever` is a
+LangChain retriever with the same filters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+from pydantic import ConfigDict
+
+from langgraph_mtl.memory_types import MemoryRecord, MemoryType
+from langgraph_mtl.pool import MemoryPool, ScoredMemory
+
+__all__ = ["ROOT", "MemoryRetriever", "MemoryStore"]
+
+ROOT = "memories"
+_FILTERABLE = {"domain", "memory_type", "outcome", "task_id", "agent_model", "judged_by"}
+
+
+def _namespace(record: MemoryRecord) -> tuple[str, ...]:
+    return (ROOT, record.domain, record.memory_type.value)
+
+
+def _time(record: MemoryRecord) -> datetime:
+    try:
+        return datetime.fromisoformat(record.created_at)
+    except ValueError:
+        return datetime.now(UTC)
+
+
+def _value(record: MemoryRecord) -> dict[str, Any]:
+    value = record.model_dump(mode="json")
+    value.pop("id")
+    return value
+
+
+def _item(record: MemoryRecord, score: float | None = None) -> SearchItem:
+    when = _time(record)
+    return SearchItem(_namespace(record), record.id, _value(record), when, when, score=score)
+
+
+def _scope(prefix: tuple[str, ...]) -> dict[str, Any]:
+    """Pool filters for a namespace prefix: () / ("memories",) / (.., domain) / (.., type)."""
+    if prefix and prefix[0] != ROOT:
+        raise InvalidNamespaceError(f"namespaces start with {ROOT!r}, got {prefix!r}")
+    if len(prefix) > 3:
+        raise InvalidNamespaceError(f"namespaces are ({ROOT!r}, domain, memory_type): {prefix!r}")
+    scope: dict[str, Any] = {"memory_types": list(MemoryType)}  # never quarantined ones
+    if len(prefix) > 1:
+        scope["domains"] = prefix[1]
+    if len(prefix) > 2:
+        scope["memory_types"] = MemoryType(prefix[2])
+    return scope
+
+
+def _where(filter_: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A Chroma ``where`` clause from a store filter on value fields."""
+    clauses = []
+    for field, condition in (filter_ or {}).items():
+        if field not in _FILTERABLE:
+            raise ValueError(f"filter: {field!r} is not filterable; use {sorted(_FILTERABLE)}")
+        if isinstance(condition, dict):
+            for op, operand in condition.items():
+                if op not in ("$eq", "$ne", "$in", "$nin"):
+                    raise ValueError(f"filter: operator {op!r} is not supported for {field!r}")
+                clauses.append({field: {op: operand}})
+        else:
+            clauses.append({field: {"$eq": condition}})
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+class MemoryStore(BaseStore):
+    """A LangGraph ``BaseStore`` over a :class:`MemoryPool` (see the module docstring)."""
+
+    supports_ttl = False
+
+    def __init__(self, pool: MemoryPool) -> None:
+        self.pool = pool
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run store operations in order."""
+        return [self._run(op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """:meth:`batch` off the event loop (an embedded pool's calls block)."""
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _run(self, op: Op) -> Result:
+        if isinstance(op, GetOp):
+            return self._get(op)
+        if isinstance(op, PutOp):
+            self._put(op)
+            return None
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        if isinstance(op, ListNamespacesOp):
+            return self._namespaces(op)
+        raise TypeError(f"unknown store operation {type(op).__name__}")
+
+    def _get(self, op: GetOp) -> Item | None:
+        record = self.pool.get(op.key)
+        if record is None or record.flags.get("quarantined"):
+            return None
+        if _namespace(record) != tuple(op.namespace):
+            return None
+        return _item(record)
+
+    def _put(self, op: PutOp) -> None:
+        namespace = tuple(op.namespace)
+        if len(namespace) != 3 or namespace[0] != ROOT:
+            raise InvalidNamespaceError(
+                f"put into ({ROOT!r}, domain, memory_type), got {namespace!r}"
+            )
+        if op.value is None:
+            if self._get(GetOp(namespace, op.key)) is not None:
+                self.pool.delete(op.key)
+            return
+        value = dict(op.value)
+        if not isinstance(value.get("content"), str):
+            raise ValueError("value: needs a 'content' string (what a reading agent is shown)")
+        value.setdefault("key", value["content"][:2000])
+        value.setdefault("task_id", op.key[:256])
+        value.update(id=op.key, domain=namespace[1], memory_type=namespace[2])
+        self.pool.upsert(MemoryRecord.model_validate(value), merge_duplicates=False)
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        scope = _scope(tuple(op.namespace_prefix))
+        where = _where(op.filter)
+        if op.query:
+            hits = self.pool.search(
+                op.query, k=op.limit + op.offset, extra_where=where, **scope
+            )  # fmt: skip
+            return [_item(h.record, h.similarity) for h in hits[op.offset :]]
+        records = self.pool.list_records(extra=where, **scope)
+        return [_item(r) for r in records[op.offset : op.offset + op.limit]]
+
+    def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        found = sorted({_namespace(r) for r in self.pool.list_records(**_scope(()))})
+        if op.max_depth is not None:
+            found = sorted({ns[: op.max_depth] for ns in found})
+        for condition in op.match_conditions or ():
+            found = [ns for ns in found if _matches(ns, condition)]
+        return found[op.offset : op.offset + op.limit]
+
+
+def _matches(namespace: tuple[str, ...], condition: MatchCondition) -> bool:
+    path = tuple(condition.path)
+    part = namespace[: len(path)] if condition.match_type == "prefix" else namespace[-len(path) :]
+    return len(part) == len(path) and all(p in ("*", n) for p, n in zip(path, part, strict=True))
+
+
+class MemoryRetriever(BaseRetriever):
+    """A LangChain retriever over the pool: ``exclude_domains`` gives leave-one-domain-out."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    pool: MemoryPool
+    k: int = 3
+    exclude_domains: list[str] | None = None
+    memory_types: list[str] | None = None
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        hits = self.pool.search(
+            query, k=self.k, exclude_domains=self.exclude_domains, memory_types=self.memory_types
+        )
+        return [_document(hit) for hit in hits]
+
+
+def _document(hit: ScoredMemory) -> Document:
+    record = hit.record
+    metadata = {
+        "id": record.id, "domain": record.domain, "memory_type": record.memory_type.value,
+        "outcome": record.outcome.value, "task_id": record.task_id,
+        "similarity": round(hit.similarity, 4),
+    }  # fmt: skip
+    return Document(page_content=record.content, metadata=metadata, id=record.id)
