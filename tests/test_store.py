@@ -160,3 +160,18 @@ def test_the_memory_tool_answers_when_the_pool_is_down(pool):
 
     result = search.func("anything", Runtime())
     assert result == ("memory search unavailable (PoolUnavailableError); go on without it", [])
+
+
+def test_the_native_surfaces_example_runs_offline(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "native_surfaces.py"
+    spec = importlib.util.spec_from_file_location("native_surfaces", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main()
+    out = capsys.readouterr().out
+    assert "store: a python task reads ['[rust]" in out and "[python]" not in out.split("\n")[0]
+    assert "tool: a rust run got memories from ['python', 'shell']" in out
+    assert "review: stored 'Drop NaN prices.' judged by human" in out
