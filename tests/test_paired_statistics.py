@@ -117,3 +117,18 @@ def test_lisi_of_the_committed_four_domain_pool_is_the_canonical_value():
     }
     assert values["insight"] == pytest.approx(1.91, abs=0.01)
     assert values["trajectory"] == pytest.approx(1.36, abs=0.01)
+
+
+def test_the_gate_table_says_which_flips_the_gate_removed_and_which_it_kept(tmp_path):
+    # ungated: gains t0-t7, loses t8, t9; gated: keeps gains t0-t5, loses t8 only, t9 fixed
+    gated = list(WITH)
+    gated[6] = gated[7] = False  # two gains lost to the gate
+    gated[9] = True  # one loss removed by the gate
+    store = ResultStore(tmp_path / "results.jsonl")
+    for row in (
+        _rows("zero-shot", BASE) + _rows("mtl-insight", WITH) + _rows("mtl-insight-gated", gated)
+    ):
+        store.add(row)
+    text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
+    assert "### Relevance gate" in text
+    assert "| mtl-insight | 2 | 1 | 8 | 6 | 0 / 0 |" in text

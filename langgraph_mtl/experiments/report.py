@@ -212,7 +212,37 @@ def paired_lines(
             )
             lines.append(f"- {flip.direction}: {flip.domain}/{flip.task_id} <- {given or 'none'}")
         lines.append("")
-    return lines, pooled
+    return lines + gate_lines(rows, conditions, baseline), pooled
+
+
+def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str) -> list[str]:
+    """For each gated condition (``<name>-gated``) next to its ungated one: which of the
+    ungated condition's flips the relevance gate removed or kept."""
+    pairs = [(c.removesuffix("-gated"), c) for c in conditions if c.endswith("-gated")]
+    pairs = [(open_, gated) for open_, gated in pairs if open_ in conditions]
+    if not pairs:
+        return []
+    lines = [
+        "### Relevance gate",
+        "",
+        "Flips of each condition against the baseline, with and without the gate (same tasks).",
+        "",
+        "| condition | lost without gate | of those, still lost with gate | gained without gate "
+        "| of those, still gained with gate | new flips with gate (gained / lost) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for open_, gated in pairs:
+        before = {(f.domain, f.task_id): f.direction for f in flips(rows, open_, baseline)}
+        after = {(f.domain, f.task_id): f.direction for f in flips(rows, gated, baseline)}
+        lost = [k for k, d in before.items() if d == "lost"]
+        gained = [k for k, d in before.items() if d == "gained"]
+        new = [d for k, d in after.items() if k not in before]
+        lines.append(
+            f"| {open_} | {len(lost)} | {sum(after.get(k) == 'lost' for k in lost)} | "
+            f"{len(gained)} | {sum(after.get(k) == 'gained' for k in gained)} | "
+            f"{new.count('gained')} / {new.count('lost')} |"
+        )
+    return [*lines, ""]
 
 
 def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:
