@@ -7,55 +7,16 @@ leave-one-domain-out retrieval stays exact.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from langgraph_mtl.memory_types import MemoryRecord
+from langgraph_mtl.provenance import merge_provenance, sources_of
 
 if TYPE_CHECKING:
     from langgraph_mtl.pool import MemoryPool
 
 __all__ = ["ConsolidationReport", "consolidate"]
-
-
-def _source(record: MemoryRecord) -> dict[str, Any]:
-    return {
-        "id": record.id,
-        "task_id": record.task_id,
-        "outcome": record.outcome.value,
-        "agent_model": record.agent_model,
-        "created_at": record.created_at,
-    }
-
-
-def _sources_of(collection: Any, record_id: str) -> list[dict[str, Any]] | None:
-    got = collection.get(ids=[record_id], include=["metadatas"])
-    if not got["ids"]:
-        return None
-    return list(json.loads(got["metadatas"][0].get("sources") or "[]"))
-
-
-def _merge_provenance(
-    collection: Any,
-    target_id: str,
-    record: MemoryRecord,
-    inherited: list[dict[str, Any]] = (),  # type: ignore[assignment]
-) -> None:
-    """Record ``record`` (and its own sources) as sources of ``target_id``; idempotent."""
-    sources = _sources_of(collection, target_id)
-    if sources is None:
-        return
-    known = {s.get("id") for s in sources}
-    new = [s for s in [_source(record), *inherited] if s.get("id") not in known]
-    if not new:
-        return
-    sources += new
-    collection.update(
-        ids=[target_id],
-        metadatas=[{"sources": json.dumps(sources), "flag_merged": len(sources)}],
-    )
 
 
 @dataclass
@@ -104,8 +65,8 @@ def consolidate(
             report.merged.setdefault(record.id, []).append(other.id)
             gone.add(other.id)
             if not dry_run:
-                inherited = _sources_of(pool.collection, other.id) or []
-                _merge_provenance(pool.collection, record.id, other, inherited)
+                inherited = sources_of(pool.collection, other.id) or []
+                merge_provenance(pool.collection, record.id, other, inherited)
     if not dry_run and gone:
         if before_delete is not None:
             before_delete(sorted(gone))

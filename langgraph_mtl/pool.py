@@ -27,7 +27,6 @@ from chromadb.config import Settings
 from langchain_core.embeddings import Embeddings
 from pydantic import ValidationError
 
-from langgraph_mtl.consolidation import _merge_provenance
 from langgraph_mtl.embedded_chroma import PoolBusyError, embedded_chroma, guarded_client
 from langgraph_mtl.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
 from langgraph_mtl.location import (
@@ -45,6 +44,7 @@ from langgraph_mtl.memory_types import (
     MemoryType,
     Outcome,
 )
+from langgraph_mtl.provenance import merge_provenance
 from langgraph_mtl.sanitize import sanitize
 from langgraph_mtl.screening import Classifier, model_classifier
 
@@ -298,7 +298,7 @@ class MemoryPool:
                     keep.append((record, vector))
                     report.ids.append(record.id)
                 else:
-                    _merge_provenance(self.collection, target, record)
+                    merge_provenance(self.collection, target, record)
                     report.merged[record.id] = target
                     report.ids.append(target)
             if keep:

@@ -34,7 +34,6 @@ from langgraph.store.base import (
 from pydantic import ConfigDict
 
 from langgraph_mtl.memory_types import MemoryRecord, MemoryType
-from langgraph_mtl.pool import MemoryPool, ScoredMemory
 
 __all__ = ["ROOT", "MemoryRetriever", "MemoryStore"]
 
@@ -97,12 +96,13 @@ def _where(filter_: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 class MemoryStore(BaseStore):
-    """A LangGraph ``BaseStore`` over a :class:`MemoryPool` (see the module docstring)."""
+    """A LangGraph ``BaseStore`` over a pool (see the module docstring); made by
+    ``MemoryPool.as_store()``."""
 
     supports_ttl = False
 
-    def __init__(self, pool: MemoryPool) -> None:
-        self.pool = pool
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool  # a MemoryPool (built by MemoryPool.as_store)
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run store operations in order."""
@@ -181,7 +181,7 @@ class MemoryRetriever(BaseRetriever):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    pool: MemoryPool
+    pool: Any  # a MemoryPool (built by MemoryPool.as_retriever)
     k: int = 3
     exclude_domains: list[str] | None = None
     memory_types: list[str] | None = None
@@ -195,7 +195,7 @@ class MemoryRetriever(BaseRetriever):
         return [_document(hit) for hit in hits]
 
 
-def _document(hit: ScoredMemory) -> Document:
+def _document(hit: Any) -> Document:
     record = hit.record
     metadata = {
         "id": record.id, "domain": record.domain, "memory_type": record.memory_type.value,
