@@ -365,3 +365,20 @@ def test_code_comes_out_of_a_fence_even_an_unclosed_one():
     assert code_from_reply("Sure:\n```python\nx = 1\n```\nDone.") == "x = 1\n"
     assert code_from_reply("```python\nx = 1\ny = 2") == "x = 1\ny = 2\n"
     assert code_from_reply("x = 1") == "x = 1\n"
+
+
+def test_a_dropped_connection_to_the_model_is_retried(pool, scripted, tmp_path):
+    model = scripted(
+        ConnectionError("connection reset by peer"),
+        "1. write the file 2. run it",
+        WRITE_HELLO,
+        ConnectionError("connection reset by peer"),
+        RUN_HELLO,
+        SUBMIT,
+        insight_json("Run the program before submitting"),
+    )
+    out = agent(pool, model, tmp_path).invoke(
+        {"task": "Write hello.py that prints hi"},
+        context=context(tmp_path, verify_command='test "$(python3 hello.py)" = hi'),
+    )
+    assert out["verified"] is True and out["steps_taken"] == 3

@@ -23,6 +23,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy
 
 from langgraph_mtl.agent.actions import (
     CUT_OFF,
@@ -368,7 +369,8 @@ def create_coding_agent(
         return {"verified": result.exit_code == 0, "verification": result.render()}
 
     builder = StateGraph(CodingAgentState, context_schema=AgentContext)
-    builder.add_node("plan", make_plan)  # type: ignore[call-overload]
+    retry = RetryPolicy(max_attempts=3)  # a dropped connection to the model is retried
+    builder.add_node("plan", make_plan, retry_policy=retry)  # type: ignore[call-overload]
     builder.add_node(
         create_memory_retrieval_node(
             pool,
@@ -380,7 +382,7 @@ def create_coding_agent(
             plan_key="plan" if plan else None,
         )
     )
-    builder.add_node("act", act)  # type: ignore[call-overload]
+    builder.add_node("act", act, retry_policy=retry)  # type: ignore[call-overload]
     builder.add_node("finish", finish)  # type: ignore[call-overload]
     builder.add_node(
         create_memory_writer_node(
