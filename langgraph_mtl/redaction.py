@@ -121,33 +121,55 @@ def _detectors() -> Any:
 # detect-secrets keeps its settings in module globals that each scan swaps in and out, so two
 # threads scanning at once break each other: scans take turns
 _LIBRARY_LOCK = threading.Lock()
+# every key, token or high-entropy string detect-secrets knows is at least this long unbroken
+# (passwords, keywords, URLs and private keys are the project rules' job): other lines skip it
+_CANDIDATE = re.compile(r"[A-Za-z0-9+/=_.~:-]{16,}")
 
 
-def _library_hits(line: str) -> list[tuple[str, str]]:
-    with _LIBRARY_LOCK:
-        return list(_scan(line))
-
-
-def _scan(line: str) -> Iterator[tuple[str, str]]:
+def _library_hits(lines: list[str]) -> list[list[tuple[str, str]]]:
+    """What detect-secrets finds on each line (one settings swap for all of them)."""
+    if not any(_CANDIDATE.search(line) for line in lines):
+        return [[] for _ in lines]
     scan_line, entropy, default_settings = _detectors()
-    with default_settings():
-        for found in scan_line(line):
-            value = found.secret_value or ""
-            if found.type in _SKIP_KINDS or not value or "REDACTED" in value:
+    with _LIBRARY_LOCK, default_settings():
+        return [
+            list(_scan(line, scan_line, entropy)) if _CANDIDATE.search(line) else []
+            for line in lines
+        ]
+
+
+def _scan(line: str, scan_line: Any, entropy: Any) -> Iterator[tuple[str, str]]:
+    for found in scan_line(line):
+        value = found.secret_value or ""
+        if found.type in _SKIP_KINDS or not value or "REDACTED" in value:
+            continue
+        limits = _ENTROPY_KINDS.get(found.type)
+        if limits is not None:
+            threshold, min_len = limits
+            if len(value) < min_len or entropy.calculate_shannon_entropy(value) < threshold:
                 continue
-            limits = _ENTROPY_KINDS.get(found.type)
-            if limits is not None:
-                threshold, min_len = limits
-                if len(value) < min_len or entropy.calculate_shannon_entropy(value) < threshold:
-                    continue
-            if len(value) >= 4:
-                yield found.type.lower().replace(" ", "-"), value
+        if len(value) >= 4:
+            yield found.type.lower().replace(" ", "-"), value
 
 
 def redact(text: str) -> Redaction:
     """Replace every secret found in ``text`` with a typed placeholder."""
     if not text:
         return Redaction(text)
+    if len(text) <= _CACHED_CHARS:  # labels, ids and short texts repeat across records
+        return _redact_cached(text)
+    return _redact(text)
+
+
+_CACHED_CHARS = 4096
+
+
+@functools.lru_cache(maxsize=2048)
+def _redact_cached(text: str) -> Redaction:
+    return _redact(text)
+
+
+def _redact(text: str) -> Redaction:
     kinds: list[str] = []
     for kind, pattern, group in _RULES:
         done = [m.span() for m in _PLACEHOLDER.finditer(text)]
@@ -166,8 +188,8 @@ def redact(text: str) -> Redaction:
 
         text = pattern.sub(swap, text)
     lines = text.split("\n")
-    for index, line in enumerate(lines):
-        for kind, value in sorted(set(_library_hits(line)), key=lambda h: -len(h[1])):
+    for index, (line, hits) in enumerate(zip(lines, _library_hits(lines), strict=True)):
+        for kind, value in sorted(set(hits), key=lambda h: -len(h[1])):
             if value in line:
                 line = line.replace(value, PLACEHOLDER.format(kind=kind))
                 kinds.append(kind)

@@ -273,9 +273,20 @@ def _sentence_around(text: str, start: int) -> str:
     return text[left + 1 : start]
 
 
+# a rule that cannot match without one of these words is skipped when none is present
+_GATES = {
+    "multilingual": _rule(
+        "|".join(verb for _, verb, _ in _FOREIGN_OVERRIDE) + "|" + _FOREIGN_ROLE
+    ),
+}
+
+
 def _matches(text: str) -> set[str]:
     found = set()
     for name, pattern in _RULES:
+        gate = _GATES.get(name)
+        if gate is not None and not gate.search(text):
+            continue
         for match in pattern.finditer(text):
             if name in _NEGATABLE and _NEGATED.search(_sentence_around(text, match.start())):
                 continue  # "never run rm -rf /" is advice
@@ -300,7 +311,9 @@ def screen(*texts: str, classifier: Classifier | None = None) -> Screening:
     ``classifier`` (see :func:`model_classifier`) is asked; ``True`` flags it as ``model``."""
     joined = "\n".join(texts)
     plain = normalise(joined)
-    found = _matches(joined) | _matches(plain) | _matches(plain.translate(_LEET))
+    found: set[str] = set()
+    for view in dict.fromkeys((joined, plain, plain.translate(_LEET))):  # distinct views only
+        found |= _matches(view)
     reasons = tuple(name for name in dict.fromkeys(n for n, _ in _RULES) if name in found)
     undecided = not reasons and classifier is not None and _UNDECIDED.search(plain)
     if undecided and classifier is not None and classifier(plain[:4000]):
