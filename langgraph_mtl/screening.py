@@ -275,9 +275,7 @@ def _sentence_around(text: str, start: int) -> str:
 
 # a rule that cannot match without one of these words is skipped when none is present
 _GATES = {
-    "multilingual": _rule(
-        "|".join(verb for _, verb, _ in _FOREIGN_OVERRIDE) + "|" + _FOREIGN_ROLE
-    ),
+    "multilingual": _rule("|".join(verb for _, verb, _ in _FOREIGN_OVERRIDE) + "|" + _FOREIGN_ROLE),
 }
 
 

@@ -1,0 +1,103 @@
+"""How a memory is stored in Chroma: its metadata, read back into a record, and the filter
+language (``where`` clauses) of the pool's searches and listings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from enum import Enum
+from typing import Any
+
+from langgraph_mtl.memory_types import SCHEMA_VERSION, Judge, MemoryRecord, MemoryType, Outcome
+
+__all__ = ["FLAG_PREFIX", "PAGE_SIZE", "QUARANTINE_PREFIX", "as_values", "build_where",
+           "from_chroma", "to_metadata"]  # fmt: skip
+
+FLAG_PREFIX = "flag_"
+QUARANTINE_PREFIX = "quarantined/"
+PAGE_SIZE = 500
+
+
+def to_metadata(record: MemoryRecord) -> dict[str, Any]:
+    """A record's Chroma metadata (flags as ``flag_*`` keys, a quarantined type prefixed)."""
+    kind = record.memory_type.value
+    meta: dict[str, Any] = {
+        # a quarantined memory's stored type is prefixed, so no type filter ever matches it
+        "memory_type": QUARANTINE_PREFIX + kind if record.flags.get("quarantined") else kind,
+        "domain": record.domain,
+        "task_id": record.task_id,
+        "outcome": record.outcome.value,
+        "judged_by": record.judged_by.value,
+        "agent_model": record.agent_model,
+        "abstraction_model": record.abstraction_model,
+        "key": record.key,
+        "payload": json.dumps(record.payload, ensure_ascii=False),
+        "created_at": record.created_at,
+        "schema_version": record.schema_version,
+        "run_digest": record.run_digest,
+        "content_hash": record.content_hash,
+    }
+    meta[FLAG_PREFIX + "quarantined"] = False
+    for name, value in record.flags.items():
+        meta[FLAG_PREFIX + name] = value
+    return meta
+
+
+def from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> MemoryRecord:
+    """The record stored under ``record_id`` with this document and metadata."""
+    flags = {k[len(FLAG_PREFIX) :]: v for k, v in meta.items() if k.startswith(FLAG_PREFIX)}
+    return MemoryRecord(
+        id=record_id,
+        memory_type=MemoryType(str(meta["memory_type"]).removeprefix(QUARANTINE_PREFIX)),
+        domain=meta["domain"],
+        task_id=meta["task_id"],
+        outcome=Outcome(meta.get("outcome", "unknown")),
+        judged_by=Judge(meta.get("judged_by", "none")),
+        agent_model=meta.get("agent_model", "unknown"),
+        abstraction_model=meta.get("abstraction_model", "none"),
+        key=meta["key"],
+        content=document or "",
+        payload=json.loads(meta.get("payload") or "{}"),
+        created_at=meta.get("created_at", ""),
+        schema_version=int(meta.get("schema_version", SCHEMA_VERSION)),
+        run_digest=meta.get("run_digest", ""),
+        flags=flags,
+    )
+
+
+def as_values(value: Any) -> list[str]:
+    """Filter values as plain strings: one value or many, enums by their value."""
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str | Enum) else list(value)
+    return [v.value if isinstance(v, Enum) else str(v) for v in items]
+
+
+def build_where(
+    *,
+    exclude_domains: str | Iterable[str] | None = None,
+    domains: str | Iterable[str] | None = None,
+    memory_types: MemoryType | str | Iterable[MemoryType | str] | None = None,
+    outcomes: Outcome | str | Iterable[Outcome | str] | None = None,
+    agent_models: str | Iterable[str] | None = None,
+    exclude_task_ids: str | Iterable[str] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """A Chroma ``where`` filter from the pool's filter arguments (``None`` when unfiltered)."""
+
+    clauses: list[dict[str, Any]] = []
+    for key, values, op in (
+        ("domain", as_values(exclude_domains), "$nin"),
+        ("domain", as_values(domains), "$in"),
+        ("memory_type", as_values(memory_types), "$in"),
+        ("outcome", as_values(outcomes), "$in"),
+        ("agent_model", as_values(agent_models), "$in"),
+        ("task_id", as_values(exclude_task_ids), "$nin"),
+    ):
+        if values:
+            clauses.append({key: {op: sorted(set(values))}})
+    for key, value in (extra or {}).items():
+        clauses.append({key: value})
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}

@@ -1,0 +1,125 @@
+"""The pool's portable format: JSON lines of records, optionally with their vectors. Exports
+page through the collection; imports check each line on its own and store in batches."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from langgraph_mtl.chroma_client import short_error
+from langgraph_mtl.memory_types import MemoryRecord
+from langgraph_mtl.pool_codec import PAGE_SIZE, build_where, from_chroma
+from langgraph_mtl.pool_reports import ImportReport, WriteReport
+
+__all__ = ["export_ids", "export_jsonl", "import_jsonl"]
+
+
+def export_jsonl(pool: Any, out: IO[str], *, with_embeddings: bool = False, **filters: Any) -> int:
+    """Write records (optionally with their vectors) as JSON lines. Returns the count."""
+    name = pool.identity_name
+    written = 0
+    for record, vector in pool.iter_records(
+        build_where(**filters), with_embeddings=with_embeddings
+    ):
+        line: dict[str, Any] = {"record": record.model_dump(mode="json")}
+        if vector is not None:
+            line["embedding"] = vector
+            line["embedder"] = name
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        written += 1
+    return written
+
+
+def export_ids(pool: Any, out: IO[str], ids: Sequence[str]) -> int:
+    """Write the given records with their vectors as JSON lines (what ``import_jsonl``
+    reads back). Returns the count."""
+    name, written = pool.identity_name, 0
+    for start in range(0, len(ids), PAGE_SIZE):
+        page = pool.collection.get(
+            ids=list(ids[start : start + PAGE_SIZE]),
+            include=["documents", "metadatas", "embeddings"],
+        )
+        vectors = page.get("embeddings")
+        for i, record_id in enumerate(page["ids"]):
+            record = from_chroma(record_id, page["documents"][i], page["metadatas"][i])
+            line: dict[str, Any] = {"record": record.model_dump(mode="json")}
+            if vectors is not None:
+                line.update(embedding=[float(x) for x in vectors[i]], embedder=name)
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            written += 1
+    return written
+
+
+def import_jsonl(pool: Any, lines: Iterable[str | bytes], *, batch_size: int = 128) -> ImportReport:
+    """Import JSON lines (text, or bytes decoded as UTF-8 line by line). Each line is checked
+    on its own: a bad one is reported with its number and what to fix, and never affects
+    another. ``imported`` counts distinct records stored.
+
+    Vectors in the file are reused only when they come from this pool's embedder, and must
+    then be lists of finite numbers of the pool's dimension.
+    """
+    report = ImportReport()
+    pending: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
+    stored: set[str] = set()
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            if number == 1:
+                text = text.removeprefix("\ufeff")
+            if not text.strip():
+                continue
+            record, vector = _parse_line(pool, text)
+        except UnicodeDecodeError:
+            report.errors.append((number, "not valid UTF-8: save the file as UTF-8"))
+            continue
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, ValidationError) as exc:
+            report.errors.append((number, short_error(exc)))
+            continue
+        pending[record.id] = (record, vector)
+        if len(pending) >= batch_size:
+            stored |= _store_imported(pool, list(pending.values()))
+            pending = {}
+    if pending:
+        stored |= _store_imported(pool, list(pending.values()))
+    report.imported = len(stored)
+    return report
+
+
+def _parse_line(pool: Any, text: str) -> tuple[MemoryRecord, list[float] | None]:
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
+        raise ValueError('each line must be an object {"record": {...}}')
+    record = MemoryRecord.model_validate(data["record"])
+    if "embedding" not in data or data.get("embedder") != pool.identity_name:
+        return record, None
+    vector = data["embedding"]
+    size = pool.identity.dimension
+    if (
+        not isinstance(vector, list)
+        or len(vector) != size
+        or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in vector)
+        or not all(math.isfinite(x) for x in vector)
+    ):
+        raise ValueError(
+            f"embedding must be a list of {size} finite numbers; drop the field (and "
+            "'embedder') to have the record embedded again"
+        )
+    return record, [float(x) for x in vector]
+
+
+def _store_imported(pool: Any, pending: list[tuple[MemoryRecord, list[float] | None]]) -> set[str]:
+    report = WriteReport()
+    unique: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
+    for record, vector in pending:  # imports are redacted and screened like any write
+        clean = pool.sanitize_for_write(record, report)
+        unique[clean.id] = (clean, vector if clean.key == record.key else None)
+    records = [r for r, _ in unique.values()]
+    missing = [r.key for r, v in unique.values() if v is None]
+    fresh = iter(pool.embeddings.embed_documents(missing) if missing else [])
+    vectors = [v if v is not None else next(fresh) for _, v in unique.values()]
+    pool.store_vectors(records, vectors)
+    return {r.id for r in records}
