@@ -26,33 +26,35 @@ from functools import partial
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import Any, TypedDict
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableLambda
-from langgraph.runtime import get_runtime
-from langgraph.types import interrupt
 
 from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
 from langgraph_mtl.feedback import record_feedback
-from langgraph_mtl.location import PoolLocationError, parse_location
+from langgraph_mtl.location import PoolLocationError
 from langgraph_mtl.memory_types import MemoryRecord, MemoryType
 from langgraph_mtl.models import model_label, resolve_chat_model
+from langgraph_mtl.node_base import (
+    MemoryContext,
+    MemoryNode,
+    MemoryState,
+    PoolSource,
+    context_value,
+    pool_getter,
+)
 from langgraph_mtl.outbox import Outbox
-from langgraph_mtl.pool import EmbedderMismatchError, MemoryPool, open_pool
+from langgraph_mtl.pool import EmbedderMismatchError, MemoryPool
 from langgraph_mtl.retrieval import (
     QueryStrategy,
-    Receipt,
     receipt,
     render_memory_block,
     retrieve_memories,
 )
-from langgraph_mtl.sanitize import sanitize
+from langgraph_mtl.review import human_review
 from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.trajectory import (
     Step,
@@ -72,76 +74,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-PoolSource = MemoryPool | str | Callable[[], MemoryPool]
 # errors that a retry will not fix: reported as "misconfigured", not as an outage
 _CONFIG_ERRORS = (PoolLocationError, EmbedderMismatchError)
-
-
-@dataclass
-class MemoryContext:
-    """Run-scoped memory settings, passed as ``graph.invoke(..., context=MemoryContext(...))``.
-
-    Any context object with these attribute names works; missing ones take the defaults.
-    """
-
-    domain: str | None = None
-    task_id: str | None = None
-    memory_types: tuple[str, ...] | None = None
-    k: int | None = None
-    retrieve: bool = True
-    write: bool = True
-    include_own_domain: bool = False
-    source_domains: tuple[str, ...] | None = None
-    abstraction_weight: float | None = None
-    min_similarity: float | None = None
-
-
-class MemoryState(TypedDict, total=False):
-    """State keys the memory nodes read and write (the default key names)."""
-
-    task: str
-    trajectory: list[Step]
-    verified: bool | None
-    memory_prompt: str
-    memory_receipts: list[Receipt]
-    memory_status: str
-    memory_written: list[str]
-    memory_write_status: str
-
-
-def context_value(runtime: Any, name: str, default: Any) -> Any:
-    """A run-context field (attribute or dict key) of a runtime, or ``default``."""
-    context = getattr(runtime, "context", None) if runtime is not None else None
-    value = getattr(context, name, None) if context is not None else None
-    if value is None and isinstance(context, dict):
-        value = context.get(name)
-    return default if value is None else value
-
-
-def pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:
-    """How a node reaches its pool: as given, or opened on first use from a location or a
-    callable (retried on the next run while it fails, so an outage at start-up is survived)."""
-    if isinstance(pool, MemoryPool):
-        ready = pool
-        return lambda: ready
-    opener: Callable[[], MemoryPool]
-    if isinstance(pool, str):
-        parse_location(pool)  # a malformed location is a build-time error
-        opener = partial(open_pool, pool)
-    elif callable(pool):
-        opener = pool
-    else:
-        raise ValueError(
-            f"pool: expected a MemoryPool, a location or a callable returning a pool, got {pool!r}"
-        )
-    cache: list[MemoryPool] = []
-
-    def get() -> MemoryPool:
-        if not cache:
-            cache.append(opener())
-        return cache[0]
-
-    return get
 
 
 def _failure(exc: Exception) -> str:
@@ -181,31 +115,6 @@ def _run_settings(
     return _RunSettings(
         raw_k, types, weight, None if gate is None else _number(gate, "min_similarity")
     )
-
-
-class MemoryNode(RunnableLambda[Any, dict[str, Any]]):
-    """A memory node with a sync and a native async form (``invoke`` / ``ainvoke``; the async
-    form runs the blocking pool and embedder work in a worker thread, off the event loop).
-
-    Add it with ``builder.add_node(node)`` (its name is the node's name); call it directly as
-    ``node(state, runtime)``. Inside a graph the runtime (context, store) comes from LangGraph.
-    """
-
-    def __init__(self, body: Callable[[dict[str, Any], Any], dict[str, Any]], name: str):
-        def run(state: dict[str, Any]) -> dict[str, Any]:
-            return body(state, get_runtime())
-
-        async def arun(state: dict[str, Any]) -> dict[str, Any]:
-            runtime = get_runtime()  # read on the loop, where LangGraph set it
-            return await asyncio.to_thread(body, state, runtime)
-
-        super().__init__(run, afunc=arun, name=name)
-        self._body = body
-        self.__name__ = name
-
-    def __call__(self, state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
-        """Run the node outside a graph (``runtime`` supplies ``context``)."""
-        return self._body(state, runtime)
 
 
 def _types(value: Iterable[MemoryType | str] | MemoryType | str | None) -> list[MemoryType]:
@@ -449,31 +358,3 @@ def _write_run(
             log.warning("utility feedback not recorded: %s", exc)
     status = "ok" if not problems else "queued: " + "; ".join(problems)
     return {written_key: written, status_key: status}
-
-
-_EDITABLE = {"content", "key", "outcome", "payload"}
-
-
-def human_review(records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
-    """Show abstracted memories to a person (``interrupt``) and return what they approved,
-    edited, or nothing if they dropped them. Raises ValueError for an answer it cannot use."""
-    shown = [sanitize(r).record.model_dump(mode="json") for r in records]  # redacted first
-    answer = interrupt({"memories": shown, "actions": ["write", "edit", "drop"]})
-    action = answer.get("action") if isinstance(answer, dict) else answer
-    if action == "drop":
-        return []
-    if action not in ("write", "edit"):
-        raise ValueError(f"unknown action {action!r}; resume with write, edit or drop")
-    chosen = answer.get("memories") if isinstance(answer, dict) else None
-    edits = {m.get("id"): m for m in chosen if isinstance(m, dict)} if chosen else None
-    if action == "edit" and not edits:
-        raise ValueError("edit needs 'memories': a list of {id, field: new value}")
-    approved = []
-    for memory in shown:
-        if edits is not None and memory["id"] not in edits:
-            continue
-        change = {k: v for k, v in (edits or {}).get(memory["id"], {}).items() if k != "id"}
-        if set(change) - _EDITABLE:
-            raise ValueError(f"a review can edit {sorted(_EDITABLE)}, not {sorted(change)}")
-        approved.append(MemoryRecord.model_validate({**memory, **change, "judged_by": "human"}))
-    return approved

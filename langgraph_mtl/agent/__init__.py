@@ -1,6 +1,6 @@
 """The prebuilt coding agent: plan -> retrieve memories -> act loop -> verify -> write memory.
 
-Submodules: ``graph`` (the factory), ``actions`` (the action schema and parsers), ``tools``
+Submodules: ``graph`` (the factory), ``state`` (run context and state), ``actions`` (the action schema and parsers), ``tools``
 (sandboxed tools and the executor every protocol shares), ``sandbox`` (running commands).
 The names below load on first use.
 """
@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from langgraph_mtl.agent.graph import AgentContext, CodingAgentState, create_coding_agent
+    from langgraph_mtl.agent.graph import create_coding_agent
+    from langgraph_mtl.agent.state import AgentContext, CodingAgentState
     from langgraph_mtl.agent.tools import create_sandbox_tools
 
 __all__ = ["AgentContext", "CodingAgentState", "create_coding_agent", "create_sandbox_tools"]
 
 _HOME = {
-    "AgentContext": "graph",
-    "CodingAgentState": "graph",
+    "AgentContext": "state",
+    "CodingAgentState": "state",
     "create_coding_agent": "graph",
     "create_sandbox_tools": "tools",
 }

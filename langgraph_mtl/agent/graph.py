@@ -12,16 +12,14 @@ plan the agent then follows. Each act step asks for one action through the chose
 from __future__ import annotations
 
 import logging
-import operator
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal
+from dataclasses import replace
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
@@ -40,19 +38,17 @@ from langgraph_mtl.agent.actions import (
     parse_action,
 )
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import (
     create_sandbox_tools,
     describe_workspace,
     execute_action,
     workspace_digest,
 )
-from langgraph_mtl.agent.verdict import WorkspaceVerifier
 from langgraph_mtl.agent.writing import current_text, writer_messages
 from langgraph_mtl.memory_types import MemoryType
 from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
 from langgraph_mtl.nodes import (
-    MemoryContext,
-    MemoryState,
     PoolSource,
     create_memory_retrieval_node,
     create_memory_writer_node,
@@ -90,35 +86,6 @@ NEXT_HINT = {
     "json": "Next action?",
     "text": "Reply with one ```bash block: the next command, or only `submit` if the task is done.",
 }
-
-
-@dataclass
-class AgentContext(MemoryContext):
-    """Run settings: the memory settings plus the workspace and how the finished run is
-    checked: ``verifier`` (a callable given the workspace path, e.g. a task's hidden tests run
-    outside the workspace) or else ``verify_command`` (a shell command run in the sandbox)."""
-
-    workspace: str | None = None
-    verify_command: str | None = None
-    verifier: WorkspaceVerifier | None = field(default=None, repr=False)
-
-
-class CodingAgentState(MemoryState, total=False):
-    """The agent's state: the memory keys plus the conversation and the run's bookkeeping."""
-
-    messages: Annotated[list[AnyMessage], add_messages]
-    plan: str
-    steps_taken: int
-    commands_run: int
-    submitted: bool
-    format_errors: int
-    consecutive_format_errors: int
-    tokens_used: Annotated[int, operator.add]
-    verification: str
-    tampered: list[str]
-    workspace: str
-    start_digest: str
-    asked_to_change: bool
 
 
 def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") -> str:

@@ -1,0 +1,44 @@
+"""The agent's run context (what a run is given) and its graph state (what a run records)."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from langgraph_mtl.agent.verdict import WorkspaceVerifier
+from langgraph_mtl.node_base import MemoryContext, MemoryState
+
+__all__ = ["AgentContext", "CodingAgentState"]
+
+
+@dataclass
+class AgentContext(MemoryContext):
+    """Run settings: the memory settings plus the workspace and how the finished run is
+    checked: ``verifier`` (a callable given the workspace path, e.g. a task's hidden tests run
+    outside the workspace) or else ``verify_command`` (a shell command run in the sandbox)."""
+
+    workspace: str | None = None
+    verify_command: str | None = None
+    verifier: WorkspaceVerifier | None = field(default=None, repr=False)
+
+
+class CodingAgentState(MemoryState, total=False):
+    """The agent's state: the memory keys plus the conversation and the run's bookkeeping."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    plan: str
+    steps_taken: int
+    commands_run: int
+    submitted: bool
+    format_errors: int
+    consecutive_format_errors: int
+    tokens_used: Annotated[int, operator.add]
+    verification: str
+    tampered: list[str]
+    workspace: str
+    start_digest: str
+    asked_to_change: bool

@@ -1,0 +1,116 @@
+"""What the memory nodes and the memory tool are made of: the run context they read, how they
+reach the pool, and the node type with a sync and a native async form."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypedDict
+
+from langchain_core.runnables import RunnableLambda
+from langgraph.runtime import get_runtime
+
+from langgraph_mtl.location import parse_location
+from langgraph_mtl.pool import MemoryPool, open_pool
+from langgraph_mtl.retrieval import Receipt
+from langgraph_mtl.trajectory import Step
+
+__all__ = [
+    "MemoryContext", "MemoryNode", "MemoryState", "PoolSource", "context_value", "pool_getter",
+]  # fmt: skip
+
+PoolSource = MemoryPool | str | Callable[[], MemoryPool]
+
+
+@dataclass
+class MemoryContext:
+    """Run-scoped memory settings, passed as ``graph.invoke(..., context=MemoryContext(...))``.
+
+    Any context object with these attribute names works; missing ones take the defaults.
+    """
+
+    domain: str | None = None
+    task_id: str | None = None
+    memory_types: tuple[str, ...] | None = None
+    k: int | None = None
+    retrieve: bool = True
+    write: bool = True
+    include_own_domain: bool = False
+    source_domains: tuple[str, ...] | None = None
+    abstraction_weight: float | None = None
+    min_similarity: float | None = None
+
+
+class MemoryState(TypedDict, total=False):
+    """State keys the memory nodes read and write (the default key names)."""
+
+    task: str
+    trajectory: list[Step]
+    verified: bool | None
+    memory_prompt: str
+    memory_receipts: list[Receipt]
+    memory_status: str
+    memory_written: list[str]
+    memory_write_status: str
+
+
+def context_value(runtime: Any, name: str, default: Any) -> Any:
+    """A run-context field (attribute or dict key) of a runtime, or ``default``."""
+    context = getattr(runtime, "context", None) if runtime is not None else None
+    value = getattr(context, name, None) if context is not None else None
+    if value is None and isinstance(context, dict):
+        value = context.get(name)
+    return default if value is None else value
+
+
+def pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:
+    """How a node reaches its pool: as given, or opened on first use from a location or a
+    callable (retried on the next run while it fails, so an outage at start-up is survived)."""
+    if isinstance(pool, MemoryPool):
+        ready = pool
+        return lambda: ready
+    opener: Callable[[], MemoryPool]
+    if isinstance(pool, str):
+        parse_location(pool)  # a malformed location is a build-time error
+        opener = partial(open_pool, pool)
+    elif callable(pool):
+        opener = pool
+    else:
+        raise ValueError(
+            f"pool: expected a MemoryPool, a location or a callable returning a pool, got {pool!r}"
+        )
+    cache: list[MemoryPool] = []
+
+    def get() -> MemoryPool:
+        if not cache:
+            cache.append(opener())
+        return cache[0]
+
+    return get
+
+
+class MemoryNode(RunnableLambda[Any, dict[str, Any]]):
+    """A memory node with a sync and a native async form (``invoke`` / ``ainvoke``; the async
+    form runs the blocking pool and embedder work in a worker thread, off the event loop).
+
+    Add it with ``builder.add_node(node)`` (its name is the node's name); call it directly as
+    ``node(state, runtime)``. Inside a graph the runtime (context, store) comes from LangGraph.
+    """
+
+    def __init__(self, body: Callable[[dict[str, Any], Any], dict[str, Any]], name: str):
+        def run(state: dict[str, Any]) -> dict[str, Any]:
+            return body(state, get_runtime())
+
+        async def arun(state: dict[str, Any]) -> dict[str, Any]:
+            runtime = get_runtime()  # read on the loop, where LangGraph set it
+            return await asyncio.to_thread(body, state, runtime)
+
+        super().__init__(run, afunc=arun, name=name)
+        self._body = body
+        self.__name__ = name
+
+    def __call__(self, state: dict[str, Any], runtime: Any = None) -> dict[str, Any]:
+        """Run the node outside a graph (``runtime`` supplies ``context``)."""
+        return self._body(state, runtime)
