@@ -93,11 +93,16 @@ def test_a_malformed_trajectory_is_named(pool, writer):
 @pytest.mark.parametrize("bad_id", ["", "a\nb", "x" * 600, "tab\tid"])
 def test_bad_ids_are_refused_before_anything_is_written(pool, bad_id):
     before = _seed(pool)
+    fields = {"memory_type": "insight", "domain": "d", "task_id": "t", "key": "k", "content": "c"}
     with pytest.raises(ValidationError, match="id"):
-        MemoryRecord(
-            id=bad_id, memory_type="insight", domain="d", task_id="t", key="k", content="c"
-        )
-    assert pool.count() == 1 and pool.get(before.id) == before
+        MemoryRecord(id=bad_id, **fields)
+    good = MemoryRecord(id="fine", **{**fields, "key": "another lesson", "content": "other"})
+    smuggled = MemoryRecord.model_construct(
+        id=bad_id, **MemoryRecord(id="x", **fields).model_dump(exclude={"id"})
+    )
+    with pytest.raises(ValidationError, match="id"):  # built without validation: the pool checks
+        pool.upsert([good, smuggled])
+    assert pool.count() == 1 and pool.get(before.id) == before  # not even the good one
 
 
 def test_a_failed_batch_leaves_the_pool_as_it_was(pool):
