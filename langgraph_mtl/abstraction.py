@@ -6,7 +6,7 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, get_origin
 
 from langchain_core.language_models import BaseChatModel
@@ -23,7 +23,7 @@ from langgraph_mtl.memory_types import (
     schema_for,
 )
 from langgraph_mtl.models import model_label
-from langgraph_mtl.redaction import redact, redact_value
+from langgraph_mtl.redaction import redact
 from langgraph_mtl.sanitize import redact_identifier
 from langgraph_mtl.tracing import traced, untraced
 from langgraph_mtl.trajectory import (
@@ -97,7 +97,6 @@ class FinishedRun:
     task_id: str
     verified: bool | None = None
     agent_model: str = "unknown"
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def digest(self) -> str:
@@ -110,7 +109,7 @@ _RUN_TOKENS = 12_000  # twice the abstraction budget: bounded before the (linear
 
 def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
     """The run as the memory layer may keep it: size-bounded, control characters dropped, and
-    every secret in its task, steps, provenance and extras replaced; plus how many there were.
+    every secret in its task, steps and provenance replaced; plus how many there were.
     Idempotent, so a run may pass more than once."""
     found = 0
 
@@ -123,13 +122,11 @@ def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
     task = clean(run.task[:_RUN_TASK_CHARS])
     steps = [map_step(s, clean) for s in truncate_steps(run.steps, max_tokens=_RUN_TOKENS)]
     agent_model = clean(run.agent_model)
-    extra, kinds = redact_value(run.extra)
-    found += len(kinds)
     domain, in_domain = redact_identifier(run.domain)
     task_id, in_task_id = redact_identifier(run.task_id)
     found += in_domain + in_task_id
     cleaned = replace(
-        run, task=task, steps=steps, agent_model=agent_model, extra=extra, domain=domain,
+        run, task=task, steps=steps, agent_model=agent_model, domain=domain,
         task_id=task_id,
     )  # fmt: skip
     return cleaned, found
@@ -280,7 +277,6 @@ def abstract_run(
     model: BaseChatModel | None = None,
     judge: BaseChatModel | None = None,
     outcome: tuple[Outcome, Judge] | None = None,
-    key_field: str | None = None,
     max_tokens: int = 6000,
     attempts: int = 3,
 ) -> MemoryRecord:
@@ -324,7 +320,7 @@ def abstract_run(
         abstraction_model = model_label(model)
 
     payload = payload_model.model_dump(mode="json")
-    key = clean_text(str(payload.get(key_field or DEFAULT_KEY_FIELDS[kind], ""))).strip()
+    key = clean_text(str(payload.get(DEFAULT_KEY_FIELDS[kind], ""))).strip()
     content = clean_text(render_memory(kind, payload)).strip()
     if not key or not content:
         raise AbstractionError(f"{kind.value} memory has an empty key or content")

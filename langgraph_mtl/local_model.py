@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 from langgraph_mtl._files import sha256_file
 from langgraph_mtl.home import mtl_home
 
-__all__ = ["VARIANTS", "LocalModelServer", "WeightsVariant", "assemble_weights", "local_server"]
+__all__ = ["VARIANTS", "LocalModelServer", "WeightsVariant", "assemble_weights"]
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
@@ -246,13 +246,3 @@ class LocalModelServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-@contextlib.contextmanager
-def local_server(**kwargs: Any) -> Iterator[LocalModelServer]:
-    """``with local_server() as server: model = server.chat_model()``."""
-    server = LocalModelServer(**kwargs)
-    try:
-        yield server.start()
-    finally:
-        server.stop()

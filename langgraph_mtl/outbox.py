@@ -11,7 +11,7 @@ import json
 import logging
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +104,8 @@ class Outbox:
                     if entry.get("kind") == "record":
                         pool.upsert(MemoryRecord.model_validate(entry["record"]))
                     elif entry.get("kind") == "run" and model is not None:
-                        run = FinishedRun(**entry["run"])
+                        known = {f.name for f in fields(FinishedRun)}  # older files had more
+                        run = FinishedRun(**{k: v for k, v in entry["run"].items() if k in known})
                         pool.upsert(abstract_run(run, entry["memory_type"], model=model))
                     else:
                         keep.append(entry)

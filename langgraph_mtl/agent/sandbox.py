@@ -142,10 +142,6 @@ class Sandbox:
         self.max_output_chars = max_output_chars
         self.memory_bytes = memory_bytes
 
-    @property
-    def isolated(self) -> bool:
-        return self.mode == "bwrap"
-
     def _argv(self, command: str, cpu_seconds: int) -> list[str]:
         # limits via the shell, not preexec_fn (which can deadlock in threaded hosts)
         limits = f"ulimit -S -v {self.memory_bytes // 1024} -t {cpu_seconds} 2>/dev/null\n"
