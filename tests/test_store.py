@@ -142,6 +142,13 @@ def test_the_memory_tool_searches_other_domains_from_the_run_context(pool, store
     )
     reply = out["messages"][-1]
     assert "<memory " in reply.content and 'domain="rust"' not in reply.content
+    again = asyncio.run(
+        graph.ainvoke(
+            {"messages": [AIMessage("", tool_calls=[call])]},
+            context=MemoryContext(domain="rust", task_id="t9"),
+        )
+    )
+    assert again["messages"][-1].artifact == reply.artifact  # the same under ainvoke
     assert reply.artifact and all(r["domain"] != "rust" for r in reply.artifact)
     assert "query" in search.args and "runtime" not in search.args  # the model sees the query
 
