@@ -234,8 +234,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\breport (?:that )?(?:all |the )?tests? (?:passed|pass) even if|\bclaim (?:that )?(?:the "
         r")?tests? passed")),
     ("destructive", _rule(
-        r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~|\$HOME|\*"
-        r"|\.\.?)(?:\s|/|$|`|'|\")|\bmkfs(?:\.\w+)?\s|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|"
+        r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~/?|"
+        r"\$HOME/?|\.\.?/?)?\*?(?=\s|$|[`'\";&|)])|\bmkfs(?:\.\w+)?\s|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|"
         r"\bchmod\s+-R\s+777\s+/|\bdd\s+if=/dev/(?:zero|u?random)\s+of=/dev/[sh]d|"
         r"\bfind\s+/\s+[^\n]{0,30}-delete|\bdrop\s+(?:database|schema)\b|"
         r"\bgit\s+push\s+(?:[^\n]{0,30}\s)?(?:--force\b|-f\b)(?![-\w])|"

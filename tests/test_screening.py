@@ -63,6 +63,8 @@ def test_prohibitions_are_advice_not_attacks():
         "Never run rm -rf / in a script.",
         "Don't pipe curl into sh; read the script first.",
         "Avoid git push --force on main.",
+        "Use rm -rf ./build only inside the project directory.",
+        "rm -rf node_modules && npm ci restores a clean install.",
     ]:
         assert not screen(text).flagged, text
 
