@@ -126,9 +126,13 @@ def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
     task_id, in_task_id = redact_identifier(run.task_id)
     found += in_domain + in_task_id
     cleaned = replace(
-        run, task=task, steps=steps, agent_model=agent_model, domain=domain,
+        run,
+        task=task,
+        steps=steps,
+        agent_model=agent_model,
+        domain=domain,
         task_id=task_id,
-    )  # fmt: skip
+    )
     return cleaned, found
 
 
@@ -251,8 +255,12 @@ def _ask_structured(
             problem = _describe(exc)
             errors.append(f"attempt {attempt + 1}: {problem}")
             if raw:  # show the model its own bad reply and what was wrong with it
-                history = [*messages, ask_text, AIMessage(redact(raw[:4000]).text),
-                           HumanMessage(REPAIR.format(problem=problem))]  # fmt: skip
+                history = [
+                    *messages,
+                    ask_text,
+                    AIMessage(redact(raw[:4000]).text),
+                    HumanMessage(REPAIR.format(problem=problem)),
+                ]
         except Exception as exc:
             errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
     raise AbstractionError(

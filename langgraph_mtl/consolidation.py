@@ -55,9 +55,12 @@ def consolidate(
         if record.id in gone or vector is None:
             continue
         hits = pool.search(
-            vector, k=10, domains=record.domain, memory_types=[record.memory_type],
+            vector,
+            k=10,
+            domains=record.domain,
+            memory_types=[record.memory_type],
             include_quarantined=True,
-        )  # fmt: skip
+        )
         for hit in hits:
             other = hit.record
             if other.id == record.id or other.id in gone or hit.similarity < threshold:

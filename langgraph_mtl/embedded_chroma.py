@@ -35,9 +35,18 @@ LOCK_FILE = "mtl.lock"
 GENERATION_FILE = "mtl.generation"
 # calls that change what is stored; every other call only reads
 _WRITES = frozenset(
-    {"add", "upsert", "update", "delete", "modify", "create_collection",
-     "get_or_create_collection", "delete_collection", "reset"}
-)  # fmt: skip
+    {
+        "add",
+        "upsert",
+        "update",
+        "delete",
+        "modify",
+        "create_collection",
+        "get_or_create_collection",
+        "delete_collection",
+        "reset",
+    }
+)
 _OPENS = frozenset({"create_collection", "get_collection", "get_or_create_collection"})
 
 

@@ -187,9 +187,21 @@ class LocalModelServer:
         path = self.model_path or assemble_weights(self.variant, progress=progress)
         if not path.is_file():
             raise FileNotFoundError(f"model_path: no GGUF file at {path}")
-        cmd = [sys.executable, "-m", "langgraph_mtl.llama_server", "--model", str(path),
-               "--port", str(self.port), "--threads", str(self.threads), "--ctx", str(self.ctx_size),
-               "--parallel", str(self.parallel)]  # fmt: skip
+        cmd = [
+            sys.executable,
+            "-m",
+            "langgraph_mtl.llama_server",
+            "--model",
+            str(path),
+            "--port",
+            str(self.port),
+            "--threads",
+            str(self.threads),
+            "--ctx",
+            str(self.ctx_size),
+            "--parallel",
+            str(self.parallel),
+        ]
         env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
         self._log = (
             self.log_file.open("ab") if self.log_file else tempfile.TemporaryFile()  # noqa: SIM115

@@ -18,8 +18,13 @@ from langgraph_mtl.retrieval import Receipt
 from langgraph_mtl.trajectory import Step
 
 __all__ = [
-    "MemoryContext", "MemoryNode", "MemoryState", "PoolSource", "context_value", "pool_getter",
-]  # fmt: skip
+    "MemoryContext",
+    "MemoryNode",
+    "MemoryState",
+    "PoolSource",
+    "context_value",
+    "pool_getter",
+]
 
 PoolSource = MemoryPool | str | Callable[[], MemoryPool]
 

@@ -286,9 +286,18 @@ def create_memory_writer_node(
         run, secrets = redact_run(run)  # the boundary: nothing below sees a raw secret
         used = [r["id"] for r in state.get(receipts_key) or [] if isinstance(r, dict) and "id" in r]
         return _write_run(
-            run, secrets, used, kinds, chat, judge_model, get_pool, box, written_key, status_key,
+            run,
+            secrets,
+            used,
+            kinds,
+            chat,
+            judge_model,
+            get_pool,
+            box,
+            written_key,
+            status_key,
             review,
-        )  # fmt: skip
+        )
 
     return MemoryNode(write, name)
 

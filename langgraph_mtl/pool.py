@@ -144,9 +144,11 @@ class MemoryPool(PoolReader):
             if found != record.id:
                 return str(found)
         near = self.collection.query(
-            query_embeddings=[[float(x) for x in vector]], n_results=1, where=scope,
+            query_embeddings=[[float(x) for x in vector]],
+            n_results=1,
+            where=scope,
             include=["distances"],
-        )  # fmt: skip
+        )
         threshold = float(self.dedup_threshold or 2.0)
         if near["ids"][0] and near["ids"][0][0] != record.id:
             return str(near["ids"][0][0]) if 1.0 - near["distances"][0][0] >= threshold else None

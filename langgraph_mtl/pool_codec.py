@@ -10,8 +10,15 @@ from typing import Any
 
 from langgraph_mtl.memory_types import SCHEMA_VERSION, Judge, MemoryRecord, MemoryType, Outcome
 
-__all__ = ["FLAG_PREFIX", "PAGE_SIZE", "QUARANTINE_PREFIX", "as_values", "build_where",
-           "from_chroma", "to_metadata"]  # fmt: skip
+__all__ = [
+    "FLAG_PREFIX",
+    "PAGE_SIZE",
+    "QUARANTINE_PREFIX",
+    "as_values",
+    "build_where",
+    "from_chroma",
+    "to_metadata",
+]
 
 FLAG_PREFIX = "flag_"
 QUARANTINE_PREFIX = "quarantined/"

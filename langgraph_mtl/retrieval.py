@@ -234,9 +234,11 @@ def render_memory_block(hits: Sequence[ScoredMemory], *, max_tokens: int = 1500)
         r = hit.record
         body = _MEMORY_TAG.sub(r"&lt;\1", _clip_to_tokens(r.content, per_item))
         attributes = {
-            "id": r.id, "type": r.memory_type.value, "domain": r.domain,
+            "id": r.id,
+            "type": r.memory_type.value,
+            "domain": r.domain,
             "outcome": r.outcome.value,
-        }  # fmt: skip
+        }
         rendered = " ".join(
             f'{name}="{html.escape(str(v), quote=True)}"' for name, v in attributes.items()
         )

@@ -28,9 +28,11 @@ log = logging.getLogger(__name__)
 _PLACEHOLDER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 _OWN_FLAGS = {"quarantined", "quarantine_reason", "redacted"}
 _TEXT_FIELDS = (
-    ("key", MAX_KEY_CHARS), ("content", MAX_CONTENT_CHARS), ("agent_model", MAX_LABEL_CHARS),
+    ("key", MAX_KEY_CHARS),
+    ("content", MAX_CONTENT_CHARS),
+    ("agent_model", MAX_LABEL_CHARS),
     ("abstraction_model", MAX_LABEL_CHARS),
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)

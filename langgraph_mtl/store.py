@@ -154,9 +154,7 @@ class MemoryStore(BaseStore):
         scope = _scope(tuple(op.namespace_prefix))
         where = _where(op.filter)
         if op.query:
-            hits = self.pool.search(
-                op.query, k=op.limit + op.offset, extra_where=where, **scope
-            )  # fmt: skip
+            hits = self.pool.search(op.query, k=op.limit + op.offset, extra_where=where, **scope)
             return [_item(h.record, h.similarity) for h in hits[op.offset :]]
         records = self.pool.list_records(extra=where, **scope)
         return [_item(r) for r in records[op.offset : op.offset + op.limit]]
@@ -198,8 +196,11 @@ class MemoryRetriever(BaseRetriever):
 def _document(hit: Any) -> Document:
     record = hit.record
     metadata = {
-        "id": record.id, "domain": record.domain, "memory_type": record.memory_type.value,
-        "outcome": record.outcome.value, "task_id": record.task_id,
+        "id": record.id,
+        "domain": record.domain,
+        "memory_type": record.memory_type.value,
+        "outcome": record.outcome.value,
+        "task_id": record.task_id,
         "similarity": round(hit.similarity, 4),
-    }  # fmt: skip
+    }
     return Document(page_content=record.content, metadata=metadata, id=record.id)

@@ -61,8 +61,11 @@ class ScriptedChatModel(BaseChatModel):
             return reply
         text = str(reply)  # usage as a real server reports it (4 characters per token)
         prompt = sum(len(str(m.content)) for m in messages) // 4
-        usage = {"input_tokens": prompt, "output_tokens": len(text) // 4,
-                 "total_tokens": prompt + len(text) // 4}  # fmt: skip
+        usage = {
+            "input_tokens": prompt,
+            "output_tokens": len(text) // 4,
+            "total_tokens": prompt + len(text) // 4,
+        }
         return AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
 
     def _generate(

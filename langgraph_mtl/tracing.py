@@ -79,9 +79,11 @@ def traced(name: str, run_type: Literal["chain", "retriever"] = "chain") -> Any:
     from langsmith import traceable
 
     return traceable(
-        name=name, run_type=run_type, process_inputs=redacted_for_trace,
+        name=name,
+        run_type=run_type,
+        process_inputs=redacted_for_trace,
         process_outputs=redacted_for_trace,
-    )  # fmt: skip
+    )
 
 
 def untraced() -> AbstractContextManager[None]:

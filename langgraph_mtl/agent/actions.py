@@ -211,12 +211,18 @@ def _from_tool_calls(message: AIMessage) -> Action:
     if call["name"] == "submit":
         return Action("submit", thought=thought, tool_call_id=call_id)
     if call["name"] == "write_file" and isinstance(args.get("path"), str) and args["path"].strip():
-        return Action("write", path=args["path"].strip(), content=str(args.get("content", "")),
-                      thought=thought, tool_call_id=call_id)  # fmt: skip
+        return Action(
+            "write",
+            path=args["path"].strip(),
+            content=str(args.get("content", "")),
+            thought=thought,
+            tool_call_id=call_id,
+        )
     command = args.get("command", "")
     if call["name"] != "bash" or not isinstance(command, str) or not command.strip():
-        return Action("invalid", error=f"unknown or empty tool call {call['name']!r}",
-                      tool_call_id=call_id)  # fmt: skip
+        return Action(
+            "invalid", error=f"unknown or empty tool call {call['name']!r}", tool_call_id=call_id
+        )
     return Action("command", command=command.strip(), thought=thought, tool_call_id=call_id)
 
 

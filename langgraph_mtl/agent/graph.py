@@ -57,8 +57,13 @@ from langgraph_mtl.outbox import Outbox
 from langgraph_mtl.retrieval import QueryStrategy
 from langgraph_mtl.trajectory import Step, approx_tokens
 
-__all__ = ["ActionProtocol", "AgentContext", "CodingAgentState", "choose_protocol",
-           "create_coding_agent"]  # fmt: skip
+__all__ = [
+    "ActionProtocol",
+    "AgentContext",
+    "CodingAgentState",
+    "choose_protocol",
+    "create_coding_agent",
+]
 
 log = logging.getLogger(__name__)
 
@@ -181,8 +186,9 @@ def create_coding_agent(
     chat = resolve_chat_model(model)
     writer = resolve_chat_model(writer_model, argument="writer_model") if writer_model else chat
     protocol = {"mode": choose_protocol(chat, actions)}  # may fall back to text at run time
-    tools = create_sandbox_tools(sandbox=sandbox, timeout=command_timeout,
-                                 max_output_chars=max_output_chars)  # fmt: skip
+    tools = create_sandbox_tools(
+        sandbox=sandbox, timeout=command_timeout, max_output_chars=max_output_chars
+    )
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
 
     def json_actor(state: dict[str, Any]) -> Any:
@@ -215,14 +221,23 @@ def create_coding_agent(
         start = workspace_digest(workspace)
         task = f"Task:\n{state['task']}\n\n{files}"
         if not plan:
-            return {"workspace": workspace, "plan": "", "messages": [HumanMessage(task)],
-                    "start_digest": start}  # fmt: skip
+            return {
+                "workspace": workspace,
+                "plan": "",
+                "messages": [HumanMessage(task)],
+                "start_digest": start,
+            }
         request = f"{state['task']}\n\n{files}".strip()
         reply = chat.invoke([SystemMessage(PLAN_INSTRUCTION), HumanMessage(request)])
         text = str(reply.content).strip()
         opening = HumanMessage(f"{task}\n\n{PLAN_HEADER}\n{text}" if text else task)
-        return {"workspace": workspace, "plan": text, "messages": [opening],
-                "tokens_used": reported_tokens(reply), "start_digest": start}  # fmt: skip
+        return {
+            "workspace": workspace,
+            "plan": text,
+            "messages": [opening],
+            "tokens_used": reported_tokens(reply),
+            "start_digest": start,
+        }
 
     def _ask(messages: list[AnyMessage], state: dict[str, Any]) -> tuple[AIMessage, Action, int]:
         """One model call under the current protocol (two for a JSON write_file: the action,
@@ -327,8 +342,11 @@ def create_coding_agent(
         verifier = getattr(runtime.context, "verifier", None)
         if verifier is not None:
             verdict = verifier(state["workspace"])
-            return {"verified": verdict.passed, "verification": verdict.report,
-                    "tampered": list(verdict.tampered)}  # fmt: skip
+            return {
+                "verified": verdict.passed,
+                "verification": verdict.report,
+                "tampered": list(verdict.tampered),
+            }
         command = getattr(runtime.context, "verify_command", None)
         if not command:
             return {"verification": "no verifier"}

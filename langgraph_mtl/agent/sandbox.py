@@ -69,8 +69,13 @@ def _reexposed(hidden: Sequence[Path]) -> list[Path]:
     """What must stay usable read-only inside hidden folders: interpreter environments (this
     one and the task environments under ``$MTL_HOME/envs``) and the Rust toolchain."""
     home = Path.home()
-    wanted = [Path(sys.prefix), mtl_home() / "envs", home / ".rustup", home / ".cargo",
-              *(Path(os.environ[v]) for v in ("RUSTUP_HOME", "CARGO_HOME") if v in os.environ)]  # fmt: skip
+    wanted = [
+        Path(sys.prefix),
+        mtl_home() / "envs",
+        home / ".rustup",
+        home / ".cargo",
+        *(Path(os.environ[v]) for v in ("RUSTUP_HOME", "CARGO_HOME") if v in os.environ),
+    ]
     return [p for p in _existing(wanted) if any(p.is_relative_to(h) for h in hidden)]
 
 
@@ -152,16 +157,33 @@ class Sandbox:
         mounts = ["--ro-bind", "/", "/", "--tmpfs", "/tmp"]
         mounts += [arg for p in _under_tmp() for arg in ("--ro-bind", str(p), str(p))]
         mounts += [arg for p in hidden for arg in ("--tmpfs", str(p))]
-        mounts += [arg for p in (*_reexposed(hidden), *self.read_only)
-                   for arg in ("--ro-bind", str(p), str(p))]  # fmt: skip
+        mounts += [
+            arg
+            for p in (*_reexposed(hidden), *self.read_only)
+            for arg in ("--ro-bind", str(p), str(p))
+        ]
         mounts += [
             arg for p in (*self.writable, self.workspace) for arg in ("--bind", str(p), str(p))
         ]
         return [
-            "bwrap", *mounts, "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid",
-            "--unshare-ipc", "--die-with-parent", "--new-session", "--chdir", str(self.workspace),
-            "--setenv", "HOME", self.env.get("HOME", str(self.workspace)), *shell,
-        ]  # fmt: skip
+            "bwrap",
+            *mounts,
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--unshare-net",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--die-with-parent",
+            "--new-session",
+            "--chdir",
+            str(self.workspace),
+            "--setenv",
+            "HOME",
+            self.env.get("HOME", str(self.workspace)),
+            *shell,
+        ]
 
     def _environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))}
@@ -176,10 +198,14 @@ class Sandbox:
         """Start a command for a conversation over its stdin and stdout (stderr discarded);
         it leads its own process group, which the caller ends (``os.killpg``)."""
         return subprocess.Popen(
-            self._argv(command, int(self.timeout) + 5), cwd=self.workspace,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True, env=self._environment(),
-        )  # fmt: skip
+            self._argv(command, int(self.timeout) + 5),
+            cwd=self.workspace,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env=self._environment(),
+        )
 
     def run(
         self, command: str, *, timeout: float | None = None, stdin: bytes | None = None

@@ -52,8 +52,11 @@ def describe_workspace(
     root = Path(workspace)
     if not root.is_dir():
         return ""
-    paths = sorted(p for p in root.rglob("*") if p.is_file() and not any(
-        part.startswith(".") for part in p.relative_to(root).parts))  # fmt: skip
+    paths = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )
     if not paths:
         return "The workspace is empty."
     names = [str(p.relative_to(root)) for p in paths]

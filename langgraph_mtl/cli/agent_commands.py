@@ -41,8 +41,14 @@ def _print_receipts(receipts: list[dict[str, Any]], status: str) -> None:
     for column in ("similarity", "source domain", "type", "outcome", "source task", "id"):
         table.add_column(column)
     for r in receipts:
-        table.add_row(f"{r['similarity']:.3f}", r["domain"], r["memory_type"], r["outcome"],
-                      r["task_id"], r["id"][:8])  # fmt: skip
+        table.add_row(
+            f"{r['similarity']:.3f}",
+            r["domain"],
+            r["memory_type"],
+            r["outcome"],
+            r["task_id"],
+            r["id"][:8],
+        )
     out.print(table)
 
 
@@ -55,8 +61,12 @@ def _show(node: str, update: dict[str, Any], started: float) -> None:
         out.print(Text(f"{clock} plan\n{clip(update['plan'], 800)}"))
     elif node in ("act", "tools") and update.get("trajectory"):
         step = update["trajectory"][-1]
-        out.print(Text(f"{clock} step {update.get('steps_taken', '?')} $ {clip(step['action'], 400)}",
-                       style="bold cyan"))  # fmt: skip
+        out.print(
+            Text(
+                f"{clock} step {update.get('steps_taken', '?')} $ {clip(step['action'], 400)}",
+                style="bold cyan",
+            )
+        )
         out.print(Text(clip(step["observation"], 600), style="dim"))
     elif node == "finish":
         out.print(Text(f"{clock} verification {clip(update.get('verification', ''), 600)}"))
@@ -71,9 +81,12 @@ def run_agent(
     """Stream one run (printing each step unless ``quiet``) and return the final state."""
     state: dict[str, Any] = {}
     started = time.monotonic()
-    for mode, chunk in graph.stream({"task": task}, context=context,
-                                    config={"recursion_limit": recursion_limit},
-                                    stream_mode=["updates", "values"]):  # fmt: skip
+    for mode, chunk in graph.stream(
+        {"task": task},
+        context=context,
+        config={"recursion_limit": recursion_limit},
+        stream_mode=["updates", "values"],
+    ):
         if mode == "values":
             state = chunk
         elif not quiet:
@@ -147,9 +160,14 @@ def solve(
                 k=k,
                 step_limit=steps,
             ).compile()
-            context = AgentContext(domain=domain, task_id=task_id, workspace=str(ws),
-                                   verify_command=verify, write=write,
-                                   include_own_domain=include_own_domain)  # fmt: skip
+            context = AgentContext(
+                domain=domain,
+                task_id=task_id,
+                workspace=str(ws),
+                verify_command=verify,
+                write=write,
+                include_own_domain=include_own_domain,
+            )
             if not as_json:
                 out.rule(Text(f"{domain} task in {ws}"))
             state = run_agent(graph, text, context, recursion_limit=4 * steps + 10, quiet=as_json)
@@ -158,17 +176,26 @@ def solve(
             shutil.rmtree(ws, ignore_errors=True)  # nothing was made: leave nothing behind
     verified = state.get("verified")
     if as_json:
-        print_json({
-            "verified": verified, "steps": state.get("steps_taken", 0), "workspace": str(ws),
-            "verification": state.get("verification", ""),
-            "memory_status": state.get("memory_status"), "receipts": state.get("memory_receipts", []),
-            "memory_written": state.get("memory_written", []),
-            "memory_write_status": state.get("memory_write_status"), "pool_memories": memories.count(),
-        })  # fmt: skip
+        print_json(
+            {
+                "verified": verified,
+                "steps": state.get("steps_taken", 0),
+                "workspace": str(ws),
+                "verification": state.get("verification", ""),
+                "memory_status": state.get("memory_status"),
+                "receipts": state.get("memory_receipts", []),
+                "memory_written": state.get("memory_written", []),
+                "memory_write_status": state.get("memory_write_status"),
+                "pool_memories": memories.count(),
+            }
+        )
     else:
         verdict = "unverified" if verified is None else ("PASSED" if verified else "FAILED")
-        out.print(f"result: {verdict} after {state.get('steps_taken', 0)} steps; "
-                  f"pool has {memories.count()} memories; workspace {ws}", markup=False)  # fmt: skip
+        out.print(
+            f"result: {verdict} after {state.get('steps_taken', 0)} steps; "
+            f"pool has {memories.count()} memories; workspace {ws}",
+            markup=False,
+        )
     if verified is False:
         raise typer.Exit(1)
 
@@ -209,17 +236,21 @@ def demo(
     results: list[bool | None] = []
     with resources.chat_model(model) as chat:
         graph = create_coding_agent(  # trajectory memories need no model call: always written
-            chat, pool=memories, step_limit=6, memory_types=("trajectory", "insight"),
+            chat,
+            pool=memories,
+            step_limit=6,
+            memory_types=("trajectory", "insight"),
             write_memory_types=("trajectory", "insight"),
-        ).compile()  # fmt: skip
+        ).compile()
         for domain, task_id, task, verify, files in DEMO_TASKS:
             with tempfile.TemporaryDirectory(prefix=f"mtl-{domain}-") as ws:
                 for name, text in files.items():
                     (Path(ws) / name).write_text(text)
                 out.rule(Text(f"{domain} task {task_id}"))
                 out.print(task, markup=False)
-                context = AgentContext(domain=domain, task_id=task_id, workspace=ws,
-                                       verify_command=verify)  # fmt: skip
+                context = AgentContext(
+                    domain=domain, task_id=task_id, workspace=ws, verify_command=verify
+                )
                 state = run_agent(graph, task, context, recursion_limit=40)
             results.append(state.get("verified"))
             out.print(f"verified: {state.get('verified')}")
@@ -229,8 +260,10 @@ def demo(
     out.print(f"tasks solved: {solved} of {len(results)}")
     if not crossed:
         raise CliError("the python task retrieved no shell memory: memory transfer did not happen")
-    out.print(f"the python task retrieved {len(crossed)} memories written by the shell task "
-              f"(best similarity {crossed[0]['similarity']:.3f})")  # fmt: skip
+    out.print(
+        f"the python task retrieved {len(crossed)} memories written by the shell task "
+        f"(best similarity {crossed[0]['similarity']:.3f})"
+    )
 
 
 def serve(

@@ -25,9 +25,15 @@ __all__ = ["CONDITION_NAMES", "DOMAIN_NAMES", "SWEEP_NAMES", "experiment_app"]
 # named here for --help without importing the experiments; a test keeps them in step
 DOMAIN_NAMES = ("python", "rust", "verilog", "shell", "data", "repo")
 CONDITION_NAMES = (
-    "zero-shot", "mtl-trajectory", "mtl-workflow", "mtl-summary", "mtl-insight",
-    "in-domain-insight", "mtl-insight-gated", "mtl-trajectory-gated",
-)  # fmt: skip
+    "zero-shot",
+    "mtl-trajectory",
+    "mtl-workflow",
+    "mtl-summary",
+    "mtl-insight",
+    "in-domain-insight",
+    "mtl-insight-gated",
+    "mtl-trajectory-gated",
+)
 SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 
 experiment_app = typer.Typer(
@@ -82,9 +88,13 @@ def _progress() -> Progress:
     )
 
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("pass {task.fields[rate]:.2f}"), TimeRemainingColumn(), console=console,
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("pass {task.fields[rate]:.2f}"),
+        TimeRemainingColumn(),
+        console=console,
+    )
 
 
 def _reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
@@ -240,22 +250,48 @@ def run(
             with chat_model(
                 maker_spec, parallel=concurrency, temperature=sampling(maker_spec)
             ) as maker:
-                generate_memories(loaders, model=maker, pool=pool, limit=source_limit,
-                                  step_limit=steps, memory_types=needed, concurrency=concurrency,
-                                  progress=progress)  # fmt: skip
+                generate_memories(
+                    loaders,
+                    model=maker,
+                    pool=pool,
+                    limit=source_limit,
+                    step_limit=steps,
+                    memory_types=needed,
+                    concurrency=concurrency,
+                    progress=progress,
+                )
         whole = write_snapshot(pool, out / "pool-snapshot.jsonl")
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
         with chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
             for condition in chosen:
-                run_condition(condition, loaders, model=chat, pool=pool, store=store,
-                              attempts=attempts, limit=limit, step_limit=steps,
-                              concurrency=concurrency, snapshot_dir=out / "snapshots",
-                              progress=progress)  # fmt: skip
-    given = {"out": out, "domains": domains, "conditions": conditions, "sweep": sweep,
-             "limit": limit, "source-limit": source_limit, "attempts": attempts, "steps": steps,
-             "concurrency": concurrency, "model": model, "temperature": sampling(model),
-             "memory-model": memory_model,
-             "pool": pool_dir}  # fmt: skip
+                run_condition(
+                    condition,
+                    loaders,
+                    model=chat,
+                    pool=pool,
+                    store=store,
+                    attempts=attempts,
+                    limit=limit,
+                    step_limit=steps,
+                    concurrency=concurrency,
+                    snapshot_dir=out / "snapshots",
+                    progress=progress,
+                )
+    given = {
+        "out": out,
+        "domains": domains,
+        "conditions": conditions,
+        "sweep": sweep,
+        "limit": limit,
+        "source-limit": source_limit,
+        "attempts": attempts,
+        "steps": steps,
+        "concurrency": concurrency,
+        "model": model,
+        "temperature": sampling(model),
+        "memory-model": memory_model,
+        "pool": pool_dir,
+    }
     command = "mtl experiment run " + " ".join(
         f"--{name} {shlex.quote(str(value))}"
         for name, value in given.items()
@@ -290,8 +326,14 @@ def report(
         from langgraph_mtl.cli.output import print_json
 
         rows = list(ResultStore(results).rows())
-        print_json({"report": str(path), "attempts": len(rows), "k": attempts,
-                    "summary": summarize(rows, k=attempts)})  # fmt: skip
+        print_json(
+            {
+                "report": str(path),
+                "attempts": len(rows),
+                "k": attempts,
+                "summary": summarize(rows, k=attempts),
+            }
+        )
         return
     console.print(f"report: {path}")
 
@@ -327,10 +369,13 @@ def scaffold_tax(
         progress = _reporter(bar)
 
         with chat_model(model, temperature=temperature) as chat:
-            rows = run_scaffold_tax(chat, loaders, store=store, limit=limit, step_limit=steps,
-                                    progress=progress)  # fmt: skip
-    command = (f"mtl experiment scaffold-tax --out {shlex.quote(str(out))} --domains {domains} "
-               f"--limit {limit} --steps {steps} --model {model} --temperature {temperature}")  # fmt: skip
+            rows = run_scaffold_tax(
+                chat, loaders, store=store, limit=limit, step_limit=steps, progress=progress
+            )
+    command = (
+        f"mtl experiment scaffold-tax --out {shlex.quote(str(out))} --domains {domains} "
+        f"--limit {limit} --steps {steps} --model {model} --temperature {temperature}"
+    )
     path = write_scaffold_report(rows, out / "scaffold.md", command)
     console.print(scaffold_table(rows), markup=False)
     console.print(f"report: {path}")

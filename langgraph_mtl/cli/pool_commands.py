@@ -77,8 +77,11 @@ class _Backup:
 
     def say(self) -> None:
         if self.path is not None:
-            out.print(f"a copy of them is in {self.path}; `mtl pool import {self.path}` puts "
-                      "them back", markup=False, soft_wrap=True)  # fmt: skip
+            out.print(
+                f"a copy of them is in {self.path}; `mtl pool import {self.path}` puts them back",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 def _record_json(record: Any, similarity: float | None = None) -> dict[str, Any]:
@@ -114,12 +117,18 @@ def pool_stats(
         counts[key] = counts.get(key, 0) + 1
     total, identity = memories.count(), memories.identity
     if as_json:
-        print_json({
-            "location": memories.location, "collection": collection, "memories": total,
-            "embedder": {"name": identity.name, "dimension": identity.dimension},
-            "counts": [{"domain": d, "memory_type": t, "outcome": o, "count": n}
-                       for (d, t, o), n in sorted(counts.items())],
-        })  # fmt: skip
+        print_json(
+            {
+                "location": memories.location,
+                "collection": collection,
+                "memories": total,
+                "embedder": {"name": identity.name, "dimension": identity.dimension},
+                "counts": [
+                    {"domain": d, "memory_type": t, "outcome": o, "count": n}
+                    for (d, t, o), n in sorted(counts.items())
+                ],
+            }
+        )
         return
     table = Table(title=f"{total} memories in {memories.location} / {collection}")
     for column in ("domain", "type", "outcome", "count"):
@@ -155,10 +164,12 @@ def pool_search(
     for hit in hits:
         r = hit.record
         out.rule(
-            Text(f"{hit.similarity:.3f}  {r.domain} / {r.memory_type.value} / {r.outcome.value}  "
-                 f"{r.id[:8]}"),
+            Text(
+                f"{hit.similarity:.3f}  {r.domain} / {r.memory_type.value} / {r.outcome.value}  "
+                f"{r.id[:8]}"
+            ),
             characters="-",
-        )  # fmt: skip
+        )
         print_text(r.content)
 
 
@@ -244,9 +255,12 @@ def pool_consolidate(
         with Progress(console=err) as bar:
             job = bar.add_task("consolidating", total=None)
             return consolidate(
-                memories, threshold=threshold, dry_run=dry, before_delete=backup,
+                memories,
+                threshold=threshold,
+                dry_run=dry,
+                before_delete=backup,
                 progress=lambda done, total: bar.update(job, completed=done, total=total),
-            )  # fmt: skip
+            )
 
     preview = run(open_for_read(pool, collection), True)
     if dry_run or not preview.removed:
@@ -283,9 +297,11 @@ def pool_prune(
     if unused_days is None and hurt_margin is None:
         raise CliError("give --unused-days and/or --hurt-margin", code=2)
     preview = prune(
-        open_for_read(pool, collection), unused_days=unused_days, hurt_margin=hurt_margin,
+        open_for_read(pool, collection),
+        unused_days=unused_days,
+        hurt_margin=hurt_margin,
         dry_run=True,
-    )  # fmt: skip
+    )
     if dry_run or not preview:
         out.print(f"would forget {len(preview)} memories")
         for record_id in preview[:50]:

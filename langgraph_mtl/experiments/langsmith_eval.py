@@ -46,11 +46,13 @@ def dataset_examples(client: Any, domain: str, tasks: Sequence[Task]) -> list[An
         client.create_examples(
             dataset_id=dataset.id,
             examples=[
-                {"inputs": {"task_id": t.task_id, "instruction": t.instruction},
-                 "metadata": {"domain": domain}}
+                {
+                    "inputs": {"task_id": t.task_id, "instruction": t.instruction},
+                    "metadata": {"domain": domain},
+                }
                 for t in missing
             ],
-        )  # fmt: skip
+        )
         examples = known()
     return [examples[t.task_id] for t in tasks]
 
@@ -96,9 +98,13 @@ def evaluate_domain(
         data=dataset_examples(client, domain, tasks),
         evaluators=[verifier_evaluator],
         experiment_prefix=f"{condition.name}-{domain}",
-        metadata={"condition": condition.name, "domain": domain, **condition.record(),
-                  **(metadata or {})},
+        metadata={
+            "condition": condition.name,
+            "domain": domain,
+            **condition.record(),
+            **(metadata or {}),
+        },
         num_repetitions=attempts,
         max_concurrency=concurrency,
         client=client,
-    )  # fmt: skip
+    )

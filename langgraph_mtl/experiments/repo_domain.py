@@ -41,23 +41,45 @@ class Project:
 
 PROJECTS = (
     Project(
-        PinnedWheel("inflection", "0.5.1", "inflection-0.5.1.tar.gz",
-                    "1a29730d366e996aaacffb2f1f1cb9593dc38e2ddd30c91250c6dde09ea9b417", sdist=True),
+        PinnedWheel(
+            "inflection",
+            "0.5.1",
+            "inflection-0.5.1.tar.gz",
+            "1a29730d366e996aaacffb2f1f1cb9593dc38e2ddd30c91250c6dde09ea9b417",
+            sdist=True,
+        ),
         ("inflection/__init__.py",),
         "test_inflection.py",
     ),
     Project(
-        PinnedWheel("toolz", "1.0.0", "toolz-1.0.0.tar.gz",
-                    "2c86e3d9a04798ac556793bced838816296a2f085017664e4995cb40a1047a02", sdist=True),
+        PinnedWheel(
+            "toolz",
+            "1.0.0",
+            "toolz-1.0.0.tar.gz",
+            "2c86e3d9a04798ac556793bced838816296a2f085017664e4995cb40a1047a02",
+            sdist=True,
+        ),
         ("toolz/itertoolz.py", "toolz/functoolz.py", "toolz/dicttoolz.py", "toolz/recipes.py"),
         "toolz/tests",
     ),
-)  # fmt: skip
+)
 
 SWAPS = {
-    "<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+",
-    "and": "or", "or": "and", "True": "False", "False": "True", "0": "1", "1": "0",
-}  # fmt: skip
+    "<": "<=",
+    "<=": "<",
+    ">": ">=",
+    ">=": ">",
+    "==": "!=",
+    "!=": "==",
+    "+": "-",
+    "-": "+",
+    "and": "or",
+    "or": "and",
+    "True": "False",
+    "False": "True",
+    "0": "1",
+    "1": "0",
+}
 TEST_TIMEOUT = 60
 
 
@@ -128,12 +150,17 @@ class RepoDomain(Domain):
 
     def _modules(self, project: Project) -> tuple[str, ...]:
         """What a fix may change: the project's own modules (no tests, no test set-up)."""
-        return tuple(sorted(
-            p for p in self._files(project)
-            if p.endswith(".py") and not p.startswith(project.tests) and "/tests/" not in f"/{p}"
-            and p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py")
-            and not p.rsplit("/", 1)[-1].startswith("test_")
-        ))  # fmt: skip
+        return tuple(
+            sorted(
+                p
+                for p in self._files(project)
+                if p.endswith(".py")
+                and not p.startswith(project.tests)
+                and "/tests/" not in f"/{p}"
+                and p.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py")
+                and not p.rsplit("/", 1)[-1].startswith("test_")
+            )
+        )
 
     def _suite(self, project: Project) -> PytestSuite:
         files = self._files(project)
@@ -151,8 +178,9 @@ class RepoDomain(Domain):
 
             return int(self.cached_verdict(f"passes:{project.package.name}", measure))
 
-        return PytestSuite(files, self._modules(project), project.tests, expected,
-                           timeout=TEST_TIMEOUT)  # fmt: skip
+        return PytestSuite(
+            files, self._modules(project), project.tests, expected, timeout=TEST_TIMEOUT
+        )
 
     def _task(self, mutant: Mutant, failure: str) -> Task:
         project = self._project(mutant.project)

@@ -151,16 +151,22 @@ def _cost_lines(rows: list[dict[str, Any]]) -> list[str]:
     per: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         per[r["condition"]].append(r)
-    lines = ["## Cost per attempt", "", "| condition | attempts | mean seconds | mean steps | mean tokens |",
-             "|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "## Cost per attempt",
+        "",
+        "| condition | attempts | mean seconds | mean steps | mean tokens |",
+        "|---|---|---|---|---|",
+    ]
 
     def mean(items: list[dict[str, Any]], key: str, digits: int) -> str:
         values = [r[key] for r in items if key in r]
         return f"{np.mean(values):.{digits}f}" if values else "-"
 
     for condition, items in per.items():
-        lines.append(f"| {condition} | {len(items)} | {mean(items, 'seconds', 1)} | "
-                     f"{mean(items, 'steps', 1)} | {mean(items, 'tokens', 0)} |")  # fmt: skip
+        lines.append(
+            f"| {condition} | {len(items)} | {mean(items, 'seconds', 1)} | "
+            f"{mean(items, 'steps', 1)} | {mean(items, 'tokens', 0)} |"
+        )
     return [*lines, ""]
 
 
@@ -266,9 +272,13 @@ def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:
 
 
 def write_report(
-    results: str | Path, *, out_dir: str | Path, pool: MemoryPool | None = None, k: int = 3,
+    results: str | Path,
+    *,
+    out_dir: str | Path,
+    pool: MemoryPool | None = None,
+    k: int = 3,
     command: str = "",
-) -> Path:  # fmt: skip
+) -> Path:
     """Write ``report.md`` and plots for a results file; returns the report's path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -314,11 +324,17 @@ def write_report(
         lines += [*paired, "![paired deltas](deltas.png)", ""]
     points = scaling_points(rows, k)
     if points:
-        lines += ["## Scaling", "", "| sweep | setting | pass@1 (domain average) per seed |",
-                  "|---|---|---|"]  # fmt: skip
+        lines += [
+            "## Scaling",
+            "",
+            "| sweep | setting | pass@1 (domain average) per seed |",
+            "|---|---|---|",
+        ]
         for name, series in points.items():
-            lines += [f"| {name} | {x:g} | {', '.join(f'{v:.3f}' for v in values)} |"
-                      for x, values in series.items()]  # fmt: skip
+            lines += [
+                f"| {name} | {x:g} | {', '.join(f'{v:.3f}' for v in values)} |"
+                for x, values in series.items()
+            ]
         _plot_scaling(points, out / "scaling.png")
         lines += ["", "![scaling](scaling.png)", ""]
     lines += _cost_lines(rows)

@@ -71,8 +71,10 @@ class ResultStore:
 
     def by_key(self) -> dict[str, dict[str, Any]]:
         """Every stored attempt, by key."""
-        return {self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]): r
-                for r in self.rows()}  # fmt: skip
+        return {
+            self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]): r
+            for r in self.rows()
+        }
 
     def add(self, row: dict[str, Any]) -> None:
         with self._lock:
@@ -191,9 +193,10 @@ def run_condition(
             tally.add(label, by_key[key]["passed"])
             return by_key[key]
         sources = (
-            (domain.name,) if condition.scope == "own"
+            (domain.name,)
+            if condition.scope == "own"
             else choose_sources(condition, domain.name, pool_domains)
-        )  # fmt: skip
+        )
         context = AgentContext(
             domain=domain.name,
             task_id=task.task_id,
@@ -205,9 +208,16 @@ def run_condition(
             min_similarity=condition.min_similarity,
         )
         result = attempt_task(graph, domain, task, context, step_limit)
-        row = {"condition": condition.name, "domain": domain.name, "task_id": task.task_id,
-               "attempt": attempt, "model": model_label(model), "source_domains": list(sources),
-               "settings": condition.record(), **result}  # fmt: skip
+        row = {
+            "condition": condition.name,
+            "domain": domain.name,
+            "task_id": task.task_id,
+            "attempt": attempt,
+            "model": model_label(model),
+            "source_domains": list(sources),
+            "settings": condition.record(),
+            **result,
+        }
         store.add(row)
         tally.add(label, result["passed"])
         return row
@@ -216,16 +226,23 @@ def run_condition(
         if langsmith_enabled():
             try:
                 evaluate_domain(
-                    condition, domain.name, tasks, attempts=attempts, concurrency=concurrency,
+                    condition,
+                    domain.name,
+                    tasks,
+                    attempts=attempts,
+                    concurrency=concurrency,
                     run_attempt=functools.partial(run_attempt, domain),
                     metadata={"model": model_label(model), "split": split},
-                )  # fmt: skip
+                )
                 continue
             except Exception as exc:  # LangSmith down: the local store carries on alone
                 log.warning("LangSmith experiment failed, running locally: %s", exc)
                 by_key = store.by_key()
-        jobs = [functools.partial(run_attempt, domain, task, attempt)
-                for task in tasks for attempt in range(attempts)]  # fmt: skip
+        jobs = [
+            functools.partial(run_attempt, domain, task, attempt)
+            for task in tasks
+            for attempt in range(attempts)
+        ]
         _run_all(jobs, concurrency)
 
 
@@ -241,8 +258,12 @@ def pending_sources(
 ) -> list[tuple[Domain, Task]]:
     """The source-split tasks that have no memory in the pool yet (phase 1's remaining work)."""
     present = pool.covered_tasks()
-    return [(domain, task) for domain in domains for task in domain.tasks("source", limit=limit)
-            if (domain.name, task.task_id) not in present]  # fmt: skip
+    return [
+        (domain, task)
+        for domain in domains
+        for task in domain.tasks("source", limit=limit)
+        if (domain.name, task.task_id) not in present
+    ]
 
 
 def generate_memories(
@@ -260,9 +281,12 @@ def generate_memories(
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
     the pool are skipped, so an interrupted phase 1 resumes. Returns how many runs were written."""
     graph = create_coding_agent(
-        model, pool=pool, memory_types=None, write_memory_types=tuple(memory_types),
+        model,
+        pool=pool,
+        memory_types=None,
+        write_memory_types=tuple(memory_types),
         step_limit=step_limit,
-    ).compile()  # fmt: skip
+    ).compile()
     work = pending_sources(domains, pool, limit=limit)
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
     written: list[bool] = []

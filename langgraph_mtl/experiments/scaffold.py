@@ -53,9 +53,13 @@ def run_scaffold_tax(
 ) -> list[dict[str, Any]]:
     """Both approaches on each domain's first ``limit`` evaluation tasks; stored rows are kept."""
     graph = create_coding_agent(
-        model, pool=_no_pool, memory_types=None, write_memory_types="trajectory",
-        step_limit=step_limit, retrieval_strategy="task",
-    ).compile()  # fmt: skip
+        model,
+        pool=_no_pool,
+        memory_types=None,
+        write_memory_types="trajectory",
+        step_limit=step_limit,
+        retrieval_strategy="task",
+    ).compile()
     done = store.by_key()
     rows: list[dict[str, Any]] = []
     for domain in domains:
@@ -87,14 +91,23 @@ def _run(
             domain=domain.name, task_id=task.task_id, retrieve=False, write=False
         )
         result = attempt_task(graph, domain, task, context, step_limit)
-        return {**base, **{k: result[k] for k in ("passed", "steps", "tokens", "seconds")},
-                "verification": result["verification"][-500:]}  # fmt: skip
+        return {
+            **base,
+            **{k: result[k] for k in ("passed", "steps", "tokens", "seconds")},
+            "verification": result["verification"][-500:],
+        }
     started = time.monotonic()
     files, tokens = single_reply_files(model, task)
     verdict = domain.check(task, files)
     passed, output = verdict.passed, verdict.report
-    return {**base, "passed": passed, "steps": 1, "tokens": tokens,
-            "seconds": round(time.monotonic() - started, 2), "verification": output[-500:]}  # fmt: skip
+    return {
+        **base,
+        "passed": passed,
+        "steps": 1,
+        "tokens": tokens,
+        "seconds": round(time.monotonic() - started, 2),
+        "verification": output[-500:],
+    }
 
 
 def scaffold_table(rows: Iterable[dict[str, Any]]) -> str:
@@ -102,8 +115,10 @@ def scaffold_table(rows: Iterable[dict[str, Any]]) -> str:
     cells: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         cells.setdefault((row["domain"], row["condition"]), []).append(row)
-    lines = ["| domain | approach | tasks | pass@1 | s / attempt | tokens / attempt |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| domain | approach | tasks | pass@1 | s / attempt | tokens / attempt |",
+        "|---|---|---|---|---|---|",
+    ]
     for (domain, approach), group in sorted(cells.items()):
         n = len(group)
         rate = sum(bool(r["passed"]) for r in group) / n

@@ -22,8 +22,15 @@ from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers import Verifier, fingerprint, tampering
 from langgraph_mtl.home import mtl_home
 
-__all__ = ["VERIFIER_VERSION", "Domain", "Task", "cache_dir", "first_usable", "heredoc",
-           "verify_sandbox"]  # fmt: skip
+__all__ = [
+    "VERIFIER_VERSION",
+    "Domain",
+    "Task",
+    "cache_dir",
+    "first_usable",
+    "heredoc",
+    "verify_sandbox",
+]
 
 VERIFIER_VERSION = 2  # part of every cache name: verdicts from older verifiers are not trusted
 

