@@ -80,8 +80,8 @@ class EmbeddedChroma:
             try:
                 if outer:
                     self._refresh()
+                self._wrote = self._wrote or write  # a write that failed halfway counts too
                 yield self._client
-                self._wrote = self._wrote or write
             finally:
                 self._depth -= 1
                 if outer:
