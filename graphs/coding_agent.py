@@ -8,11 +8,11 @@ Run-scoped settings (domain, task_id, workspace, verify_command) come in the run
 import os
 
 from langgraph_mtl import open_pool
-from langgraph_mtl.agent import create_coding_agent
+from langgraph_mtl.agent import Limits, SandboxConfig, create_coding_agent
 
 graph = create_coding_agent(
     os.environ.get("MTL_MODEL", "local"),
     pool=lambda: open_pool(collection=os.environ.get("MTL_COLLECTION", "mtl_memories")),
-    step_limit=int(os.environ.get("MTL_STEP_LIMIT", "10")),
-    sandbox=os.environ.get("MTL_SANDBOX", "auto"),  # type: ignore[arg-type]
+    sandbox=SandboxConfig(mode=os.environ.get("MTL_SANDBOX", "auto")),  # type: ignore[arg-type]
+    limits=Limits(steps=int(os.environ.get("MTL_STEP_LIMIT", "10"))),
 ).compile()

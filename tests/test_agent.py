@@ -10,7 +10,14 @@ from helpers import insight_json
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl import MemoryRecord, MemoryType
-from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.agent import (
+    AgentContext,
+    Limits,
+    RetrievalConfig,
+    SandboxConfig,
+    WriterConfig,
+    create_coding_agent,
+)
 from langgraph_mtl.memory_types import memory_id
 from langgraph_mtl.outbox import Outbox
 
@@ -20,13 +27,12 @@ RUN_HELLO = "Check it.\n```bash\npython3 hello.py\n```"
 SUBMIT = "Done.\n```bash\nsubmit\n```"
 
 
-def agent(pool, model, tmp_path, **kwargs):
-    kwargs.setdefault("sandbox", "none")
+def agent(pool, model, tmp_path, *, writes="insight", command_timeout=60.0, **kwargs):
+    kwargs.setdefault("sandbox", SandboxConfig(mode="none", command_timeout=command_timeout))
     kwargs.setdefault("actions", "text")
-    kwargs.setdefault("retrieval_strategy", "task")
-    return create_coding_agent(
-        model, pool=pool, outbox=Outbox(tmp_path / "outbox.jsonl"), **kwargs
-    ).compile()
+    kwargs.setdefault("retrieval", RetrievalConfig(strategy="task"))
+    writer = WriterConfig(memory_types=writes, outbox=Outbox(tmp_path / "outbox.jsonl"))
+    return create_coding_agent(model, pool=pool, writer=writer, **kwargs).compile()
 
 
 def context(tmp_path, **kwargs):
@@ -105,7 +111,7 @@ def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
 
 def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
     model = scripted("plan", SUBMIT, RUN_HELLO, SUBMIT)
-    out = agent(pool, model, tmp_path, write_memory_types="trajectory").invoke(
+    out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
     assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
@@ -114,7 +120,7 @@ def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
 
 def test_a_second_submit_without_changes_is_accepted(pool, scripted, tmp_path):
     model = scripted("plan", "```bash\nls\n```", SUBMIT, SUBMIT)
-    out = agent(pool, model, tmp_path, write_memory_types="trajectory").invoke(
+    out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
     assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
@@ -122,7 +128,7 @@ def test_a_second_submit_without_changes_is_accepted(pool, scripted, tmp_path):
 
 def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
     model = scripted("plan", "```bash\necho ok\n```", default="I am done, it works.")
-    out = agent(pool, model, tmp_path, write_memory_types="trajectory").invoke(
+    out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
     assert out["steps_taken"] == 4 and out["format_errors"] == 3 and not out.get("submitted")
@@ -130,7 +136,7 @@ def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
 
 def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
     model = scripted("plan", default=lambda messages: f"```bash\necho {len(messages)}\n```")
-    graph = agent(pool, model, tmp_path, step_limit=4, write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, limits=Limits(steps=4), writes="trajectory")
     out = graph.invoke({"task": "loop forever"}, context=context(tmp_path))
     assert out["steps_taken"] == 4 and not out.get("submitted")
     assert len(out["trajectory"]) == 4 and out["memory_write_status"] == "ok"
@@ -138,7 +144,7 @@ def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
 
 def test_command_timeout_is_reported(pool, scripted, tmp_path):
     model = scripted("plan", "```bash\nsleep 20\n```", SUBMIT, SUBMIT)
-    graph = agent(pool, model, tmp_path, command_timeout=1, write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, command_timeout=1, writes="trajectory")
     out = graph.invoke({"task": "wait"}, context=context(tmp_path))
     assert out["trajectory"][0]["observation"].startswith("[timed out]")
 
@@ -160,7 +166,7 @@ def test_memories_of_other_domains_reach_the_system_prompt(pool, scripted, tmp_p
     model = scripted(
         "a plan about writing files", "```bash\ntouch a.txt\n```", SUBMIT, insight_json("x")
     )
-    graph = agent(pool, model, tmp_path, retrieval_strategy="auto")
+    graph = agent(pool, model, tmp_path, retrieval=RetrievalConfig(strategy="auto"))
     out = graph.invoke({"task": "writing files"}, context=context(tmp_path))
     assert [r["domain"] for r in out["memory_receipts"]] == ["rust"]
     act_call = model.calls[1]  # one planning call: its plan was the retrieval query
@@ -179,7 +185,7 @@ def test_native_tool_calls(pool, scripted, tmp_path):
         ),
         AIMessage("", tool_calls=[{"name": "submit", "args": {}, "id": "c2"}]),
     )
-    graph = agent(pool, model, tmp_path, actions="tools", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="tools", writes="trajectory")
     out = graph.invoke({"task": "write n.txt"}, context=context(tmp_path))
     assert (tmp_path / "ws" / "n.txt").read_text() == "native\n"
     assert out["submitted"]
@@ -197,7 +203,7 @@ def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
         _json("run", command="python3 hello.py"),
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke(
         {"task": "Write hello.py that prints hi"},
         context=context(tmp_path, verify_command='test "$(python3 hello.py)" = hi'),
@@ -216,7 +222,7 @@ def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
 
 def test_json_protocol_is_the_default_for_models_without_a_profile(pool, scripted, tmp_path):
     model = scripted("plan", _json("write_file", path="ok.txt"), "```\nok\n```", _json("submit"))
-    graph = agent(pool, model, tmp_path, actions="auto", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="auto", writes="trajectory")
     out = graph.invoke({"task": "say ok"}, context=context(tmp_path))
     assert out["submitted"]
     assert out["trajectory"][0]["action"] == "write_file ok.txt\nok\n"
@@ -233,7 +239,7 @@ def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
         _json("run"),  # no command
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "t"}, context=context(tmp_path))
     assert out["format_errors"] == 2
     assert "not one action" in out["trajectory"][0]["observation"]
@@ -252,7 +258,7 @@ def test_json_schema_offers_no_submit_until_the_workspace_changes(pool, scripted
         "```\nA\n```",
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write a.txt"}, context=context(tmp_path))
     assert "INVALID ACTION" in out["trajectory"][0]["observation"]
     assert out["submitted"] and (tmp_path / "ws" / "a.txt").read_text() == "A\n"
@@ -271,7 +277,7 @@ def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_p
         "```python\ndef f():\n    return 1\n```",
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
     assert "cut off at the length limit" in out["trajectory"][0]["observation"]
     assert "wrote f.py" in out["trajectory"][1]["observation"]
@@ -291,7 +297,7 @@ def test_the_first_write_is_a_code_file_the_task_names(pool, scripted, tmp_path)
         "```python\nprint(open('input.txt').read().upper())\n```",
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "input.txt").write_text("hello\n")
     out = graph.invoke(
@@ -311,7 +317,7 @@ def test_a_path_holding_content_is_refused(pool, scripted, tmp_path):
         "```bash\nwc -l < data.txt\n```",
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write the line-count script"}, context=context(tmp_path))
     assert "must be one file name" in out["trajectory"][0]["observation"]
     assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == ["count.sh"]
@@ -326,7 +332,7 @@ def test_an_empty_write_leaves_the_file_as_it_was(pool, scripted, tmp_path):
         "```\n```",  # nothing: a small model's rewrite can come back empty
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
     assert "was empty, so nothing was written" in out["trajectory"][1]["observation"]
     assert (tmp_path / "ws" / "f.py").read_text() == "x = 1\n"
@@ -344,8 +350,16 @@ def test_choose_protocol_reads_the_model_profile(scripted):
 
 
 def test_bad_arguments_are_named(pool, scripted):
-    with pytest.raises(ValueError, match="step_limit"):
-        create_coding_agent(scripted(), pool=pool, step_limit=0)
+    with pytest.raises(ValueError, match=r"limits\.steps"):
+        create_coding_agent(scripted(), pool=pool, limits=Limits(steps=0))
+    with pytest.raises(ValueError, match=r"sandbox\.command_timeout"):
+        create_coding_agent(scripted(), pool=pool, sandbox=SandboxConfig(command_timeout=0))
+    with pytest.raises(ValueError, match=r"retrieval\.memory_types"):
+        create_coding_agent(scripted(), pool=pool, retrieval=RetrievalConfig(memory_types="memo"))
+    with pytest.raises(ValueError, match=r"retrieval\.k"):
+        create_coding_agent(scripted(), pool=pool, retrieval=RetrievalConfig(k=0))
+    with pytest.raises(ValueError, match=r"writer\.memory_types"):
+        create_coding_agent(scripted(), pool=pool, writer=WriterConfig(memory_types=()))
     with pytest.raises(ValueError, match="model"):
         create_coding_agent("", pool=pool)
 
@@ -353,7 +367,7 @@ def test_bad_arguments_are_named(pool, scripted):
 def test_the_same_action_three_times_ends_the_run(pool, scripted, tmp_path):
     model = scripted("plan", _json("write_file", path="a.txt"), "```\nA\n```",
                      default=_json("run", command="echo same"))  # fmt: skip
-    graph = agent(pool, model, tmp_path, actions="json", write_memory_types="trajectory")
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "t"}, context=context(tmp_path))
     assert out["steps_taken"] == 4
     assert "repeats your previous action" in out["trajectory"][2]["observation"]

@@ -1,6 +1,6 @@
 """The prebuilt coding agent: plan -> retrieve memories -> act loop -> verify -> write memory.
 
-Submodules: ``graph`` (the factory), ``state`` (run context and state), ``actions`` (the action schema and parsers), ``tools``
+Submodules: ``graph`` (the factory), ``config`` (its grouped settings), ``state`` (run context and state), ``actions`` (the action schema and parsers), ``tools``
 (sandboxed tools and the executor every protocol shares), ``sandbox`` (running commands).
 The names below load on first use.
 """
@@ -12,15 +12,29 @@ from typing import TYPE_CHECKING
 from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from langgraph_mtl.agent.config import Limits, RetrievalConfig, SandboxConfig, WriterConfig
     from langgraph_mtl.agent.graph import create_coding_agent
     from langgraph_mtl.agent.state import AgentContext, CodingAgentState
     from langgraph_mtl.agent.tools import create_sandbox_tools
 
-__all__ = ["AgentContext", "CodingAgentState", "create_coding_agent", "create_sandbox_tools"]
+__all__ = [
+    "AgentContext",
+    "CodingAgentState",
+    "Limits",
+    "RetrievalConfig",
+    "SandboxConfig",
+    "WriterConfig",
+    "create_coding_agent",
+    "create_sandbox_tools",
+]
 
 _HOME = {
     "AgentContext": "state",
     "CodingAgentState": "state",
+    "Limits": "config",
+    "RetrievalConfig": "config",
+    "SandboxConfig": "config",
+    "WriterConfig": "config",
     "create_coding_agent": "graph",
     "create_sandbox_tools": "tools",
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -37,7 +37,8 @@ from langgraph_mtl.agent.actions import (
     from_agent_action,
     parse_action,
 )
-from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.config import Limits, RetrievalConfig, SandboxConfig, WriterConfig
+from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import (
     create_sandbox_tools,
@@ -46,15 +47,12 @@ from langgraph_mtl.agent.tools import (
     workspace_digest,
 )
 from langgraph_mtl.agent.writing import current_text, writer_messages
-from langgraph_mtl.memory_types import MemoryType
 from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
 from langgraph_mtl.nodes import (
     PoolSource,
     create_memory_retrieval_node,
     create_memory_writer_node,
 )
-from langgraph_mtl.outbox import Outbox
-from langgraph_mtl.retrieval import QueryStrategy
 from langgraph_mtl.trajectory import Step, approx_tokens
 
 __all__ = [
@@ -137,57 +135,43 @@ def create_coding_agent(
     model: str | BaseChatModel,
     *,
     pool: PoolSource,
-    memory_types: Iterable[MemoryType | str] | None = (MemoryType.INSIGHT,),
-    retrieval_strategy: QueryStrategy | str = QueryStrategy.AUTO,
-    retrieval_rerank: bool = False,
-    write_memory_types: Iterable[MemoryType | str] | MemoryType | str = MemoryType.INSIGHT,
-    writer_model: str | BaseChatModel | None = None,
-    judge: str | BaseChatModel | None = None,
-    k: int = 3,
-    step_limit: int = 15,
-    command_timeout: float = 60.0,
-    max_output_chars: int = 4000,
-    history_tokens: int = 6000,
-    sandbox: SandboxMode = "auto",
+    retrieval: RetrievalConfig | None = None,
+    writer: WriterConfig | None = None,
+    sandbox: SandboxConfig | None = None,
+    limits: Limits | None = None,
     actions: ActionProtocol = "auto",
     plan: bool = True,
-    format_error_limit: int = 3,
-    outbox: Outbox | str | None = None,
 ) -> StateGraph[CodingAgentState, AgentContext, CodingAgentState, CodingAgentState]:
     """Build the coding agent with memory transfer (returns an uncompiled ``StateGraph``).
 
-    Compile with your own checkpointer; invoke with ``config={"recursion_limit": step_limit + 10}``
-    when ``step_limit`` is above 15.
+    Compile with your own checkpointer; invoke with
+    ``config={"recursion_limit": limits.steps + 10}`` when ``limits.steps`` is above 15.
 
     Args:
         model: the acting model (a model string, see :mod:`langgraph_mtl.models`, or a chat
             model).
-        pool: the memory pool, or a callable that opens it on first use.
-        memory_types: which memory types to retrieve (default: insight; ``None`` for all).
-        retrieval_strategy: the query made from the task (AUTO: the paper's per-type query; the
-            plan is the plan query, so it costs no extra call); ``retrieval_rerank`` lets the
-            model reorder three times ``k`` candidates.
-        write_memory_types: which types the finished run is abstracted into.
-        writer_model: model for abstraction (default: ``model``); ``judge`` decides the outcome
-            when the run has no verify command.
-        step_limit, command_timeout, max_output_chars: the act loop's limits; the loop also
-            ends after ``format_error_limit`` invalid actions in a row.
-        sandbox: "auto" (bubblewrap when available), "bwrap" or "none".
+        pool: the memory pool, a location, or a callable that opens it on first use.
+        retrieval, writer, sandbox, limits: the grouped settings (:mod:`.config`; defaults:
+            retrieve and write insights, sandbox "auto", 15 steps).
         actions: "json" (schema-constrained actions), "tools" (native tool calls), "text"
             (a ```bash block per reply) or "auto" (:func:`choose_protocol`).
         plan: make a plan first (also the retrieval query for plan-based memory types).
     """
-    if step_limit < 1:
-        raise ValueError(f"step_limit: must be >= 1, got {step_limit}")
-    if command_timeout <= 0:
-        raise ValueError(f"command_timeout: must be > 0, got {command_timeout}")
+    retrieval = retrieval or RetrievalConfig()
+    writing = writer or WriterConfig()
+    box = sandbox or SandboxConfig()
+    limits = limits or Limits()
     if actions not in ("auto", "json", "tools", "text"):
         raise ValueError(f"actions: expected auto, json, tools or text, got {actions!r}")
+    step_limit, history_tokens = limits.steps, limits.history_tokens
+    command_timeout = box.command_timeout
     chat = resolve_chat_model(model)
-    writer = resolve_chat_model(writer_model, argument="writer_model") if writer_model else chat
+    writer_chat = (
+        resolve_chat_model(writing.model, argument="writer.model") if writing.model else chat
+    )
     protocol = {"mode": choose_protocol(chat, actions)}  # may fall back to text at run time
     tools = create_sandbox_tools(
-        sandbox=sandbox, timeout=command_timeout, max_output_chars=max_output_chars
+        sandbox=box.mode, timeout=command_timeout, max_output_chars=box.max_output_chars
     )
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
 
@@ -204,7 +188,7 @@ def create_coding_agent(
 
     def _sandbox(workspace: str) -> Sandbox:
         return Sandbox(
-            workspace, mode=sandbox, timeout=command_timeout, max_output_chars=max_output_chars
+            workspace, mode=box.mode, timeout=command_timeout, max_output_chars=box.max_output_chars
         )
 
     def _system(state: dict[str, Any], workspace: str) -> SystemMessage:
@@ -334,7 +318,7 @@ def create_coding_agent(
         last = [s.get("action") for s in state.get("trajectory", [])[-3:]]
         if len(last) == 3 and len(set(last)) == 1:  # the same action three times: stuck
             return "finish"
-        if state.get("consecutive_format_errors", 0) >= format_error_limit:
+        if state.get("consecutive_format_errors", 0) >= limits.format_errors:
             return "finish"
         return "act"
 
@@ -360,10 +344,11 @@ def create_coding_agent(
         create_memory_retrieval_node(
             pool,
             model=chat,
-            k=k,
-            memory_types=memory_types,
-            strategy=retrieval_strategy,
-            rerank=retrieval_rerank,
+            k=retrieval.k,
+            memory_types=retrieval.memory_types,
+            strategy=retrieval.strategy,
+            rerank=retrieval.rerank,
+            min_similarity=retrieval.min_similarity,
             plan_key="plan" if plan else None,
         )
     )
@@ -372,10 +357,10 @@ def create_coding_agent(
     builder.add_node(
         create_memory_writer_node(
             pool,
-            model=writer,
-            memory_type=write_memory_types,
-            judge=judge,
-            outbox=outbox,
+            model=writer_chat,
+            memory_type=writing.memory_types,
+            judge=writing.judge,
+            outbox=writing.outbox,
             agent_model=model_label(chat),
         )
     )

@@ -132,7 +132,13 @@ def solve(
 ) -> None:
     """Solve one task with the coding agent, memory retrieval on, and write the new memory.
     Exits 1 when the verify command fails."""
-    from langgraph_mtl.agent import AgentContext, create_coding_agent
+    from langgraph_mtl.agent import (
+        AgentContext,
+        Limits,
+        RetrievalConfig,
+        WriterConfig,
+        create_coding_agent,
+    )
     from langgraph_mtl.memory_types import validate_domain, validate_task_id
 
     text = _read_task(task)
@@ -154,11 +160,11 @@ def solve(
             graph = create_coding_agent(
                 chat,
                 pool=memories,
-                memory_types=[t.value for t in memory_type or [MemoryType.INSIGHT]],
-                write_memory_types=[t.value for t in write_type or [MemoryType.INSIGHT]],
-                judge=None if verify else chat,
-                k=k,
-                step_limit=steps,
+                retrieval=RetrievalConfig(memory_types=memory_type or [MemoryType.INSIGHT], k=k),
+                writer=WriterConfig(
+                    memory_types=write_type or [MemoryType.INSIGHT], judge=None if verify else chat
+                ),
+                limits=Limits(steps=steps),
             ).compile()
             context = AgentContext(
                 domain=domain,
@@ -226,7 +232,13 @@ def demo(
     collection: CollectionOpt = "mtl_demo",
 ) -> None:
     """Two real tasks: a shell task writes a memory, a python task retrieves it across domains."""
-    from langgraph_mtl.agent import AgentContext, create_coding_agent
+    from langgraph_mtl.agent import (
+        AgentContext,
+        Limits,
+        RetrievalConfig,
+        WriterConfig,
+        create_coding_agent,
+    )
 
     check_model(model)
     memories = open_for_write(pool, collection)
@@ -238,9 +250,9 @@ def demo(
         graph = create_coding_agent(  # trajectory memories need no model call: always written
             chat,
             pool=memories,
-            step_limit=6,
-            memory_types=("trajectory", "insight"),
-            write_memory_types=("trajectory", "insight"),
+            retrieval=RetrievalConfig(memory_types=("trajectory", "insight")),
+            writer=WriterConfig(memory_types=("trajectory", "insight")),
+            limits=Limits(steps=6),
         ).compile()
         for domain, task_id, task, verify, files in DEMO_TASKS:
             with tempfile.TemporaryDirectory(prefix=f"mtl-{domain}-") as ws:

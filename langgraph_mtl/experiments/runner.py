@@ -22,7 +22,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from langgraph_mtl._files import append_json_line
-from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.agent import (
+    AgentContext,
+    Limits,
+    RetrievalConfig,
+    WriterConfig,
+    create_coding_agent,
+)
 from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.experiments.domains import Domain, Task
 from langgraph_mtl.experiments.langsmith_eval import evaluate_domain, langsmith_enabled
@@ -174,12 +180,14 @@ def run_condition(
     graph = create_coding_agent(
         model,
         pool=pool,
-        memory_types=condition.memory_types or None,
-        retrieval_strategy=condition.strategy,
-        retrieval_rerank=condition.rerank,
-        k=k,
-        step_limit=step_limit,
-        write_memory_types="trajectory",
+        retrieval=RetrievalConfig(
+            memory_types=condition.memory_types or None,
+            k=k,
+            strategy=condition.strategy,
+            rerank=condition.rerank,
+        ),
+        writer=WriterConfig(memory_types="trajectory"),
+        limits=Limits(steps=step_limit),
     ).compile()
     pool_domains = sorted({r.domain for r in pool.list_records()}) if condition.uses_memory else []
     by_key = store.by_key()
@@ -283,9 +291,9 @@ def generate_memories(
     graph = create_coding_agent(
         model,
         pool=pool,
-        memory_types=None,
-        write_memory_types=tuple(memory_types),
-        step_limit=step_limit,
+        retrieval=RetrievalConfig(memory_types=None),
+        writer=WriterConfig(memory_types=tuple(memory_types)),
+        limits=Limits(steps=step_limit),
     ).compile()
     work = pending_sources(domains, pool, limit=limit)
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))

@@ -14,8 +14,14 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl.agent import (
+    AgentContext,
+    Limits,
+    RetrievalConfig,
+    WriterConfig,
+    create_coding_agent,
+)
 from langgraph_mtl.agent.actions import code_from_reply
-from langgraph_mtl.agent.graph import AgentContext, create_coding_agent
 from langgraph_mtl.agent.writing import writer_messages
 from langgraph_mtl.experiments.runner import ResultStore, attempt_task
 from langgraph_mtl.experiments.tasks import Domain, Task
@@ -55,10 +61,9 @@ def run_scaffold_tax(
     graph = create_coding_agent(
         model,
         pool=_no_pool,
-        memory_types=None,
-        write_memory_types="trajectory",
-        step_limit=step_limit,
-        retrieval_strategy="task",
+        retrieval=RetrievalConfig(memory_types=None, strategy="task"),
+        writer=WriterConfig(memory_types="trajectory"),
+        limits=Limits(steps=step_limit),
     ).compile()
     done = store.by_key()
     rows: list[dict[str, Any]] = []

@@ -8,7 +8,12 @@ import sys
 import pytest
 
 from langgraph_mtl import open_pool, retrieve_memories
-from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.agent import (
+    AgentContext,
+    Limits,
+    SandboxConfig,
+    create_coding_agent,
+)
 from langgraph_mtl.agent.sandbox import bubblewrap_available
 
 pytestmark = pytest.mark.integration
@@ -23,7 +28,9 @@ def test_local_model_solves_a_task_and_its_memory_transfers(local_model, tmp_pat
     assert bubblewrap_available(), "the integration run expects bubblewrap (installed by .ci/run)"
     pool = open_pool(str(tmp_path / "pool"), collection="integration")
     workspace = tmp_path / "ws"
-    graph = create_coding_agent(local_model, pool=pool, step_limit=6, sandbox="bwrap").compile()
+    graph = create_coding_agent(
+        local_model, pool=pool, limits=Limits(steps=6), sandbox=SandboxConfig(mode="bwrap")
+    ).compile()
     out = graph.invoke(
         {"task": TASK},
         context=AgentContext(

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from langgraph_mtl.agent import AgentContext, create_coding_agent
+from langgraph_mtl.agent import (
+    AgentContext,
+    Limits,
+    RetrievalConfig,
+    WriterConfig,
+    create_coding_agent,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -26,8 +32,13 @@ MINIMUM = 3
 
 
 def test_local_model_solves_most_of_a_fixed_task_set(local_model, tmp_path):
-    graph = create_coding_agent(local_model, pool=lambda: None, memory_types=None,
-                                write_memory_types="trajectory", step_limit=6).compile()  # fmt: skip
+    graph = create_coding_agent(
+        local_model,
+        pool=lambda: None,
+        retrieval=RetrievalConfig(memory_types=None),
+        writer=WriterConfig(memory_types="trajectory"),
+        limits=Limits(steps=6),
+    ).compile()
     solved = []
     for task_id, files, task, verify in TASKS:
         workspace = tmp_path / task_id
