@@ -29,8 +29,8 @@ from langgraph_mtl import (
     create_memory_retrieval_node,
     open_pool,
 )
-from langgraph_mtl.embeddings import MiniLMEmbeddings
-from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.pool.embeddings import MiniLMEmbeddings
 
 console = Console()
 DOMAINS = ["python", "rust", "verilog", "shell", "data", "repo", "ml", "sql"]

@@ -8,7 +8,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from langgraph_mtl.screening import screen
+from langgraph_mtl.hygiene.screening import screen
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh")

@@ -19,8 +19,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from langgraph_mtl import MemoryContext, MemoryState, create_memory_writer_node, open_pool
-from langgraph_mtl.memory_tool import create_search_memory_tool
-from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
+from langgraph_mtl.pool.memory_pool import MemoryPool
 
 
 class State(TypedDict, total=False):

@@ -14,15 +14,15 @@ from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from langgraph_mtl.agent import AgentContext, create_coding_agent
-    from langgraph_mtl.memory_types import MemoryRecord, MemoryType, Outcome
-    from langgraph_mtl.nodes import (
+    from langgraph_mtl.memory.records import MemoryRecord, MemoryType, Outcome
+    from langgraph_mtl.nodes.memory_nodes import (
         MemoryContext,
         MemoryState,
         create_memory_retrieval_node,
         create_memory_writer_node,
     )
-    from langgraph_mtl.pool import MemoryPool, open_pool
-    from langgraph_mtl.retrieval import retrieve_memories
+    from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
+    from langgraph_mtl.transfer.retrieval import retrieve_memories
 
 __all__ = [
     "AgentContext",
@@ -42,16 +42,16 @@ __all__ = [
 _HOME = {
     "AgentContext": "agent",
     "create_coding_agent": "agent",
-    "MemoryRecord": "memory_types",
-    "MemoryType": "memory_types",
-    "Outcome": "memory_types",
-    "MemoryContext": "nodes",
-    "MemoryState": "nodes",
-    "create_memory_retrieval_node": "nodes",
-    "create_memory_writer_node": "nodes",
-    "MemoryPool": "pool",
-    "open_pool": "pool",
-    "retrieve_memories": "retrieval",
+    "MemoryRecord": "memory.records",
+    "MemoryType": "memory.records",
+    "Outcome": "memory.records",
+    "MemoryContext": "nodes.memory_nodes",
+    "MemoryState": "nodes.memory_nodes",
+    "create_memory_retrieval_node": "nodes.memory_nodes",
+    "create_memory_writer_node": "nodes.memory_nodes",
+    "MemoryPool": "pool.memory_pool",
+    "open_pool": "pool.memory_pool",
+    "retrieve_memories": "transfer.retrieval",
 }
 
 

@@ -68,7 +68,7 @@ def _plain(value: Any) -> Any:
 def redacted_for_trace(data: Any) -> dict[str, Any]:
     """The inputs or outputs of a memory-layer run as LangSmith may see them: plain data with
     every secret redacted (passed as ``process_inputs`` / ``process_outputs``)."""
-    from langgraph_mtl.redaction import redact_value
+    from langgraph_mtl.hygiene.redaction import redact_value
 
     clean, _ = redact_value(_plain(data))
     return clean if isinstance(clean, dict) else {"output": clean}

@@ -7,10 +7,10 @@ import re
 from dataclasses import dataclass
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome
-from langgraph_mtl.abstraction import FinishedRun
 from langgraph_mtl.experiments import Domain, Task
 from langgraph_mtl.experiments.verifiers import CommandCheck
-from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.transfer.abstraction import FinishedRun
 
 
 def insight_json(

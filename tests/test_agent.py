@@ -18,8 +18,8 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
-from langgraph_mtl.memory_types import memory_id
-from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.nodes.outbox import Outbox
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITE_HELLO = "I will write the file.\n```bash\nprintf 'print(\"hi\")\\n' > hello.py\n```"

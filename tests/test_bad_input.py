@@ -7,12 +7,12 @@ from helpers import insight_json, make_record
 from pydantic import ValidationError
 
 from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType
-from langgraph_mtl.abstraction import FinishedRun, abstract_run
-from langgraph_mtl.consolidation import consolidate
-from langgraph_mtl.feedback import prune
-from langgraph_mtl.memory_types import memory_id
-from langgraph_mtl.nodes import create_memory_writer_node
-from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.nodes.memory_nodes import create_memory_writer_node
+from langgraph_mtl.nodes.outbox import Outbox
+from langgraph_mtl.pool.consolidation import consolidate
+from langgraph_mtl.pool.feedback import prune
+from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run
 
 
 class _Runtime:

@@ -9,7 +9,7 @@ from helpers import act_reply, run_cli
 from typer.testing import CliRunner
 
 from langgraph_mtl.cli import app
-from langgraph_mtl.memory_types import MemoryRecord, memory_id
+from langgraph_mtl.memory.records import MemoryRecord, memory_id
 
 
 def _line(domain: str, key: str) -> str:

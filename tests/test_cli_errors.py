@@ -14,9 +14,9 @@ from helpers import make_record as record
 from helpers import run_cli
 
 from langgraph_mtl.agent.sandbox import bubblewrap_available
-from langgraph_mtl.location import PoolLocationError, parse_location
-from langgraph_mtl.memory_types import MAX_CONTENT_CHARS
-from langgraph_mtl.pool import open_pool
+from langgraph_mtl.memory.records import MAX_CONTENT_CHARS
+from langgraph_mtl.pool.location import PoolLocationError, parse_location
+from langgraph_mtl.pool.memory_pool import open_pool
 from langgraph_mtl.testing import HashingEmbeddings
 
 
@@ -222,7 +222,7 @@ def test_experiments_refuse_to_run_generated_code_unisolated(home, capsys, monke
 
 
 def test_prune_asks_first_keeps_a_backup_and_import_undoes_it(home, capsys):
-    from langgraph_mtl.feedback import record_feedback
+    from langgraph_mtl.pool.feedback import record_feedback
 
     pool = open_pool(str(home / "p"), collection="mtl_memories")
     poor = record("rust", "r1", "Always delete the target folder before building")

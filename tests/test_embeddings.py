@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from langgraph_mtl import open_pool
-from langgraph_mtl.embeddings import MiniLMEmbeddings, embedder_identity
+from langgraph_mtl.pool.embeddings import MiniLMEmbeddings, embedder_identity
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text())
 
@@ -61,7 +61,7 @@ def test_refuses_a_model_file_with_the_wrong_hash(tmp_path):
 
 def test_paraphrases_are_retrieved_across_domains(minilm, tmp_path):
     from langgraph_mtl import MemoryRecord, MemoryType
-    from langgraph_mtl.memory_types import memory_id
+    from langgraph_mtl.memory.records import memory_id
 
     pool = open_pool(str(tmp_path / "pool"), collection="paraphrase", embeddings=minilm)
     keys = {

@@ -27,8 +27,8 @@ from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
 from langgraph_mtl.experiments.runner import summarize
 from langgraph_mtl.experiments.verifiers import CommandCheck
-from langgraph_mtl.memory_types import memory_id
-from langgraph_mtl.retrieval import retrieve_memories
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.transfer.retrieval import retrieve_memories
 
 
 @pytest.mark.parametrize(

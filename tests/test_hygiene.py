@@ -10,11 +10,11 @@ from data.secrets import SECRET_CASES
 from helpers import make_record
 
 from langgraph_mtl import MemoryRecord, MemoryType, open_pool, retrieve_memories
-from langgraph_mtl.abstraction import FinishedRun, abstract_run
-from langgraph_mtl.consolidation import consolidate
-from langgraph_mtl.feedback import prune, record_feedback, utility
-from langgraph_mtl.redaction import redact
-from langgraph_mtl.screening import screen
+from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.screening import screen
+from langgraph_mtl.pool.consolidation import consolidate
+from langgraph_mtl.pool.feedback import prune, record_feedback, utility
+from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run
 
 
 def test_corpus_sizes():
@@ -173,7 +173,7 @@ def test_utility_feedback_counts_and_down_weights(pool):
 def test_redaction_is_safe_from_many_threads_at_once():
     from concurrent.futures import ThreadPoolExecutor
 
-    from langgraph_mtl.redaction import redact
+    from langgraph_mtl.hygiene.redaction import redact
 
     texts = [f"line {n}\nAKIAIOSFODNN7EXAMPLE{n % 10}\nsome text {n}" for n in range(1000)]
     with ThreadPoolExecutor(max_workers=8) as workers:

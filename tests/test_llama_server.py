@@ -10,7 +10,7 @@ import time
 
 CHILD = (
     "import threading, sys\n"
-    "from langgraph_mtl.llama_server import _stop_when_orphaned\n"
+    "from langgraph_mtl.local.llama_process import _stop_when_orphaned\n"
     "stop = threading.Event()\n"
     "threading.Thread(target=_stop_when_orphaned, args=(stop, 0.1), daemon=True).start()\n"
     "print('ready', flush=True)\n"

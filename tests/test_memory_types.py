@@ -8,13 +8,13 @@ import pytest
 from helpers import insight_json, make_run
 
 from langgraph_mtl import MemoryType, Outcome
-from langgraph_mtl.abstraction import (
+from langgraph_mtl.memory.records import Judge
+from langgraph_mtl.transfer.abstraction import (
     FAILURE_INSTRUCTION,
     SUCCESS_INSTRUCTION,
     AbstractionError,
     abstract_run,
 )
-from langgraph_mtl.memory_types import Judge
 
 REPLIES = {
     MemoryType.WORKFLOW: json.dumps(
@@ -134,8 +134,8 @@ def test_a_bad_reply_is_shown_back_with_what_was_wrong(scripted):
 
 
 def test_abstraction_caps_the_reply_length_of_a_copy():
-    from langgraph_mtl.abstraction import REPLY_TOKENS, _capped
     from langgraph_mtl.models import local_chat_model
+    from langgraph_mtl.transfer.abstraction import REPLY_TOKENS, _capped
 
     model = local_chat_model("http://127.0.0.1:9/v1", max_tokens=4096)
     assert _capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS and model.max_tokens == 4096

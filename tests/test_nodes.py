@@ -18,8 +18,8 @@ from langgraph_mtl import (
     create_memory_writer_node,
     open_pool,
 )
-from langgraph_mtl.location import PoolLocationError, PoolUnavailableError
-from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.nodes.outbox import Outbox
+from langgraph_mtl.pool.location import PoolLocationError, PoolUnavailableError
 from langgraph_mtl.testing import HashingEmbeddings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -314,7 +314,7 @@ def test_the_nodes_run_natively_async_off_the_event_loop(pool, scripted, monkeyp
     import asyncio
     import threading
 
-    import langgraph_mtl.nodes as nodes
+    import langgraph_mtl.nodes.memory_nodes as nodes
 
     seen: list[int] = []
     real = nodes.retrieve_memories

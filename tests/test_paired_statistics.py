@@ -101,7 +101,7 @@ def test_lisi_of_the_committed_four_domain_pool_is_the_canonical_value():
     # the memories of experiments/results/4-domains-0.5b, embedded with the default embedder:
     # the canonical LISI separates the two types that a plain neighbour count (3.86 and 3.95)
     # could not
-    from langgraph_mtl.embeddings import resolve_embeddings
+    from langgraph_mtl.pool.embeddings import resolve_embeddings
 
     embed = resolve_embeddings(None)
     snapshot = ROOT / "experiments" / "results" / "4-domains-0.5b" / "pool-snapshot.jsonl"

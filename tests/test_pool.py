@@ -10,10 +10,10 @@ from helpers import make_record, make_run
 from pydantic import ValidationError
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome, open_pool
-from langgraph_mtl.abstraction import abstract_run
-from langgraph_mtl.memory_types import MAX_CONTENT_CHARS, MAX_KEY_CHARS, MAX_PAYLOAD_CHARS
-from langgraph_mtl.pool import EmbedderMismatchError
+from langgraph_mtl.memory.records import MAX_CONTENT_CHARS, MAX_KEY_CHARS, MAX_PAYLOAD_CHARS
+from langgraph_mtl.pool.memory_pool import EmbedderMismatchError
 from langgraph_mtl.testing import HashingEmbeddings
+from langgraph_mtl.transfer.abstraction import abstract_run
 
 
 def record(domain: str, task_id: str, key: str, **kwargs) -> MemoryRecord:

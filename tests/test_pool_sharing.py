@@ -16,8 +16,8 @@ from filelock import FileLock
 from helpers import make_record
 
 from langgraph_mtl import open_pool
-from langgraph_mtl.embedded_chroma import LOCK_FILE
-from langgraph_mtl.pool import PoolBusyError, PoolUnavailableError
+from langgraph_mtl.pool.embedded_chroma import LOCK_FILE
+from langgraph_mtl.pool.memory_pool import PoolBusyError, PoolUnavailableError
 from langgraph_mtl.testing import HashingEmbeddings
 
 TESTS = Path(__file__).parent

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from helpers import make_record
 
-from langgraph_mtl.memory_types import MemoryRecord
-from langgraph_mtl.pool import ScoredMemory
-from langgraph_mtl.retrieval import render_memory_block
-from langgraph_mtl.screening import normalise, screen
+from langgraph_mtl.hygiene.screening import normalise, screen
+from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.pool.memory_pool import ScoredMemory
 from langgraph_mtl.testing import ScriptedChatModel
+from langgraph_mtl.transfer.retrieval import render_memory_block
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.screening import CORPORA, load
@@ -74,7 +74,7 @@ def _verdict(flag: bool) -> str:
 
 
 def test_the_model_decides_what_the_rules_leave_open_and_only_that():
-    from langgraph_mtl.screening import model_classifier
+    from langgraph_mtl.hygiene.screening import model_classifier
 
     judge = ScriptedChatModel(replies=[], default=_verdict(True))
     classify = model_classifier(judge)
@@ -89,7 +89,7 @@ def test_the_model_decides_what_the_rules_leave_open_and_only_that():
 
 
 def test_a_failing_model_check_keeps_the_memory(caplog):
-    from langgraph_mtl.screening import model_classifier
+    from langgraph_mtl.hygiene.screening import model_classifier
 
     broken = ScriptedChatModel(replies=[], default="no json at all")
     classify = model_classifier(broken)

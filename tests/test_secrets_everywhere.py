@@ -11,9 +11,9 @@ from helpers import insight_json, make_record
 from langsmith.run_helpers import tracing_context
 
 from langgraph_mtl import MemoryContext, open_pool
-from langgraph_mtl.nodes import create_memory_retrieval_node, create_memory_writer_node
-from langgraph_mtl.outbox import Outbox
-from langgraph_mtl.redaction import redact
+from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.nodes.memory_nodes import create_memory_retrieval_node, create_memory_writer_node
+from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.testing import HashingEmbeddings, ScriptedChatModel
 
 # (text as it appears in a run, the secret inside it)

@@ -11,7 +11,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import InvalidNamespaceError
 
-from langgraph_mtl.memory_types import MemoryType
+from langgraph_mtl.memory.records import MemoryType
 
 
 @pytest.fixture
@@ -127,7 +127,7 @@ def test_the_memory_tool_searches_other_domains_from_the_run_context(pool, store
     from langgraph.prebuilt import ToolNode
 
     from langgraph_mtl import MemoryContext
-    from langgraph_mtl.memory_tool import create_search_memory_tool
+    from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
 
     search = create_search_memory_tool(pool, k=2)
     builder = StateGraph(MessagesState, context_schema=MemoryContext)
@@ -154,8 +154,8 @@ def test_the_memory_tool_searches_other_domains_from_the_run_context(pool, store
 
 
 def test_the_memory_tool_answers_when_the_pool_is_down(pool):
-    from langgraph_mtl.memory_tool import create_search_memory_tool
-    from langgraph_mtl.pool import PoolUnavailableError
+    from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
+    from langgraph_mtl.pool.memory_pool import PoolUnavailableError
 
     def down():
         raise PoolUnavailableError("server down")

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from langgraph_mtl.agent.sandbox import SandboxMode
-from langgraph_mtl.memory_types import MemoryType
-from langgraph_mtl.retrieval import QueryStrategy
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.transfer.retrieval import QueryStrategy
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-    from langgraph_mtl.outbox import Outbox
+    from langgraph_mtl.nodes.outbox import Outbox
 
 __all__ = ["Limits", "RetrievalConfig", "SandboxConfig", "WriterConfig"]
 

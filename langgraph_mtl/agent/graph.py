@@ -47,13 +47,13 @@ from langgraph_mtl.agent.tools import (
     workspace_digest,
 )
 from langgraph_mtl.agent.writing import current_text, writer_messages
+from langgraph_mtl.memory.trajectory import Step, approx_tokens
 from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
-from langgraph_mtl.nodes import (
+from langgraph_mtl.nodes.memory_nodes import (
     PoolSource,
     create_memory_retrieval_node,
     create_memory_writer_node,
 )
-from langgraph_mtl.trajectory import Step, approx_tokens
 
 __all__ = [
     "ActionProtocol",

@@ -10,7 +10,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
 from langgraph_mtl.agent.verdict import WorkspaceVerifier
-from langgraph_mtl.node_base import MemoryContext, MemoryState
+from langgraph_mtl.nodes.base import MemoryContext, MemoryState
 
 __all__ = ["AgentContext", "CodingAgentState"]
 

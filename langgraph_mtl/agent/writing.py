@@ -16,7 +16,7 @@ from pathlib import Path
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import CONTENT_REQUEST
-from langgraph_mtl.trajectory import Step
+from langgraph_mtl.memory.trajectory import Step
 
 __all__ = ["WRITER_SYSTEM", "current_text", "writer_messages"]
 

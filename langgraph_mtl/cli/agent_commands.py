@@ -26,7 +26,7 @@ from langgraph_mtl.cli.options import (
 )
 from langgraph_mtl.cli.output import clip, out, print_json
 from langgraph_mtl.cli.resources import check_model, open_for_write
-from langgraph_mtl.memory_enums import MemoryType
+from langgraph_mtl.memory.enums import MemoryType
 
 __all__ = ["DEMO_TASKS", "register"]
 
@@ -139,7 +139,7 @@ def solve(
         WriterConfig,
         create_coding_agent,
     )
-    from langgraph_mtl.memory_types import validate_domain, validate_task_id
+    from langgraph_mtl.memory.records import validate_domain, validate_task_id
 
     text = _read_task(task)
     try:
@@ -288,7 +288,7 @@ def serve(
 ) -> None:
     """Run the local model server (OpenAI protocol) until Ctrl-C."""
     from langgraph_mtl.cli.errors import require_extra
-    from langgraph_mtl.local_model import LocalModelServer
+    from langgraph_mtl.local.server import LocalModelServer
 
     if model_path is not None and not model_path.is_file():
         raise CliError(f"--model-path: no GGUF file at {model_path}", code=2)

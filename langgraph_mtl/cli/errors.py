@@ -41,10 +41,10 @@ def require_extra(extra: str, *modules: str) -> None:
 
 def describe(exc: BaseException) -> tuple[str, int]:
     """A short message and an exit status for an exception that reached the command."""
-    from langgraph_mtl.embeddings import EmbedderSpecError
-    from langgraph_mtl.location import PoolLocationError, PoolUnavailableError
     from langgraph_mtl.models import ModelSpecError
-    from langgraph_mtl.pool import EmbedderMismatchError
+    from langgraph_mtl.pool.embeddings import EmbedderSpecError
+    from langgraph_mtl.pool.location import PoolLocationError, PoolUnavailableError
+    from langgraph_mtl.pool.memory_pool import EmbedderMismatchError
 
     if isinstance(exc, CliError):
         return exc.message, exc.code

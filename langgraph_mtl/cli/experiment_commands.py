@@ -210,7 +210,7 @@ def run(
         pending_sources,
         run_condition,
     )
-    from langgraph_mtl.pool import open_pool
+    from langgraph_mtl.pool.memory_pool import open_pool
 
     _needs_experiments_extra()
     _require_isolation(unsafe)
@@ -310,7 +310,7 @@ def report(
     """(Re)write the report of a results directory."""
     from langgraph_mtl.experiments.report import write_report
     from langgraph_mtl.experiments.runner import ResultStore, summarize
-    from langgraph_mtl.pool import open_pool
+    from langgraph_mtl.pool.memory_pool import open_pool
 
     _needs_experiments_extra()
     results = out / "results.jsonl"

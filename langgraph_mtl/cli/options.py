@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from langgraph_mtl.memory_enums import MemoryType
+from langgraph_mtl.memory.enums import MemoryType
 
 __all__ = [
     "DEFAULT_COLLECTION",

@@ -224,7 +224,7 @@ def pool_flush(
     collection: CollectionOpt = DEFAULT_COLLECTION,
 ) -> None:
     """Deliver memories kept in the local outbox while the pool was unavailable."""
-    from langgraph_mtl.outbox import Outbox
+    from langgraph_mtl.nodes.outbox import Outbox
 
     if model:
         check_model(model)
@@ -249,7 +249,7 @@ def pool_consolidate(
     Asks first (or --yes); the folded memories are exported to a backup file first."""
     from rich.progress import Progress
 
-    from langgraph_mtl.consolidation import consolidate
+    from langgraph_mtl.pool.consolidation import consolidate
 
     def run(memories: Any, dry: bool, backup: _Backup | None = None) -> Any:
         with Progress(console=err) as bar:
@@ -292,7 +292,7 @@ def pool_prune(
 ) -> None:
     """Forget memories by rule (see the utility feedback in the README). Asks first (or
     --yes); the forgotten memories are exported to a backup file first."""
-    from langgraph_mtl.feedback import prune
+    from langgraph_mtl.pool.feedback import prune
 
     if unused_days is None and hurt_margin is None:
         raise CliError("give --unused-days and/or --hurt-margin", code=2)

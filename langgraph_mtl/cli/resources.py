@@ -17,7 +17,7 @@ from langgraph_mtl.cli.output import err
 
 if TYPE_CHECKING:
     from langgraph_mtl.models import ModelSpec
-    from langgraph_mtl.pool import MemoryPool
+    from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["chat_model", "check_model", "open_for_read", "open_for_write"]
 
@@ -33,12 +33,12 @@ def open_for_write(pool: str | None, collection: str, embeddings: str | None = N
 
 
 def _open(pool: str | None, collection: str, embeddings: str | None, *, create: bool) -> Any:
-    from langgraph_mtl.location import default_pool_location, parse_location
+    from langgraph_mtl.pool.location import default_pool_location, parse_location
 
     where = parse_location(pool or default_pool_location())  # fails before any heavy import
     if not create:
         where.require_pool()
-    from langgraph_mtl.pool import open_pool
+    from langgraph_mtl.pool.memory_pool import open_pool
 
     with err.status("opening the memory pool"):
         return open_pool(pool, collection=collection, embeddings=embeddings, create=create)
@@ -93,7 +93,7 @@ def chat_model(text: str, *, parallel: int = 1, temperature: float | None = None
         return
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-    from langgraph_mtl.local_model import LocalModelServer
+    from langgraph_mtl.local.server import LocalModelServer
 
     server = LocalModelServer(variant=spec.variant, parallel=parallel)
     with Progress(

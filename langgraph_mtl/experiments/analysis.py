@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = [
     "TypeAnalysis",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from langgraph_mtl.memory_types import MemoryType
-from langgraph_mtl.retrieval import QueryStrategy
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.transfer.retrieval import QueryStrategy
 
 __all__ = ["CONDITIONS", "SWEEPS", "Condition", "resolve_conditions"]
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from langgraph_mtl.experiments.analysis import abstraction_scores, embeddings_by_type
 from langgraph_mtl.experiments.conditions import Condition
-from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = [
     "annotate_abstraction",

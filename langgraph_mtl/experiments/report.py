@@ -17,7 +17,7 @@ from langgraph_mtl.experiments.analysis import (
 )
 from langgraph_mtl.experiments.paired import PairedComparison, compare, flips
 from langgraph_mtl.experiments.runner import ResultStore, summarize
-from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["abstraction_table", "paired_lines", "scaling_points", "write_report"]
 

@@ -34,9 +34,9 @@ from langgraph_mtl.experiments.domains import Domain, Task
 from langgraph_mtl.experiments.langsmith_eval import evaluate_domain, langsmith_enabled
 from langgraph_mtl.experiments.passk import pass_at_k
 from langgraph_mtl.experiments.pools import choose_sources, condition_pool, snapshot
-from langgraph_mtl.memory_types import MemoryType
+from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
-from langgraph_mtl.pool import MemoryPool
+from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = [
     "ResultStore",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langgraph_mtl.local_model import LocalModelServer
+from langgraph_mtl.local.server import LocalModelServer
 
 
 @pytest.fixture(scope="session")

@@ -16,10 +16,10 @@ import pytest
 from helpers import insight_json
 
 from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, open_pool
-from langgraph_mtl.feedback import record_feedback, utility
-from langgraph_mtl.memory_types import memory_id
-from langgraph_mtl.nodes import create_memory_retrieval_node, create_memory_writer_node
-from langgraph_mtl.outbox import Outbox
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.nodes.memory_nodes import create_memory_retrieval_node, create_memory_writer_node
+from langgraph_mtl.nodes.outbox import Outbox
+from langgraph_mtl.pool.feedback import record_feedback, utility
 from langgraph_mtl.testing import HashingEmbeddings
 
 pytestmark = pytest.mark.integration

@@ -15,7 +15,7 @@ import pytest
 from langgraph_sdk import get_sync_client
 
 from langgraph_mtl import MemoryRecord, MemoryType, open_pool
-from langgraph_mtl.memory_types import memory_id
+from langgraph_mtl.memory.records import memory_id
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]

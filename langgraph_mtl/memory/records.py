@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from langgraph_mtl.memory_enums import Judge, MemoryType, Outcome
+from langgraph_mtl.memory.enums import Judge, MemoryType, Outcome
 
 __all__ = [
     "SCHEMA_VERSION",

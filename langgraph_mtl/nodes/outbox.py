@@ -19,12 +19,17 @@ from filelock import FileLock
 from langchain_core.language_models import BaseChatModel
 
 from langgraph_mtl._files import append_json_line
-from langgraph_mtl.abstraction import AbstractionError, FinishedRun, abstract_run, redact_run
 from langgraph_mtl.home import mtl_home
-from langgraph_mtl.memory_types import MemoryRecord
-from langgraph_mtl.pool import MemoryPool
-from langgraph_mtl.redaction import redact
-from langgraph_mtl.sanitize import sanitize
+from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.sanitize import sanitize
+from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl.transfer.abstraction import (
+    AbstractionError,
+    FinishedRun,
+    abstract_run,
+    redact_run,
+)
 
 __all__ = ["FlushReport", "Outbox", "default_outbox_path"]
 

@@ -17,8 +17,8 @@ import chromadb
 from chromadb.config import Settings
 from pydantic import ValidationError
 
-from langgraph_mtl.embedded_chroma import embedded_chroma, guarded_client
-from langgraph_mtl.location import SQLITE_FILE, PoolLocation, PoolUnavailableError
+from langgraph_mtl.pool.embedded_chroma import embedded_chroma, guarded_client
+from langgraph_mtl.pool.location import SQLITE_FILE, PoolLocation, PoolUnavailableError
 
 __all__ = ["Transaction", "chroma_client", "short_error"]
 

@@ -190,7 +190,7 @@ class LocalModelServer:
         cmd = [
             sys.executable,
             "-m",
-            "langgraph_mtl.llama_server",
+            "langgraph_mtl.local.llama_process",
             "--model",
             str(path),
             "--port",

@@ -15,30 +15,30 @@ from typing import IO, Any
 
 from langchain_core.embeddings import Embeddings
 
-from langgraph_mtl import pool_jsonl
-from langgraph_mtl.chroma_client import Transaction, chroma_client
-from langgraph_mtl.embedded_chroma import PoolBusyError
-from langgraph_mtl.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
-from langgraph_mtl.location import (
+from langgraph_mtl.hygiene.sanitize import sanitize
+from langgraph_mtl.hygiene.screening import Classifier, model_classifier
+from langgraph_mtl.memory.records import (
+    SCHEMA_VERSION,
+    MemoryRecord,
+)
+from langgraph_mtl.pool import jsonl as pool_jsonl
+from langgraph_mtl.pool.chroma_client import Transaction, chroma_client
+from langgraph_mtl.pool.codec import (
+    FLAG_PREFIX,
+    as_values,
+    to_metadata,
+)
+from langgraph_mtl.pool.embedded_chroma import PoolBusyError
+from langgraph_mtl.pool.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
+from langgraph_mtl.pool.location import (
     PoolLocationError,
     PoolUnavailableError,
     default_pool_location,
     parse_location,
 )
-from langgraph_mtl.memory_types import (
-    SCHEMA_VERSION,
-    MemoryRecord,
-)
-from langgraph_mtl.pool_codec import (
-    FLAG_PREFIX,
-    as_values,
-    to_metadata,
-)
-from langgraph_mtl.pool_reading import PoolReader
-from langgraph_mtl.pool_reports import ImportReport, ScoredMemory, WriteReport
-from langgraph_mtl.provenance import merge_provenance
-from langgraph_mtl.sanitize import sanitize
-from langgraph_mtl.screening import Classifier, model_classifier
+from langgraph_mtl.pool.provenance import merge_provenance
+from langgraph_mtl.pool.reading import PoolReader
+from langgraph_mtl.pool.reports import ImportReport, ScoredMemory, WriteReport
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -219,15 +219,15 @@ class MemoryPool(PoolReader):
         return pool
 
     def as_store(self) -> Any:
-        """This pool as a LangGraph ``BaseStore`` (see :class:`langgraph_mtl.store.MemoryStore`):
+        """This pool as a LangGraph ``BaseStore`` (see :class:`langgraph_mtl.pool.store.MemoryStore`):
         ``builder.compile(store=pool.as_store())``."""
-        from langgraph_mtl.store import MemoryStore
+        from langgraph_mtl.pool.store import MemoryStore
 
         return MemoryStore(self)
 
     def as_retriever(self, **settings: Any) -> Any:
-        """This pool as a LangChain retriever (see :class:`langgraph_mtl.store.MemoryRetriever`)."""
-        from langgraph_mtl.store import MemoryRetriever
+        """This pool as a LangChain retriever (see :class:`langgraph_mtl.pool.store.MemoryRetriever`)."""
+        from langgraph_mtl.pool.store import MemoryRetriever
 
         return MemoryRetriever(pool=self, **settings)
 
@@ -258,7 +258,7 @@ def open_pool(
         create: ``False`` to only read: nothing is created, and a read-only directory is
             opened from a private copy.
         screen_model: a chat model asked about memory text that the injection rules leave
-            undecided (see :func:`langgraph_mtl.screening.screen`); ``None`` = rules only.
+            undecided (see :func:`langgraph_mtl.hygiene.screening.screen`); ``None`` = rules only.
         lock_timeout: for a directory, how many seconds a call waits while another process
             uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
 

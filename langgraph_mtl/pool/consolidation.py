@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from langgraph_mtl.provenance import merge_provenance, sources_of
+from langgraph_mtl.pool.provenance import merge_provenance, sources_of
 
 if TYPE_CHECKING:
-    from langgraph_mtl.pool import MemoryPool
+    from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["ConsolidationReport", "consolidate"]
 

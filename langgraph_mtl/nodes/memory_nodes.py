@@ -33,12 +33,16 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from langgraph_mtl.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
-from langgraph_mtl.feedback import record_feedback
-from langgraph_mtl.location import PoolLocationError
-from langgraph_mtl.memory_types import MemoryRecord, MemoryType
+from langgraph_mtl.memory.records import MemoryRecord, MemoryType
+from langgraph_mtl.memory.trajectory import (
+    Step,
+    coerce_steps,
+    run_digest,
+    steps_from_messages,
+    task_from_messages,
+)
 from langgraph_mtl.models import model_label, resolve_chat_model
-from langgraph_mtl.node_base import (
+from langgraph_mtl.nodes.base import (
     MemoryContext,
     MemoryNode,
     MemoryState,
@@ -46,22 +50,18 @@ from langgraph_mtl.node_base import (
     context_value,
     pool_getter,
 )
-from langgraph_mtl.outbox import Outbox
-from langgraph_mtl.pool import EmbedderMismatchError, MemoryPool
-from langgraph_mtl.retrieval import (
+from langgraph_mtl.nodes.outbox import Outbox
+from langgraph_mtl.nodes.review import human_review
+from langgraph_mtl.pool.feedback import record_feedback
+from langgraph_mtl.pool.location import PoolLocationError
+from langgraph_mtl.pool.memory_pool import EmbedderMismatchError, MemoryPool
+from langgraph_mtl.tracing import configure_tracing
+from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
+from langgraph_mtl.transfer.retrieval import (
     QueryStrategy,
     receipt,
     render_memory_block,
     retrieve_memories,
-)
-from langgraph_mtl.review import human_review
-from langgraph_mtl.tracing import configure_tracing
-from langgraph_mtl.trajectory import (
-    Step,
-    coerce_steps,
-    run_digest,
-    steps_from_messages,
-    task_from_messages,
 )
 
 __all__ = [

@@ -12,10 +12,10 @@ from typing import Any, TypedDict
 from langchain_core.runnables import RunnableLambda
 from langgraph.runtime import get_runtime
 
-from langgraph_mtl.location import parse_location
-from langgraph_mtl.pool import MemoryPool, open_pool
-from langgraph_mtl.retrieval import Receipt
-from langgraph_mtl.trajectory import Step
+from langgraph_mtl.memory.trajectory import Step
+from langgraph_mtl.pool.location import parse_location
+from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
+from langgraph_mtl.transfer.retrieval import Receipt
 
 __all__ = [
     "MemoryContext",

@@ -12,11 +12,11 @@ from typing import Any, TypedDict
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from langgraph_mtl.feedback import utility
-from langgraph_mtl.memory_types import MemoryType
-from langgraph_mtl.pool import MemoryPool, ScoredMemory
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.memory.trajectory import approx_tokens
+from langgraph_mtl.pool.feedback import utility
+from langgraph_mtl.pool.memory_pool import MemoryPool, ScoredMemory
 from langgraph_mtl.tracing import traced
-from langgraph_mtl.trajectory import approx_tokens
 
 __all__ = [
     "GOAL_PROMPT",

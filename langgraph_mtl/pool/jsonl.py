@@ -10,10 +10,10 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
-from langgraph_mtl.chroma_client import short_error
-from langgraph_mtl.memory_types import MemoryRecord
-from langgraph_mtl.pool_codec import PAGE_SIZE, build_where, from_chroma
-from langgraph_mtl.pool_reports import ImportReport, WriteReport
+from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.pool.chroma_client import short_error
+from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma
+from langgraph_mtl.pool.reports import ImportReport, WriteReport
 
 __all__ = ["export_ids", "export_jsonl", "import_jsonl"]
 

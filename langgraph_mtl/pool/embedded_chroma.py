@@ -21,7 +21,7 @@ import chromadb
 from chromadb.config import Settings
 from filelock import FileLock, Timeout
 
-from langgraph_mtl.location import PoolUnavailableError
+from langgraph_mtl.pool.location import PoolUnavailableError
 
 __all__ = [
     "EmbeddedChroma",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from langgraph_mtl.memory_types import MemoryRecord
+from langgraph_mtl.memory.records import MemoryRecord
 
 __all__ = ["merge_provenance", "sources_of"]
 

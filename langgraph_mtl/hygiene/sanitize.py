@@ -11,15 +11,15 @@ import logging
 import re
 from dataclasses import dataclass
 
-from langgraph_mtl.memory_types import (
+from langgraph_mtl.hygiene.redaction import redact, redact_value
+from langgraph_mtl.hygiene.screening import Classifier, Screening, screen
+from langgraph_mtl.memory.records import (
     MAX_CONTENT_CHARS,
     MAX_FLAG_CHARS,
     MAX_KEY_CHARS,
     MAX_LABEL_CHARS,
     MemoryRecord,
 )
-from langgraph_mtl.redaction import redact, redact_value
-from langgraph_mtl.screening import Classifier, Screening, screen
 
 __all__ = ["Sanitized", "redact_identifier", "sanitize"]
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
-from langgraph_mtl.memory_types import SCHEMA_VERSION, Judge, MemoryRecord, MemoryType, Outcome
+from langgraph_mtl.memory.records import SCHEMA_VERSION, Judge, MemoryRecord, MemoryType, Outcome
 
 __all__ = [
     "FLAG_PREFIX",

@@ -13,7 +13,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
-from langgraph_mtl.memory_types import (
+from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.sanitize import redact_identifier
+from langgraph_mtl.memory.records import (
     Judge,
     MemoryRecord,
     MemoryType,
@@ -22,11 +24,7 @@ from langgraph_mtl.memory_types import (
     memory_id,
     schema_for,
 )
-from langgraph_mtl.models import model_label
-from langgraph_mtl.redaction import redact
-from langgraph_mtl.sanitize import redact_identifier
-from langgraph_mtl.tracing import traced, untraced
-from langgraph_mtl.trajectory import (
+from langgraph_mtl.memory.trajectory import (
     Step,
     clean_text,
     map_step,
@@ -34,6 +32,8 @@ from langgraph_mtl.trajectory import (
     run_digest,
     truncate_steps,
 )
+from langgraph_mtl.models import model_label
+from langgraph_mtl.tracing import traced, untraced
 
 __all__ = [
     "DEFAULT_KEY_FIELDS",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langgraph_mtl.memory_types import MemoryRecord
+from langgraph_mtl.memory.records import MemoryRecord
 
 __all__ = ["ImportReport", "ScoredMemory", "WriteReport"]
 

@@ -7,22 +7,22 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from langgraph_mtl.memory_types import MemoryRecord, MemoryType
-from langgraph_mtl.pool_codec import (
+from langgraph_mtl.memory.records import MemoryRecord, MemoryType
+from langgraph_mtl.pool.codec import (
     PAGE_SIZE,
     QUARANTINE_PREFIX,
     as_values,
     build_where,
     from_chroma,
 )
-from langgraph_mtl.pool_reports import ScoredMemory
+from langgraph_mtl.pool.reports import ScoredMemory
 
 __all__ = ["PoolReader"]
 
 
 class PoolReader:
     """Read operations over ``self.collection`` and ``self.embeddings`` (a base of
-    :class:`~langgraph_mtl.pool.MemoryPool`)."""
+    :class:`~langgraph_mtl.pool.memory_pool.MemoryPool`)."""
 
     collection: Any
     embeddings: Any

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from langgraph_mtl.pool import MemoryPool
+    from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["Utility", "prune", "record_feedback", "utility"]
 

@@ -33,7 +33,7 @@ from langgraph.store.base import (
 )
 from pydantic import ConfigDict
 
-from langgraph_mtl.memory_types import MemoryRecord, MemoryType
+from langgraph_mtl.memory.records import MemoryRecord, MemoryType
 
 __all__ = ["ROOT", "MemoryRetriever", "MemoryStore"]
 

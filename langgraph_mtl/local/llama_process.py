@@ -1,6 +1,6 @@
-"""Process entry point of the local model server: ``python -m langgraph_mtl.llama_server``.
+"""Process entry point of the local model server: ``python -m langgraph_mtl.local.llama_process``.
 
-Started by :class:`langgraph_mtl.local_model.LocalModelServer`; runs llama.cpp (``xllamacpp``)
+Started by :class:`langgraph_mtl.local.server.LocalModelServer`; runs llama.cpp (``xllamacpp``)
 on 127.0.0.1 until it gets SIGTERM or SIGINT.
 """
 
@@ -23,7 +23,7 @@ def _stop_when_orphaned(stop: threading.Event, every: float = 2.0) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m langgraph_mtl.llama_server")
+    parser = argparse.ArgumentParser(prog="python -m langgraph_mtl.local.llama_process")
     parser.add_argument("--model", required=True, help="GGUF file")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--threads", type=int, default=2)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from langgraph.types import interrupt
 
-from langgraph_mtl.memory_types import MemoryRecord
-from langgraph_mtl.sanitize import sanitize
+from langgraph_mtl.hygiene.sanitize import sanitize
+from langgraph_mtl.memory.records import MemoryRecord
 
 __all__ = ["human_review"]
 

@@ -9,9 +9,9 @@ from typing import Any
 from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, tool
 
-from langgraph_mtl.memory_types import MemoryType
-from langgraph_mtl.node_base import PoolSource, context_value, pool_getter
-from langgraph_mtl.retrieval import receipt, render_memory_block, retrieve_memories
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.nodes.base import PoolSource, context_value, pool_getter
+from langgraph_mtl.transfer.retrieval import receipt, render_memory_block, retrieve_memories
 
 __all__ = ["create_search_memory_tool"]
 

@@ -1,0 +1,3 @@
+"""The embedded local model: pinned weights and a llama.cpp server process."""
+
+from __future__ import annotations
