@@ -202,6 +202,7 @@ def test_a_pool_given_by_location_opens_on_first_use_and_recovers_after_an_outag
         ({"k": "3"}, "context.k must be a whole number >= 1"),
         ({"memory_types": ("recipe",)}, "context.memory_type"),
         ({"abstraction_weight": "heavy"}, "context.abstraction_weight must be a number"),
+        ({"domain": "py thon"}, "context.domain: 'py thon' is not a domain name"),
     ],
 )
 def test_a_wrong_run_context_is_reported_as_misconfigured_not_as_an_outage(

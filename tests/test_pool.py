@@ -49,6 +49,17 @@ def test_leave_one_domain_out_excludes_the_task_domain(filled):
     }
 
 
+@pytest.mark.parametrize("spelling", [" python", "python ", "\tpython\n"])
+def test_a_domain_with_stray_whitespace_is_still_left_out(filled, spelling):
+    hits = filled.search("run the unit tests before submitting", k=10, exclude_domains=spelling)
+    assert {h.record.domain for h in hits} == {"rust", "verilog", "shell"}
+
+
+def test_a_domain_filter_that_is_not_a_domain_name_is_refused(filled):
+    with pytest.raises(ValueError, match="exclude_domains"):
+        filled.search("tests", exclude_domains="python<script>")
+
+
 def test_similarity_is_cosine_best_first(filled):
     hits = filled.search("run the unit tests before submitting", k=4)
     assert hits[0].record.domain == "python"

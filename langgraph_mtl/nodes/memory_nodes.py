@@ -33,7 +33,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from langgraph_mtl.memory.records import MemoryRecord, MemoryType
+from langgraph_mtl.memory.records import MemoryRecord, MemoryType, validate_domain
 from langgraph_mtl.memory.trajectory import (
     Step,
     coerce_steps,
@@ -86,6 +86,7 @@ def _failure(exc: Exception) -> str:
 
 @dataclass(frozen=True)
 class _RunSettings:
+    domain: str | None
     k: int
     memory_types: list[MemoryType]
     abstraction_weight: float
@@ -112,8 +113,13 @@ def _run_settings(
         raise ValueError(f"context.{exc}") from None
     weight = _number(context_value(runtime, "abstraction_weight", 0.0), "abstraction_weight")
     gate = context_value(runtime, "min_similarity", min_similarity)
+    domain = context_value(runtime, "domain", None)
     return _RunSettings(
-        raw_k, types, weight, None if gate is None else _number(gate, "min_similarity")
+        validate_domain(domain, "context.domain") if domain else None,
+        raw_k,
+        types,
+        weight,
+        None if gate is None else _number(gate, "min_similarity"),
     )
 
 
@@ -193,7 +199,7 @@ def create_memory_retrieval_node(
             hits = retrieve_memories(
                 get_pool(),
                 task,
-                domain=context_value(runtime, "domain", None),
+                domain=run.domain,
                 k=run.k,
                 memory_types=run.memory_types,
                 strategy=query_strategy,

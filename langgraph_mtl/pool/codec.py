@@ -8,7 +8,14 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
-from langgraph_mtl.memory.records import SCHEMA_VERSION, Judge, MemoryRecord, MemoryType, Outcome
+from langgraph_mtl.memory.records import (
+    SCHEMA_VERSION,
+    Judge,
+    MemoryRecord,
+    MemoryType,
+    Outcome,
+    validate_domain,
+)
 
 __all__ = [
     "FLAG_PREFIX",
@@ -80,6 +87,11 @@ def as_values(value: Any) -> list[str]:
     return [v.value if isinstance(v, Enum) else str(v) for v in items]
 
 
+def _domains(value: str | Iterable[str] | None, argument: str) -> list[str]:
+    """Domain filter values normalised as stored domains are, so " python " still matches."""
+    return [validate_domain(v, argument) for v in as_values(value)]
+
+
 def build_where(
     *,
     exclude_domains: str | Iterable[str] | None = None,
@@ -94,8 +106,8 @@ def build_where(
 
     clauses: list[dict[str, Any]] = []
     for key, values, op in (
-        ("domain", as_values(exclude_domains), "$nin"),
-        ("domain", as_values(domains), "$in"),
+        ("domain", _domains(exclude_domains, "exclude_domains"), "$nin"),
+        ("domain", _domains(domains, "domains"), "$in"),
         ("memory_type", as_values(memory_types), "$in"),
         ("outcome", as_values(outcomes), "$in"),
         ("agent_model", as_values(agent_models), "$in"),
