@@ -133,6 +133,23 @@ def test_model_failure_keeps_the_run_and_a_later_write_flushes(pool, scripted, t
     assert pool.count() == 2 and len(box) == 0  # the later write abstracted the kept run too
 
 
+def test_a_queued_run_keeps_the_judges_verdict(pool, scripted, tmp_path):
+    class Runtime:
+        context = {"domain": "c", "task_id": "judged"}
+
+    box = Outbox(tmp_path / "outbox.jsonl")
+    judge = scripted(default="PASS")
+    node = create_memory_writer_node(
+        pool, model=scripted(default="not json at all"), judge=judge, outbox=box
+    )
+    state = {"task": "fix the build", "trajectory": [{"action": "make", "observation": "ok"}]}
+    assert node(state, Runtime())["memory_write_status"] == "queued: insight abstraction failed"
+    assert box.flush(pool, model=scripted(default=insight_json("Read the log"))).delivered == 1
+    (stored,) = pool.list_records()
+    assert stored.outcome.value == "success"
+    assert stored.judged_by.value == "llm-judge"
+
+
 def test_nodes_work_on_messages_state(pool, scripted, tmp_path):
     model = scripted(default=insight_json("Inspect before editing"))
     builder = StateGraph(MessagesState, context_schema=MemoryContext)

@@ -340,7 +340,7 @@ def _write_run(
             records.append(record)
         except Exception as exc:
             log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
-            box.add_run(run, kind.value, reason=str(exc)[:300])
+            box.add_run(run, kind.value, reason=str(exc)[:300], outcome=outcome)
             problems.append(f"{kind.value} abstraction failed")
     if records and review:
         try:

@@ -22,7 +22,7 @@ from langgraph_mtl._files import append_json_line
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.hygiene.sanitize import sanitize
-from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.memory.records import Judge, MemoryRecord, Outcome
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.transfer.abstraction import (
     AbstractionError,
@@ -64,10 +64,19 @@ class Outbox:
         entry = {"kind": "record", "record": clean.model_dump(mode="json")}
         self._append({**entry, "reason": redact(reason).text})
 
-    def add_run(self, run: FinishedRun, memory_type: str, reason: str) -> None:
-        """Keep a run whose abstraction failed, to abstract again later (redacted first)."""
+    def add_run(
+        self,
+        run: FinishedRun,
+        memory_type: str,
+        reason: str,
+        outcome: tuple[Outcome, Judge] | None = None,
+    ) -> None:
+        """Keep a run whose abstraction failed, to abstract again later (redacted first), with
+        the outcome already decided for it (a judge's verdict is not asked for twice)."""
         clean, _ = redact_run(run)
-        entry = {"kind": "run", "run": asdict(clean), "memory_type": memory_type}
+        entry: dict[str, Any] = {"kind": "run", "run": asdict(clean), "memory_type": memory_type}
+        if outcome is not None:
+            entry["outcome"] = [outcome[0].value, outcome[1].value]
         self._append({**entry, "reason": redact(reason).text})
 
     def _append(self, entry: dict[str, Any]) -> None:
@@ -111,7 +120,10 @@ class Outbox:
                     elif entry.get("kind") == "run" and model is not None:
                         known = {f.name for f in fields(FinishedRun)}  # older files had more
                         run = FinishedRun(**{k: v for k, v in entry["run"].items() if k in known})
-                        pool.upsert(abstract_run(run, entry["memory_type"], model=model))
+                        record = abstract_run(
+                            run, entry["memory_type"], model=model, outcome=_decided(entry)
+                        )
+                        pool.upsert(record)
                     else:
                         keep.append(entry)
                         continue
@@ -134,3 +146,12 @@ class Outbox:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)
+
+
+def _decided(entry: dict[str, Any]) -> tuple[Outcome, Judge] | None:
+    """The outcome kept with a run, or ``None`` (decided again) when absent or unreadable."""
+    try:
+        outcome, judge = entry["outcome"]
+        return Outcome(outcome), Judge(judge)
+    except (KeyError, TypeError, ValueError):
+        return None
