@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from helpers import insight_json, make_record
@@ -134,16 +135,14 @@ def test_model_failure_keeps_the_run_and_a_later_write_flushes(pool, scripted, t
 
 
 def test_a_queued_run_keeps_the_judges_verdict(pool, scripted, tmp_path):
-    class Runtime:
-        context = {"domain": "c", "task_id": "judged"}
-
+    runtime = SimpleNamespace(context={"domain": "c", "task_id": "judged"})
     box = Outbox(tmp_path / "outbox.jsonl")
     judge = scripted(default="PASS")
     node = create_memory_writer_node(
         pool, model=scripted(default="not json at all"), judge=judge, outbox=box
     )
     state = {"task": "fix the build", "trajectory": [{"action": "make", "observation": "ok"}]}
-    assert node(state, Runtime())["memory_write_status"] == "queued: insight abstraction failed"
+    assert node(state, runtime)["memory_write_status"] == "queued: insight abstraction failed"
     assert box.flush(pool, model=scripted(default=insight_json("Read the log"))).delivered == 1
     (stored,) = pool.list_records()
     assert stored.outcome.value == "success"
