@@ -24,6 +24,7 @@ __all__ = [
     "as_values",
     "build_where",
     "from_chroma",
+    "matches_where",
     "to_metadata",
 ]
 
@@ -120,3 +121,43 @@ def build_where(
     if not clauses:
         return None
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+_COMPARE = {
+    "$eq": lambda have, want: have == want,
+    "$ne": lambda have, want: have != want,
+    "$in": lambda have, want: have in want,
+    "$nin": lambda have, want: have not in want,
+    "$gt": lambda have, want: have > want,
+    "$gte": lambda have, want: have >= want,
+    "$lt": lambda have, want: have < want,
+    "$lte": lambda have, want: have <= want,
+}
+
+
+def matches_where(where: dict[str, Any] | None, meta: dict[str, Any]) -> bool:
+    """Whether stored metadata passes a ``where`` filter, as Chroma decides it (a field the
+    metadata lacks matches nothing). Raises ValueError for an operator it does not know."""
+    if not where:
+        return True
+    for key, condition in where.items():
+        if key == "$and":
+            if not all(matches_where(part, meta) for part in condition):
+                return False
+        elif key == "$or":
+            if not any(matches_where(part, meta) for part in condition):
+                return False
+        elif key not in meta:
+            return False
+        elif isinstance(condition, dict):
+            for op, want in condition.items():
+                if op not in _COMPARE:
+                    raise ValueError(f"where: unsupported operator {op!r}")
+                try:
+                    if not _COMPARE[op](meta[key], want):
+                        return False
+                except TypeError:  # a number compared with a string: no match, as in Chroma
+                    return False
+        elif meta[key] != condition:
+            return False
+    return True

@@ -20,6 +20,7 @@ from langgraph_mtl.hygiene.screening import Classifier, model_classifier
 from langgraph_mtl.memory.records import (
     SCHEMA_VERSION,
     MemoryRecord,
+    MemoryType,
 )
 from langgraph_mtl.pool import jsonl as pool_jsonl
 from langgraph_mtl.pool.chroma_client import Transaction, chroma_client
@@ -39,6 +40,11 @@ from langgraph_mtl.pool.location import (
 from langgraph_mtl.pool.provenance import merge_provenance
 from langgraph_mtl.pool.reading import PoolReader
 from langgraph_mtl.pool.reports import ImportReport, ScoredMemory, WriteReport
+from langgraph_mtl.pool.typed_collections import (
+    TypedCollections,
+    move_untyped_records,
+    part_name,
+)
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -90,6 +96,7 @@ class MemoryPool(PoolReader):
         self.embeddings = embeddings
         self.location = location
         self.dedup_threshold = dedup_threshold
+        self.pass_rates = {}
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -232,7 +239,10 @@ class MemoryPool(PoolReader):
         return MemoryRetriever(pool=self, **settings)
 
     def drop(self) -> None:
-        """Delete this pool's collection and everything in it."""
+        """Delete this pool's collections and everything in them."""
+        for memory_type, part in self.collection.parts.items():
+            if part is not None:
+                self.client.delete_collection(part_name(self.collection.name, memory_type))
         self.client.delete_collection(self.collection.name)
 
 
@@ -281,7 +291,9 @@ def open_pool(
                 f"the pool at {label} has no collection {collection!r}; it holds: "
                 f"{', '.join(names) or 'none'} (choose one with --collection)"
             ) from exc
-    pool = _open_collection(client, label, collection, embedder, dedup_threshold, transaction)
+    pool = _open_collection(
+        client, label, collection, embedder, dedup_threshold, transaction, create=create
+    )
     pool.classifier = model_classifier(screen_model) if screen_model is not None else None
     return pool
 
@@ -293,6 +305,8 @@ def _open_collection(
     embedder: Embeddings,
     dedup_threshold: float | None,
     transaction: Transaction = nullcontext,
+    *,
+    create: bool = True,
 ) -> MemoryPool:
     identity = embedder_identity(embedder)
     meta = {
@@ -312,8 +326,10 @@ def _open_collection(
         raise ValueError(
             f"collection {collection!r} uses {space!r} distance; the pool needs cosine"
         )
+    parts = {kind: _part(client, collection, kind, create) for kind in MemoryType}
+    typed = TypedCollections(coll, parts)
     pool = MemoryPool(
-        coll,
+        typed,
         embedder,
         location=location,
         client=client,
@@ -336,5 +352,20 @@ def _open_collection(
             f"--embeddings {stored.name}` then "
             f"`mtl pool import memories.jsonl --collection NEW_NAME --embeddings NEW_EMBEDDER`."
         )
-    log.debug("opened pool %s/%s (%d memories)", location, collection, coll.count())
+    if typed.untyped and create:
+        move_untyped_records(typed, transaction)
+    log.debug("opened pool %s/%s (%d memories)", location, collection, typed.count())
     return pool
+
+
+def _part(client: Any, collection: str, memory_type: MemoryType, create: bool) -> Any | None:
+    """The collection of one memory type (``None`` when reading a pool that has none yet)."""
+    name = part_name(collection, memory_type)
+    if not create:
+        try:
+            return client.get_collection(name, embedding_function=None)
+        except Exception:
+            return None
+    return client.get_or_create_collection(
+        name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None
+    )

@@ -4,6 +4,7 @@ quarantined memories left out of searches unless asked for."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -14,10 +15,14 @@ from langgraph_mtl.pool.codec import (
     as_values,
     build_where,
     from_chroma,
+    matches_where,
 )
 from langgraph_mtl.pool.reports import ScoredMemory
+from langgraph_mtl.pool.typed_collections import types_in
 
-__all__ = ["PoolReader"]
+__all__ = ["OVERFETCH_MAX", "PoolReader"]
+
+OVERFETCH_MAX = 1024  # at most; a rarer filter is left to Chroma's filtered query
 
 
 class PoolReader:
@@ -26,6 +31,7 @@ class PoolReader:
 
     collection: Any
     embeddings: Any
+    pass_rates: dict[str, float]  # per filter, the share of neighbours that passed it last
 
     def count(self) -> int:
         """How many records the pool holds."""
@@ -55,34 +61,25 @@ class PoolReader:
     def covered_tasks(self) -> set[tuple[str, str]]:
         """Every (domain, task id) with a memory here, counting the tasks of merged duplicates."""
         covered: set[tuple[str, str]] = set()
-        offset = 0
-        while True:
-            page = self.collection.get(include=["metadatas"], limit=PAGE_SIZE, offset=offset)
-            if not page["ids"]:
-                return covered
+        for page in self.collection.pages(None, ["metadatas"], PAGE_SIZE):
             for meta in page["metadatas"]:
                 domain = str(meta.get("domain"))
                 covered.add((domain, str(meta.get("task_id"))))
                 for source in json.loads(str(meta.get("sources") or "[]")):
                     covered.add((domain, str(source.get("task_id"))))
-            offset += len(page["ids"])
+        return covered
 
     def iter_records(
         self, where: dict[str, Any] | None, *, with_embeddings: bool
     ) -> Iterator[tuple[MemoryRecord, list[float] | None]]:
         include = ["documents", "metadatas"] + (["embeddings"] if with_embeddings else [])
-        offset = 0
-        while True:
-            page = self.collection.get(where=where, include=include, limit=PAGE_SIZE, offset=offset)
-            if not page["ids"]:
-                return
+        for page in self.collection.pages(where, include, PAGE_SIZE):
             embeddings = page.get("embeddings")
             for i, record_id in enumerate(page["ids"]):
                 vector = None
                 if with_embeddings and embeddings is not None:
                     vector = [float(x) for x in embeddings[i]]
                 yield from_chroma(record_id, page["documents"][i], page["metadatas"][i]), vector
-            offset += len(page["ids"])
 
     def search(
         self,
@@ -121,19 +118,75 @@ class PoolReader:
             exclude_task_ids=exclude_task_ids,
             extra=extra_where,
         )
-        result = self.collection.query(
-            query_embeddings=[[float(x) for x in vector]],
-            n_results=k,
-            where=where,
-            include=["documents", "metadatas", "distances"],
-        )
-        hits = []
-        for record_id, doc, meta, distance in zip(
-            result["ids"][0],
-            result["documents"][0],
-            result["metadatas"][0],
-            result["distances"][0],
+        return self._nearest([float(x) for x in vector], k, where)
+
+    def _nearest(
+        self, vector: list[float], k: int, where: dict[str, Any] | None
+    ) -> list[ScoredMemory]:
+        """The ``k`` nearest records passing ``where``, over the collections of its types."""
+        rows: list[_Row] = []
+        for part in self.collection.collections(types_in(where)):
+            rows += self._nearest_in(part, vector, k, where)
+        rows.sort(key=lambda row: row[3])  # stable: ties keep Chroma's order
+        unique: dict[str, _Row] = {}
+        for row in rows:  # a record held twice while older records move: once, the nearest
+            unique.setdefault(row[0], row)
+        rows = list(unique.values())
+        return [
+            ScoredMemory(from_chroma(record_id, doc, meta), 1.0 - float(distance))
+            for record_id, doc, meta, distance in rows[:k]
+        ]
+
+    def _nearest_in(
+        self, part: Any, vector: list[float], k: int, where: dict[str, Any] | None
+    ) -> list[_Row]:
+        """The ``k`` nearest records of one Chroma collection passing ``where``.
+
+        Chroma's filtered query costs many times its index (and grows with the pool), so the
+        index is asked for more neighbours than needed, unfiltered, and the filter applied
+        here, asking for four times as many while too few pass; a filter so rare that even
+        ``OVERFETCH_MAX`` neighbours hold fewer than ``k`` goes to Chroma's filtered query.
+        The share that passed is remembered per filter, so the first request usually does.
+        """
+        signature = f"{part.name} {json.dumps(where, sort_keys=True)}"
+        wanted = k if where is None else self._first_fetch(k, signature)
+        while True:
+            rows = _rows(part.query(query_embeddings=[vector], n_results=wanted, include=_INCLUDE))
+            passing = [row for row in rows if matches_where(where, row[2])]
+            if where is not None:
+                self._remember_pass_rate(signature, len(passing), len(rows))
+            if len(passing) >= k or len(rows) < wanted:  # enough, or the whole collection seen
+                return passing[:k]
+            if wanted >= OVERFETCH_MAX:
+                found = part.query(
+                    query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE
+                )
+                return _rows(found)
+            wanted = min(wanted * 4, OVERFETCH_MAX)
+
+    def _first_fetch(self, k: int, signature: str) -> int:
+        """Neighbours to ask for first: twice what the filter's last pass rate needs."""
+        rate = self.pass_rates.get(signature, 0.5)
+        return max(k, min(OVERFETCH_MAX, math.ceil(2 * k / max(rate, 1e-3)) + k))
+
+    def _remember_pass_rate(self, signature: str, passed: int, seen: int) -> None:
+        if len(self.pass_rates) > 256:
+            self.pass_rates.clear()
+        self.pass_rates[signature] = max(passed, 1) / max(seen, 1)
+
+
+_Row = tuple[str, str, dict[str, Any], float]
+_INCLUDE = ["documents", "metadatas", "distances"]
+
+
+def _rows(found: dict[str, Any]) -> list[_Row]:
+    """A Chroma query's single result list as (id, document, metadata, distance) rows."""
+    return list(
+        zip(
+            found["ids"][0],
+            found["documents"][0],
+            found["metadatas"][0],
+            found["distances"][0],
             strict=True,
-        ):
-            hits.append(ScoredMemory(from_chroma(record_id, doc, meta), 1.0 - float(distance)))
-        return hits
+        )
+    )
