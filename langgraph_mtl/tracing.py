@@ -7,8 +7,10 @@ at exit while it retries; :func:`configure_tracing` turns such a half-set-up req
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Literal
 
@@ -75,15 +77,30 @@ def redacted_for_trace(data: Any) -> dict[str, Any]:
 
 
 def traced(name: str, run_type: Literal["chain", "retriever"] = "chain") -> Any:
-    """``langsmith.traceable`` for memory-layer functions: inputs and outputs are redacted."""
-    from langsmith import traceable
+    """``langsmith.traceable`` for memory-layer functions: inputs and outputs are redacted.
 
-    return traceable(
-        name=name,
-        run_type=run_type,
-        process_inputs=redacted_for_trace,
-        process_outputs=redacted_for_trace,
-    )
+    When nothing is being traced (no tracing requested, no run in progress) the function is
+    called directly, so an untraced run pays nothing for the redacted copies."""
+    from langsmith import traceable
+    from langsmith.utils import tracing_is_enabled
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        with_trace = traceable(
+            name=name,
+            run_type=run_type,
+            process_inputs=redacted_for_trace,
+            process_outputs=redacted_for_trace,
+        )(function)
+
+        @functools.wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if tracing_is_enabled():
+                return with_trace(*args, **kwargs)
+            return function(*args, **kwargs)
+
+        return call
+
+    return decorate
 
 
 def untraced() -> AbstractContextManager[None]:

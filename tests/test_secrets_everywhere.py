@@ -148,6 +148,8 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
             record["flags"] = {"note": RUN_TEXT[:900]}
             report = pool.import_jsonl([json.dumps({"record": record})])
             assert report.errors == []
+    if path.startswith("writer"):  # the writer's abstraction is traced: its traces are read
+        assert traces.sent
     seen = _everything_read(pool, tmp_path, box, [model, judge], traces.sent)
     assert _leaks(seen) == []
     if path == "writer":

@@ -150,15 +150,10 @@ class MemoryPool(PoolReader):
         for found in exact["ids"]:
             if found != record.id:
                 return str(found)
-        near = self.collection.query(
-            query_embeddings=[[float(x) for x in vector]],
-            n_results=1,
-            where=scope,
-            include=["distances"],
-        )
+        near = self._nearest([float(x) for x in vector], 1, scope)
         threshold = float(self.dedup_threshold or 2.0)
-        if near["ids"][0] and near["ids"][0][0] != record.id:
-            return str(near["ids"][0][0]) if 1.0 - near["distances"][0][0] >= threshold else None
+        if near and near[0].record.id != record.id and near[0].similarity >= threshold:
+            return near[0].record.id
         return None
 
     def store_vectors(self, batch: Sequence[MemoryRecord], vectors: Sequence[Any]) -> None:
