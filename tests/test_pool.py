@@ -118,6 +118,43 @@ def test_export_import_round_trip_and_reembedding(filled, pool_dir):
     assert foreign.search("cargo test", k=1)[0].record.domain == "rust"
 
 
+class CountingEmbeddings(HashingEmbeddings):
+    """Counts the texts it embeds as documents."""
+
+    embedded: int = 0
+
+    def embed_documents(self, texts):
+        self.embedded += len(texts)
+        return super().embed_documents(texts)
+
+
+def test_an_interrupted_import_run_again_embeds_and_writes_only_what_is_missing(pool_dir):
+    lines = [
+        json.dumps({"record": record(d, f"{d}{i}", f"{d} lesson {i}").model_dump(mode="json")})
+        for d in ("python", "rust", "shell")
+        for i in range(40)
+    ]
+    embedder = CountingEmbeddings()
+    target = open_pool(str(pool_dir), collection="resumed", embeddings=embedder)
+    embedder.embedded = 0  # opening probes the embedder
+    assert target.import_jsonl(lines[:50], batch_size=16).imported == 50  # then "interrupted"
+    assert embedder.embedded == 50
+    seen: list[int] = []
+    report = target.import_jsonl(lines, batch_size=16, progress=seen.append)
+    assert (report.imported, report.errors) == (120, [])
+    assert embedder.embedded == 120  # the first 50 were not embedded again
+    assert target.count() == 120
+    assert seen == [16, 32, 48, 64, 80, 96, 112, 120]
+
+
+def test_a_changed_line_is_written_again_on_import(pool):
+    first = record("python", "p1", "check the exit code")
+    pool.import_jsonl([_line(first)])
+    changed = first.model_copy(update={"outcome": Outcome.FAILURE})
+    assert pool.import_jsonl([_line(changed)]).imported == 1
+    assert pool.get(first.id).outcome is Outcome.FAILURE
+
+
 def test_import_reports_broken_lines_and_keeps_good_ones(pool):
     good = json.dumps({"record": record("python", "p9", "a good memory").model_dump(mode="json")})
     bad_record = json.dumps({"record": {"id": "x", "memory_type": "recipe"}})

@@ -207,9 +207,16 @@ def pool_import(
     """Import a JSONL file; bad lines are reported with their numbers, good ones kept."""
     if not path.is_file():
         raise CliError(f"no such file: {path}", code=2)
+    from rich.progress import Progress
+
     memories = open_for_write(pool, collection, embeddings)
-    with path.open("rb") as lines:  # decoded line by line: a bad line never hides the others
-        report = memories.import_jsonl(lines)
+    with path.open("rb") as handle:
+        total = sum(1 for _ in handle)
+    # decoded line by line: a bad line never hides the others; what is stored already is
+    # skipped, so an interrupted import is resumed by running it again
+    with path.open("rb") as lines, Progress(console=err, transient=True) as bar:
+        job = bar.add_task(f"importing {path.name}", total=total)
+        report = memories.import_jsonl(lines, progress=lambda n: bar.update(job, completed=n))
     out.print(f"imported {report.imported} memories; {len(report.errors)} lines refused")
     for number, error in report.errors[:50]:
         out.print(f"  line {number}: {error}", markup=False)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
 
 from pydantic import ValidationError
 
 from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.pool.chroma_client import short_error
-from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma
+from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma, to_metadata
 from langgraph_mtl.pool.reports import ImportReport, WriteReport
 
 __all__ = ["export_ids", "export_jsonl", "import_jsonl"]
@@ -54,17 +54,28 @@ def export_ids(pool: Any, out: IO[str], ids: Sequence[str]) -> int:
     return written
 
 
-def import_jsonl(pool: Any, lines: Iterable[str | bytes], *, batch_size: int = 128) -> ImportReport:
+def import_jsonl(
+    pool: Any,
+    lines: Iterable[str | bytes],
+    *,
+    batch_size: int = 1000,
+    progress: Callable[[int], None] | None = None,
+) -> ImportReport:
     """Import JSON lines (text, or bytes decoded as UTF-8 line by line). Each line is checked
     on its own: a bad one is reported with its number and what to fix, and never affects
-    another. ``imported`` counts distinct records stored.
+    another. ``imported`` counts distinct records stored or found already stored.
 
     Vectors in the file are reused only when they come from this pool's embedder, and must
-    then be lists of finite numbers of the pool's dimension.
+    then be lists of finite numbers of the pool's dimension. A record already stored as it
+    is (the same key and content) is neither embedded nor written again, so an interrupted
+    import run again picks up where it stopped. ``progress`` is called with the number of
+    lines read after each batch.
     """
     report = ImportReport()
+    identity = pool.identity  # read once: every line is checked against it
     pending: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
     stored: set[str] = set()
+    number = 0
     for number, raw in enumerate(lines, start=1):
         try:
             text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
@@ -72,7 +83,7 @@ def import_jsonl(pool: Any, lines: Iterable[str | bytes], *, batch_size: int = 1
                 text = text.removeprefix("\ufeff")
             if not text.strip():
                 continue
-            record, vector = _parse_line(pool, text)
+            record, vector = _parse_line(identity, text)
         except UnicodeDecodeError:
             report.errors.append((number, "not valid UTF-8: save the file as UTF-8"))
             continue
@@ -83,26 +94,30 @@ def import_jsonl(pool: Any, lines: Iterable[str | bytes], *, batch_size: int = 1
         if len(pending) >= batch_size:
             stored |= _store_imported(pool, list(pending.values()))
             pending = {}
+            if progress is not None:
+                progress(number)
     if pending:
         stored |= _store_imported(pool, list(pending.values()))
+    if progress is not None:
+        progress(number)
     report.imported = len(stored)
     return report
 
 
-def _parse_line(pool: Any, text: str) -> tuple[MemoryRecord, list[float] | None]:
+def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | None]:
     data = json.loads(text)
     if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
         raise ValueError('each line must be an object {"record": {...}}')
     record = MemoryRecord.model_validate(data["record"])
-    if "embedding" not in data or data.get("embedder") != pool.identity_name:
+    if "embedding" not in data or data.get("embedder") != identity.name:
         return record, None
     vector = data["embedding"]
-    size = pool.identity.dimension
+    size = identity.dimension
     if (
         not isinstance(vector, list)
         or len(vector) != size
-        or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in vector)
-        or not all(math.isfinite(x) for x in vector)
+        or not set(map(type, vector)) <= {int, float}  # no bools, strings or nulls
+        or not all(map(math.isfinite, vector))
     ):
         raise ValueError(
             f"embedding must be a list of {size} finite numbers; drop the field (and "
@@ -112,14 +127,19 @@ def _parse_line(pool: Any, text: str) -> tuple[MemoryRecord, list[float] | None]
 
 
 def _store_imported(pool: Any, pending: list[tuple[MemoryRecord, list[float] | None]]) -> set[str]:
+    held = pool.collection.get(ids=[r.id for r, _ in pending], include=["metadatas"])
+    stored = dict(zip(held["ids"], held["metadatas"], strict=True))  # one lookup a batch
     report = WriteReport()
-    unique: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
-    for record, vector in pending:  # imports are redacted and screened like any write
-        clean = pool.sanitize_for_write(record, report)
-        unique[clean.id] = (clean, vector if clean.key == record.key else None)
-    records = [r for r, _ in unique.values()]
-    missing = [r.key for r, v in unique.values() if v is None]
+    todo: list[tuple[MemoryRecord, list[float] | None]] = []
+    for record, vector in pending:
+        if stored.get(record.id) == to_metadata(record):
+            continue  # stored exactly so (content by its hash), so already clean: nothing to do
+        clean = pool.sanitize_for_write(record, report)  # redacted and screened as any write
+        todo.append((clean, vector if clean.key == record.key else None))
+    missing = [r.key for r, v in todo if v is None]
     fresh = iter(pool.embeddings.embed_documents(missing) if missing else [])
-    vectors = [v if v is not None else next(fresh) for _, v in unique.values()]
-    pool.store_vectors(records, vectors)
-    return {r.id for r in records}
+    if todo:
+        pool.store_vectors(
+            [r for r, _ in todo], [v if v is not None else next(fresh) for _, v in todo]
+        )
+    return {r.id for r, _ in pending}

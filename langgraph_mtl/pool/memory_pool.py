@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from typing import IO, Any
 
@@ -184,9 +184,16 @@ class MemoryPool(PoolReader):
         """Write the given records with their vectors as JSON lines. Returns the count."""
         return pool_jsonl.export_ids(self, out, ids)
 
-    def import_jsonl(self, lines: Iterable[str | bytes], *, batch_size: int = 128) -> ImportReport:
-        """Import JSON lines; each line is checked on its own (see :mod:`.pool_jsonl`)."""
-        return pool_jsonl.import_jsonl(self, lines, batch_size=batch_size)
+    def import_jsonl(
+        self,
+        lines: Iterable[str | bytes],
+        *,
+        batch_size: int = 1000,
+        progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        """Import JSON lines; each line is checked on its own, what is stored already is
+        skipped, ``progress`` hears the lines read (see :mod:`langgraph_mtl.pool.jsonl`)."""
+        return pool_jsonl.import_jsonl(self, lines, batch_size=batch_size, progress=progress)
 
     # -- identity ---------------------------------------------------------------------------
 
