@@ -138,13 +138,13 @@ def test_eight_writer_processes_lose_and_duplicate_nothing(chroma):
         assert p.exitcode == 0
     pool = open_pool(chroma.url, collection=collection, embeddings=HashingEmbeddings())
     records = pool.list_records()
-    assert pool.count() == 800 and len({r.id for r in records}) == 800
+    assert pool.count() == 800
+    assert len({r.id for r in records}) == 800
     assert {r.domain for r in records} == {f"d{w}" for w in range(8)}
     stats = utility(pool, [f"shared-{k}" for k in range(5)])
     assert sum(s.retrieved for s in stats.values()) == 800
-    assert (
-        sum(s.helped for s in stats.values()) == 400 and sum(s.hurt for s in stats.values()) == 400
-    )
+    assert sum(s.helped for s in stats.values()) == 400
+    assert sum(s.hurt for s in stats.values()) == 400
 
 
 def test_outage_goes_to_the_outbox_and_is_delivered_once(chroma, tmp_path, scripted):
@@ -167,12 +167,15 @@ def test_outage_goes_to_the_outbox_and_is_delivered_once(chroma, tmp_path, scrip
     }
     chroma.stop()
     out = writer(state, Runtime())
-    assert out["memory_write_status"].startswith("queued: pool unavailable") and len(box) == 1
+    assert out["memory_write_status"].startswith("queued: pool unavailable")
+    assert len(box) == 1
     chroma.start()
-    assert box.flush(pool).delivered == 1 and len(box) == 0
+    assert box.flush(pool).delivered == 1
+    assert len(box) == 0
     assert box.flush(pool).delivered == 0
     (stored,) = pool.list_records()
-    assert stored.key == "Read the failing test first" and stored.outcome.value == "success"
+    assert stored.key == "Read the failing test first"
+    assert stored.outcome.value == "success"
     writer(state | {"task": "fix the bug"}, Runtime())  # the same run written again
     assert pool.count() == 1
 
@@ -192,7 +195,8 @@ def test_a_node_started_while_the_server_is_down_uses_the_pool_once_it_is_back(c
 
     chroma.stop()
     down = node({"task": "run the tests first"}, Runtime())
-    assert down["memory_status"].startswith("unavailable:") and down["memory_receipts"] == []
+    assert down["memory_status"].startswith("unavailable:")
+    assert down["memory_receipts"] == []
     chroma.start()
     back = node({"task": "run the tests first"}, Runtime())
     assert back["memory_status"] == "ok"

@@ -54,11 +54,14 @@ def test_local_model_solves_a_task_and_its_memory_transfers(local_model, tmp_pat
         check=False,
     )
     assert check.returncode == 0, (out["trajectory"], check.stderr)
-    assert out["verified"] is True and out["memory_write_status"] == "ok"
+    assert out["verified"] is True
+    assert out["memory_write_status"] == "ok"
     (written,) = out["memory_written"]
     record = pool.get(written)
-    assert record.domain == "python" and record.outcome.value == "success"
-    assert record.memory_type.value == "insight" and record.abstraction_model == "local"
+    assert record.domain == "python"
+    assert record.outcome.value == "success"
+    assert record.memory_type.value == "insight"
+    assert record.abstraction_model == "local"
 
     hits = retrieve_memories(
         pool,

@@ -9,7 +9,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "drop_in_nodes.py")
 
 
@@ -26,7 +26,8 @@ def test_keyless_tracing_request_is_silent():
     )
     assert proc.returncode == 0, proc.stderr
     assert "pool now holds 3 memories" in proc.stdout
-    assert "langsmith" not in proc.stderr.lower() and "api.smith" not in proc.stderr
+    assert "langsmith" not in proc.stderr.lower()
+    assert "api.smith" not in proc.stderr
 
 
 def test_runs_are_posted_to_langsmith_when_a_key_is_set():
@@ -61,5 +62,6 @@ def test_runs_are_posted_to_langsmith_when_a_key_is_set():
         server.shutdown()
     assert proc.returncode == 0, proc.stderr
     posted = b"\n".join(b for b in bodies if b.startswith(b"/runs"))
-    assert b"retrieve_memories" in posted and b"write_memory" in posted
+    assert b"retrieve_memories" in posted
+    assert b"write_memory" in posted
     assert b"mtl.abstract_run" in posted

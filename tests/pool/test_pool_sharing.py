@@ -20,7 +20,7 @@ from langgraph_mtl.pool.embedded_chroma import LOCK_FILE
 from langgraph_mtl.pool.memory_pool import PoolBusyError, PoolUnavailableError
 from langgraph_mtl.testing import HashingEmbeddings
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]  # where helpers.py lives
 WORKER = textwrap.dedent(
     """
     import json, sys

@@ -75,7 +75,8 @@ def test_user_errors_get_a_short_message_and_the_right_exit_code(home, capsys, a
     _short(result)
     assert not (home / "typo").exists()  # a read never creates a pool
     assert not (home / "home" / "pool").exists()
-    assert not list(home.glob("localhost*")) and not list(home.glob("ftp*"))
+    assert not list(home.glob("localhost*"))
+    assert not list(home.glob("ftp*"))
 
 
 def test_a_pool_location_that_is_a_file_is_refused_from_the_environment(home, capsys, monkeypatch):
@@ -216,7 +217,9 @@ def test_the_help_lists_match_the_experiments():
 def test_experiments_refuse_to_run_generated_code_unisolated(home, capsys, monkeypatch, command):
     monkeypatch.setattr("langgraph_mtl.agent.sandbox.bubblewrap_available", lambda: False)
     result = run_cli(capsys, "experiment", command, "--out", str(home / "out"), "--model", "local")
-    assert result.code == 2 and "bubblewrap" in result.text and "--unsafe-no-sandbox" in result.text
+    assert result.code == 2
+    assert "bubblewrap" in result.text
+    assert "--unsafe-no-sandbox" in result.text
     _short(result)
     assert not (home / "out").exists()
 
@@ -232,19 +235,25 @@ def test_prune_asks_first_keeps_a_backup_and_import_undoes_it(home, capsys):
         record_feedback(pool, [poor.id], run_id=run, passed=False)
     args = ["pool", "prune", "--hurt-margin", "2", "--pool", str(home / "p")]
     refused = run_cli(capsys, *args)  # no terminal to ask on, no --yes
-    assert refused.code == 2 and "--yes" in refused.err and "forgets 1" in refused.err
+    assert refused.code == 2
+    assert "--yes" in refused.err
+    assert "forgets 1" in refused.err
     _short(refused)
     listed = run_cli(capsys, *args, "--dry-run")
-    assert listed.code == 0 and poor.id in listed.out
+    assert listed.code == 0
+    assert poor.id in listed.out
     assert open_pool(str(home / "p"), collection="mtl_memories").count() == 3
     done = run_cli(capsys, *args, "--yes")
-    assert done.code == 0 and "forgot 1" in done.out
+    assert done.code == 0
+    assert "forgot 1" in done.out
     (backup,) = (home / "home" / "backups").glob("prune-*.jsonl")
-    assert str(backup) in done.out and len(backup.read_text().splitlines()) == 1
+    assert str(backup) in done.out
+    assert len(backup.read_text().splitlines()) == 1
     assert open_pool(str(home / "p"), collection="mtl_memories").count() == 2
     assert run_cli(capsys, "pool", "import", str(backup), "--pool", str(home / "p")).code == 0
     back = open_pool(str(home / "p"), collection="mtl_memories")
-    assert back.count() == 3 and back.get(poor.id).key == poor.key
+    assert back.count() == 3
+    assert back.get(poor.id).key == poor.key
 
 
 def test_consolidate_asks_first_and_keeps_a_backup(home, capsys):
@@ -254,9 +263,11 @@ def test_consolidate_asks_first_and_keeps_a_backup(home, capsys):
     assert pool.count() == 2
     args = ["pool", "consolidate", "--threshold", "0.9", "--pool", str(home / "p")]
     refused = run_cli(capsys, *args)
-    assert refused.code == 2 and "--yes" in refused.err
+    assert refused.code == 2
+    assert "--yes" in refused.err
     assert open_pool(str(home / "p"), collection="mtl_memories").count() == 2
     done = run_cli(capsys, *args, "--yes")
-    assert done.code == 0 and "folded 1" in done.out
+    assert done.code == 0
+    assert "folded 1" in done.out
     (backup,) = (home / "home" / "backups").glob("consolidate-*.jsonl")
     assert len(backup.read_text().splitlines()) == 1

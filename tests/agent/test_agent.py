@@ -21,7 +21,7 @@ from langgraph_mtl.agent import (
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.nodes.outbox import Outbox
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WRITE_HELLO = "I will write the file.\n```bash\nprintf 'print(\"hi\")\\n' > hello.py\n```"
 RUN_HELLO = "Check it.\n```bash\npython3 hello.py\n```"
 SUBMIT = "Done.\n```bash\nsubmit\n```"
@@ -62,16 +62,18 @@ def test_solves_verifies_and_writes_a_memory(pool, scripted, tmp_path):
         context=context(tmp_path, verify_command='test "$(python3 hello.py)" = hi'),
     )
     assert (tmp_path / "ws" / "hello.py").exists()
-    assert out["submitted"] and out["steps_taken"] == 3 and out["verified"] is True
+    assert out["submitted"]
+    assert out["steps_taken"] == 3
+    assert out["verified"] is True
     assert [s["action"] for s in out["trajectory"]][-1] == "submit"
-    assert (
-        "hi" in out["trajectory"][1]["observation"]
-        and "exit code 0" in out["trajectory"][1]["observation"]
-    )
+    assert "hi" in out["trajectory"][1]["observation"]
+    assert "exit code 0" in out["trajectory"][1]["observation"]
     assert out["memory_write_status"] == "ok"
     (stored,) = pool.list_records()
-    assert stored.outcome.value == "success" and stored.judged_by.value == "verifier"
-    assert stored.key == "Run the program before submitting" and stored.domain == "python"
+    assert stored.outcome.value == "success"
+    assert stored.judged_by.value == "verifier"
+    assert stored.key == "Run the program before submitting"
+    assert stored.domain == "python"
 
 
 def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
@@ -84,7 +86,8 @@ def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
     out = agent(pool, model, tmp_path).invoke(
         {"task": "Write hello.py"}, context=context(tmp_path, verify_command="test -f hello.py")
     )
-    assert out["verified"] is False and "exit code 1" in out["verification"]
+    assert out["verified"] is False
+    assert "exit code 1" in out["verification"]
     assert pool.list_records()[0].outcome.value == "failure"
 
 
@@ -98,13 +101,15 @@ def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
         insight_json("Follow the protocol"),
     )
     out = agent(pool, model, tmp_path).invoke({"task": "t"}, context=context(tmp_path))
-    assert out["format_errors"] == 2 and out["submitted"]
+    assert out["format_errors"] == 2
+    assert out["submitted"]
     feedback = [
         m.content
         for m in out["messages"]
         if isinstance(m, HumanMessage) and "FORMAT ERROR" in m.content
     ]
-    assert len(feedback) == 2 and "no ```bash block found" in feedback[0]
+    assert len(feedback) == 2
+    assert "no ```bash block found" in feedback[0]
     third_call = model.calls[3]
     assert "FORMAT ERROR" in third_call[-1].content  # the model saw the error next turn
 
@@ -114,7 +119,9 @@ def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
     out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
-    assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
+    assert out["steps_taken"] == 3
+    assert out["format_errors"] == 1
+    assert out["submitted"]
     assert "nothing in the workspace has changed" in out["trajectory"][0]["observation"]
 
 
@@ -123,7 +130,9 @@ def test_a_second_submit_without_changes_is_accepted(pool, scripted, tmp_path):
     out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
-    assert out["steps_taken"] == 3 and out["format_errors"] == 1 and out["submitted"]
+    assert out["steps_taken"] == 3
+    assert out["format_errors"] == 1
+    assert out["submitted"]
 
 
 def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
@@ -131,15 +140,19 @@ def test_repeated_format_errors_end_the_run(pool, scripted, tmp_path):
     out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
-    assert out["steps_taken"] == 4 and out["format_errors"] == 3 and not out.get("submitted")
+    assert out["steps_taken"] == 4
+    assert out["format_errors"] == 3
+    assert not out.get("submitted")
 
 
 def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
     model = scripted("plan", default=lambda messages: f"```bash\necho {len(messages)}\n```")
     graph = agent(pool, model, tmp_path, limits=Limits(steps=4), writes="trajectory")
     out = graph.invoke({"task": "loop forever"}, context=context(tmp_path))
-    assert out["steps_taken"] == 4 and not out.get("submitted")
-    assert len(out["trajectory"]) == 4 and out["memory_write_status"] == "ok"
+    assert out["steps_taken"] == 4
+    assert not out.get("submitted")
+    assert len(out["trajectory"]) == 4
+    assert out["memory_write_status"] == "ok"
 
 
 def test_command_timeout_is_reported(pool, scripted, tmp_path):
@@ -261,7 +274,8 @@ def test_json_schema_offers_no_submit_until_the_workspace_changes(pool, scripted
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write a.txt"}, context=context(tmp_path))
     assert "INVALID ACTION" in out["trajectory"][0]["observation"]
-    assert out["submitted"] and (tmp_path / "ws" / "a.txt").read_text() == "A\n"
+    assert out["submitted"]
+    assert (tmp_path / "ws" / "a.txt").read_text() == "A\n"
 
 
 def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
@@ -306,7 +320,8 @@ def test_the_first_write_is_a_code_file_the_task_names(pool, scripted, tmp_path)
     )
     assert "INVALID ACTION" in out["trajectory"][0]["observation"]
     assert (tmp_path / "ws" / "input.txt").read_text() == "hello\n"
-    assert (tmp_path / "ws" / "upper.py").exists() and out["submitted"]
+    assert (tmp_path / "ws" / "upper.py").exists()
+    assert out["submitted"]
 
 
 def test_a_path_holding_content_is_refused(pool, scripted, tmp_path):
@@ -395,4 +410,5 @@ def test_a_dropped_connection_to_the_model_is_retried(pool, scripted, tmp_path):
         {"task": "Write hello.py that prints hi"},
         context=context(tmp_path, verify_command='test "$(python3 hello.py)" = hi'),
     )
-    assert out["verified"] is True and out["steps_taken"] == 3
+    assert out["verified"] is True
+    assert out["steps_taken"] == 3

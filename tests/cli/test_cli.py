@@ -116,7 +116,8 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
     manifest = json.loads((out / "snapshots" / "manifest.json").read_text())
     assert set(manifest) == {"mtl-insight", "mtl-insight@abstraction"}
     report = (out / "report.md").read_text()
-    assert "| mtl-insight@abstraction |" in report and "--sweep abstraction" in report
+    assert "| mtl-insight@abstraction |" in report
+    assert "--sweep abstraction" in report
     calls = sum(len(m.calls) for m in made)
     again = CliRunner().invoke(app, args)  # everything is stored: nothing runs again
     assert again.exit_code == 0, again.output

@@ -73,7 +73,8 @@ def test_bad_trajectories_are_cleaned_and_stored(pool, writer, observation):
 def test_empty_task_or_missing_domain_is_skipped_with_a_reason(pool, writer):
     before = _seed(pool)
     out = writer({"task": "   ", "trajectory": []}, _Runtime())
-    assert out["memory_write_status"].startswith("skipped") and pool.count() == 1
+    assert out["memory_write_status"].startswith("skipped")
+    assert pool.count() == 1
 
     class NoDomain:
         context = MemoryContext()
@@ -102,7 +103,8 @@ def test_bad_ids_are_refused_before_anything_is_written(pool, bad_id):
     )
     with pytest.raises(ValidationError, match="id"):  # built without validation: the pool checks
         pool.upsert([good, smuggled])
-    assert pool.count() == 1 and pool.get(before.id) == before  # not even the good one
+    assert pool.count() == 1
+    assert pool.get(before.id) == before  # not even the good one
 
 
 def test_a_failed_batch_leaves_the_pool_as_it_was(pool):
@@ -112,14 +114,16 @@ def test_a_failed_batch_leaves_the_pool_as_it_was(pool):
     )
     with pytest.raises(ValueError, match="same id appears twice"):
         pool.upsert([dup, dup])
-    assert pool.count() == 1 and pool.get(before.id) == before
+    assert pool.count() == 1
+    assert pool.get(before.id) == before
 
 
 def test_huge_task_text_is_bounded(scripted):
     record = abstract_run(
         FinishedRun(task="y" * 5_000_000, steps=[], domain="d", task_id="t"), "trajectory"
     )
-    assert len(record.key) <= 20_000 and len(record.content) < 60_000
+    assert len(record.key) <= 20_000
+    assert len(record.content) < 60_000
 
 
 def test_a_torn_outbox_line_loses_only_itself(pool, tmp_path):
@@ -134,7 +138,8 @@ def test_a_torn_outbox_line_loses_only_itself(pool, tmp_path):
         handle.write('{"kind": "record", "rec')
     outbox.add_record(second, "pool down")
     assert [e["record"]["task_id"] for e in outbox.entries()] == ["t1", "t2"]
-    assert outbox.flush(pool).delivered == 2 and pool.get(second.id) is not None
+    assert outbox.flush(pool).delivered == 2
+    assert pool.get(second.id) is not None
 
 
 @pytest.mark.parametrize(

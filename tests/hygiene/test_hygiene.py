@@ -18,7 +18,8 @@ from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run
 
 
 def test_corpus_sizes():
-    assert len(SECRET_CASES) >= 50 and len(INJECTION_CASES) >= 30
+    assert len(SECRET_CASES) >= 50
+    assert len(INJECTION_CASES) >= 30
 
 
 @pytest.mark.parametrize(
@@ -26,7 +27,9 @@ def test_corpus_sizes():
 )
 def test_each_secret_is_redacted(text, secret):
     result = redact(text)
-    assert secret not in result.text and "[REDACTED:" in result.text and result.count >= 1
+    assert secret not in result.text
+    assert "[REDACTED:" in result.text
+    assert result.count >= 1
 
 
 @pytest.mark.parametrize(
@@ -80,7 +83,9 @@ def test_secrets_never_reach_the_abstracting_model(scripted):
     )
     abstract_run(run, "insight", model=model)
     prompt = "\n".join(str(m.content) for m in model.calls[0])
-    assert "sk-proj-Zx8f" not in prompt and "correcthorse" not in prompt and "[REDACTED:" in prompt
+    assert "sk-proj-Zx8f" not in prompt
+    assert "correcthorse" not in prompt
+    assert "[REDACTED:" in prompt
 
 
 def test_quarantined_memories_are_kept_but_never_retrieved_by_default(pool):
@@ -94,7 +99,8 @@ def test_quarantined_memories_are_kept_but_never_retrieved_by_default(pool):
     assert pool.count() == len(clean) + len(bad)
     for query in ["useful shell lesson", "run the tests", *INJECTION_CASES[:5]]:
         hits = pool.search(query, k=50)
-        assert hits and not any(h.record.flags.get("quarantined") for h in hits)
+        assert hits
+        assert not any(h.record.flags.get("quarantined") for h in hits)
     via_node_api = retrieve_memories(pool, "useful shell lesson", domain="python", k=50)
     assert not any(h.record.domain == "shell" for h in via_node_api)
     flagged = pool.search("useful shell lesson", k=50, include_quarantined=True)
@@ -123,7 +129,9 @@ def test_exact_and_near_duplicates_are_merged_with_provenance(pool):
     assert report.ids == [first.id, first.id, other_domain.id]
     assert pool.count() == 2  # merging never crosses domains: leave-one-domain-out stays exact
     meta = pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]
-    assert '"t2"' in meta["sources"] and '"t3"' in meta["sources"] and meta["flag_merged"] == 2
+    assert '"t2"' in meta["sources"]
+    assert '"t3"' in meta["sources"]
+    assert meta["flag_merged"] == 2
     pool.upsert(exact)  # a retried write of a merged memory is not counted twice
     assert (
         pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]["flag_merged"]
@@ -144,7 +152,8 @@ def test_consolidation_folds_an_existing_pool(pool_dir, embeddings):
     )
     assert raw.count() == 5
     report = consolidate(raw, threshold=0.97)
-    assert report.removed == 3 and raw.count() == 2
+    assert report.removed == 3
+    assert raw.count() == 2
     (kept,) = report.merged
     meta = raw.collection.get(ids=[kept], include=["metadatas"])["metadatas"][0]
     assert meta["flag_merged"] == 3
@@ -159,15 +168,21 @@ def test_utility_feedback_counts_and_down_weights(pool):
     record_feedback(pool, [good.id, poor.id], run_id="pass-1", passed=True)
     record_feedback(pool, [good.id, poor.id], run_id="pass-1", passed=True)  # retried: counted once
     stats = utility(pool, [good.id, poor.id])
-    assert stats[poor.id].retrieved == 4 and stats[poor.id].hurt == 3 and stats[poor.id].helped == 1
-    assert stats[good.id].retrieved == 1 and stats[good.id].helped == 1
+    assert stats[poor.id].retrieved == 4
+    assert stats[poor.id].hurt == 3
+    assert stats[poor.id].helped == 1
+    assert stats[good.id].retrieved == 1
+    assert stats[good.id].helped == 1
     plain = retrieve_memories(pool, "validate inputs early please", domain="go", k=1)
     weighted = retrieve_memories(
         pool, "validate inputs early please", domain="go", k=1, utility_weight=1.0
     )
-    assert plain[0].record.id == poor.id and weighted[0].record.id == good.id
-    assert prune(pool, hurt_margin=2, dry_run=True) == [poor.id] and pool.count() == 2
-    assert prune(pool, hurt_margin=2) == [poor.id] and pool.count() == 1
+    assert plain[0].record.id == poor.id
+    assert weighted[0].record.id == good.id
+    assert prune(pool, hurt_margin=2, dry_run=True) == [poor.id]
+    assert pool.count() == 2
+    assert prune(pool, hurt_margin=2) == [poor.id]
+    assert pool.count() == 1
 
 
 def test_redaction_is_safe_from_many_threads_at_once():

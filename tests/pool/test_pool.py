@@ -40,7 +40,8 @@ def filled(pool):
 
 def test_leave_one_domain_out_excludes_the_task_domain(filled):
     hits = filled.search("run the unit tests before submitting", k=10, exclude_domains="python")
-    assert hits and all(h.record.domain != "python" for h in hits)
+    assert hits
+    assert all(h.record.domain != "python" for h in hits)
     assert {h.record.domain for h in filled.search("tests", k=10)} == {
         "python",
         "rust",
@@ -65,7 +66,8 @@ def test_similarity_is_cosine_best_first(filled):
     assert hits[0].record.domain == "python"
     assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
     sims = [h.similarity for h in hits]
-    assert sims == sorted(sims, reverse=True) and all(-1.0 <= s <= 1.0 + 1e-6 for s in sims)
+    assert sims == sorted(sims, reverse=True)
+    assert all(-1.0 <= s <= 1.0 + 1e-6 for s in sims)
 
 
 def test_filters_on_type_outcome_and_model(filled):
@@ -91,7 +93,8 @@ def test_retried_write_does_not_duplicate(pool):
         update={"flags": {"quarantined": False}}
     )
     pool.delete(rec.id)
-    assert pool.count() == 0 and pool.get(rec.id) is None
+    assert pool.count() == 0
+    assert pool.get(rec.id) is None
 
 
 def test_reopening_with_another_embedder_is_a_clear_error(pool_dir, filled):
@@ -199,11 +202,15 @@ def test_import_checks_each_line_on_its_own_and_counts_what_the_pool_holds(fille
     report = target.import_jsonl(lines, batch_size=3)
     errors = dict(report.errors)
     assert sorted(errors) == [2, 3, 4, 5, 6, 7, 8], report.errors
-    assert "finite numbers" in errors[2] and "finite numbers" in errors[3]
-    assert "finite numbers" in errors[4] and "drop the field" in errors[4]
-    assert "created_at" in errors[5] and "timezone" in errors[5]
+    assert "finite numbers" in errors[2]
+    assert "finite numbers" in errors[3]
+    assert "finite numbers" in errors[4]
+    assert "drop the field" in errors[4]
+    assert "created_at" in errors[5]
+    assert "timezone" in errors[5]
     assert "created_at" in errors[6]
-    assert "quarantined" in errors[7] and "UTF-8" in errors[8]
+    assert "quarantined" in errors[7]
+    assert "UTF-8" in errors[8]
     assert report.imported == 4 == target.count()
     assert len(target.search("anything", k=10)) == 4
 
@@ -240,8 +247,11 @@ def test_oversized_fields_are_refused_at_write_and_at_import_by_line(pool):
     report = pool.import_jsonl(lines)
     errors = dict(report.errors)
     assert sorted(errors) == [1, 2, 3, 4]
-    assert errors[1].startswith("record.content:") and "60000" in errors[1]
-    assert errors[2].startswith("record.payload:") and str(MAX_PAYLOAD_CHARS) in errors[2]
-    assert errors[3].startswith("record.flags:") and "1024" in errors[3]
+    assert errors[1].startswith("record.content:")
+    assert "60000" in errors[1]
+    assert errors[2].startswith("record.payload:")
+    assert str(MAX_PAYLOAD_CHARS) in errors[2]
+    assert errors[3].startswith("record.flags:")
+    assert "1024" in errors[3]
     assert errors[4].startswith("record.agent_model:")
     assert report.imported == 1 == pool.count()

@@ -41,7 +41,8 @@ def test_valid_replies(reply, kind, command):
 )
 def test_protocol_errors_are_explained(reply, error):
     action = parse_action(reply)
-    assert action.kind == "invalid" and error in action.error
+    assert action.kind == "invalid"
+    assert error in action.error
 
 
 def test_several_blocks_run_the_first_with_a_note():

@@ -37,7 +37,8 @@ def test_runs_in_workspace_with_exit_code_and_output(tmp_path, mode):
     box = Sandbox(tmp_path / "ws", mode=mode, timeout=10)
     result = box.run("echo hello > f.txt && cat f.txt && pwd && exit 3")
     assert result.exit_code == 3
-    assert "hello" in result.output and str(tmp_path / "ws") in result.output
+    assert "hello" in result.output
+    assert str(tmp_path / "ws") in result.output
     assert (tmp_path / "ws" / "f.txt").read_text() == "hello\n"
 
 
@@ -46,7 +47,8 @@ def test_timeout_kills_the_whole_process_group(tmp_path, mode):
     box = Sandbox(tmp_path / "ws", mode=mode, timeout=1)
     start = time.monotonic()
     result = box.run("(sleep 30; echo late > late.txt) & sleep 30")
-    assert result.timed_out and result.exit_code is None
+    assert result.timed_out
+    assert result.exit_code is None
     assert time.monotonic() - start < 10
     time.sleep(0.5)
     assert not (tmp_path / "ws" / "late.txt").exists()
@@ -54,8 +56,10 @@ def test_timeout_kills_the_whole_process_group(tmp_path, mode):
 
 def test_output_is_truncated_with_a_marker(tmp_path):
     result = Sandbox(tmp_path, mode="none", max_output_chars=1000).run("seq 1 100000")
-    assert result.truncated and "characters of output cut" in result.output
-    assert result.output.startswith("1\n2\n") and result.output.rstrip().endswith("100000")
+    assert result.truncated
+    assert "characters of output cut" in result.output
+    assert result.output.startswith("1\n2\n")
+    assert result.output.rstrip().endswith("100000")
 
 
 @needs_bwrap
@@ -64,9 +68,11 @@ def test_sandboxed_command_cannot_write_outside_the_workspace(tmp_path, visible)
     box = Sandbox(tmp_path / "ws", mode="bwrap")
     assert box.run(f"cat {visible}/seen.txt").output == "here"  # visible, so the write is the test
     result = box.run(f"echo pwned > {visible}/x.txt; echo rc=$?")
-    assert "rc=1" in result.output and not (visible / "x.txt").exists()
+    assert "rc=1" in result.output
+    assert not (visible / "x.txt").exists()
     unsandboxed = Sandbox(tmp_path / "ws2", mode="none").run(f"echo ok > {visible}/y.txt")
-    assert unsandboxed.exit_code == 0 and (visible / "y.txt").exists()
+    assert unsandboxed.exit_code == 0
+    assert (visible / "y.txt").exists()
 
 
 @needs_bwrap
@@ -105,7 +111,8 @@ def test_sandboxed_command_cannot_reach_the_network(tmp_path):
     try:
         assert "CONNECTED" in Sandbox(tmp_path / "a", mode="none").run(probe).output
         blocked = Sandbox(tmp_path / "b", mode="bwrap").run(probe)
-        assert "CONNECTED" not in blocked.output and blocked.exit_code != 0
+        assert "CONNECTED" not in blocked.output
+        assert blocked.exit_code != 0
     finally:
         server.close()
 

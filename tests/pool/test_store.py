@@ -32,7 +32,8 @@ def test_put_get_and_delete_by_namespace_and_key(store):
     store.put(namespace, "v1", {"content": "simulate before synthesising", "outcome": "success"})
     item = store.get(namespace, "v1")
     assert item.value["content"] == "simulate before synthesising"
-    assert item.value["outcome"] == "success" and item.namespace == namespace
+    assert item.value["outcome"] == "success"
+    assert item.namespace == namespace
     assert store.get(("memories", "rust", "insight"), "v1") is None  # another namespace
     store.delete(namespace, "v1")
     assert store.get(namespace, "v1") is None
@@ -49,7 +50,8 @@ def test_puts_are_redacted_and_screened_like_any_write(store):
 
 def test_search_is_semantic_with_prefix_and_leave_one_domain_out_filter(store):
     hits = store.search(("memories",), query="run the tests before submitting", limit=10)
-    assert hits[0].key and hits[0].score is not None
+    assert hits[0].key
+    assert hits[0].score is not None
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     others = store.search(
         ("memories",), query="run the tests before submitting", filter={"domain": {"$ne": "python"}}
@@ -92,7 +94,8 @@ def test_async_forms_work_under_an_event_loop(store):
 
     item, hits, gone = asyncio.run(go())
     assert item.value["content"] == "check dtypes first"
-    assert [h.key for h in hits] == ["d1"] and gone is None
+    assert [h.key for h in hits] == ["d1"]
+    assert gone is None
 
 
 def test_a_graph_compiled_with_the_store_reads_memories_through_the_runtime(store):
@@ -111,13 +114,15 @@ def test_a_graph_compiled_with_the_store_reads_memories_through_the_runtime(stor
     builder.add_edge(START, "read")
     builder.add_edge("read", END)
     out = builder.compile(store=store).invoke({"task": "run the tests before submitting"})
-    assert out["found"] and "python" not in out["found"]
+    assert out["found"]
+    assert "python" not in out["found"]
 
 
 def test_the_retriever_gives_documents_with_receipts(pool, store):
     retriever = pool.as_retriever(k=2, exclude_domains=["python"])
     docs = retriever.invoke("run the tests before submitting")
-    assert len(docs) == 2 and all(d.metadata["domain"] != "python" for d in docs)
+    assert len(docs) == 2
+    assert all(d.metadata["domain"] != "python" for d in docs)
     assert {"id", "domain", "memory_type", "similarity"} <= set(docs[0].metadata)
 
 
@@ -141,7 +146,8 @@ def test_the_memory_tool_searches_other_domains_from_the_run_context(pool, store
         context=MemoryContext(domain="rust", task_id="t9"),
     )
     reply = out["messages"][-1]
-    assert "<memory " in reply.content and 'domain="rust"' not in reply.content
+    assert "<memory " in reply.content
+    assert 'domain="rust"' not in reply.content
     again = asyncio.run(
         graph.ainvoke(
             {"messages": [AIMessage("", tool_calls=[call])]},
@@ -149,8 +155,10 @@ def test_the_memory_tool_searches_other_domains_from_the_run_context(pool, store
         )
     )
     assert again["messages"][-1].artifact == reply.artifact  # the same under ainvoke
-    assert reply.artifact and all(r["domain"] != "rust" for r in reply.artifact)
-    assert "query" in search.args and "runtime" not in search.args  # the model sees the query
+    assert reply.artifact
+    assert all(r["domain"] != "rust" for r in reply.artifact)
+    assert "query" in search.args
+    assert "runtime" not in search.args  # the model sees the query
 
 
 def test_the_memory_tool_answers_when_the_pool_is_down(pool):
@@ -173,12 +181,13 @@ def test_the_native_surfaces_example_runs_offline(capsys):
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "native_surfaces.py"
+    path = Path(__file__).resolve().parents[2] / "examples" / "native_surfaces.py"
     spec = importlib.util.spec_from_file_location("native_surfaces", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.main()
     out = capsys.readouterr().out
-    assert "store: a python task reads ['[rust]" in out and "[python]" not in out.split("\n")[0]
+    assert "store: a python task reads ['[rust]" in out
+    assert "[python]" not in out.split("\n")[0]
     assert "tool: a rust run got memories from ['python', 'shell']" in out
     assert "review: stored 'Drop NaN prices.' judged by human" in out

@@ -72,7 +72,8 @@ def test_function_tasks_compare_plain_data_only():
     assert not task.verify({"solution.py": local}).passed
     importable = PROMPT + "    from fractions import Fraction\n    return Fraction(a + b)\n"
     verdict = task.verify({"solution.py": importable})
-    assert not verdict.passed and "not plain data" in verdict.report
+    assert not verdict.passed
+    assert "not plain data" in verdict.report
     printing = PROMPT + "    print('all checks passed')\n    return a - b\n"
     assert not task.verify({"solution.py": printing}).passed
 
@@ -95,7 +96,8 @@ def test_a_workspace_that_adds_or_changes_steering_files_is_tampered(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "conftest.py").write_text("# anything\n")
     verdict = task.verify_workspace(tmp_path, baseline)
-    assert not verdict.passed and verdict.tampered == ("added sub/conftest.py",)
+    assert not verdict.passed
+    assert verdict.tampered == ("added sub/conftest.py",)
 
 
 def solve_and_tamper(messages):
@@ -108,7 +110,8 @@ def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
     run_condition(CONDITIONS["zero-shot"], [TinyDomain("alpha")], model=scripted(default=solve_and_tamper),
                   pool=pool, store=store, attempts=1, split="all", step_limit=3)  # fmt: skip
     rows = list(store.rows())
-    assert rows and all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
+    assert rows
+    assert all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
 
 
 def test_a_tampering_run_is_never_written_as_a_success_memory(scripted, pool):
@@ -116,7 +119,8 @@ def test_a_tampering_run_is_never_written_as_a_success_memory(scripted, pool):
     written = generate_memories([domain], model=scripted(default=solve_and_tamper), pool=pool,
                                 limit=2, memory_types=["trajectory"], step_limit=3)  # fmt: skip
     records = pool.list_records()
-    assert written == 2 and len(records) == 2
+    assert written == 2
+    assert len(records) == 2
     assert {r.outcome for r in records} == {Outcome.FAILURE}
 
 
@@ -131,7 +135,8 @@ def test_verdicts_cached_by_an_older_verifier_are_not_trusted(tmp_path, monkeypa
 
     domain = Checked("alpha")
     tasks = domain.all_tasks()
-    assert tasks and all(domain.check(t, {"out.txt": f"{t.task_id[-1]}\n"}).passed for t in tasks)
+    assert tasks
+    assert all(domain.check(t, {"out.txt": f"{t.task_id[-1]}\n"}).passed for t in tasks)
     assert [t.task_id for t in tasks] == [f"alpha-{i}" for i in range(4)]
     assert list((tmp_path / "cache").glob("alpha-verified-v*.json"))
 
@@ -151,9 +156,12 @@ def test_testbench_modules_and_instances_are_renamed_and_the_verdict_tagged():
         'final $display("Mismatches: %1d in %1d samples", e, c);\nendmodule\n'
     )
     tagged = tag_testbench(bench, "n0nce")
-    assert "module reference_module_n0nce(" in tagged and "module tb_n0nce(" in tagged
-    assert "good1_n0nce" in tagged and "top_module top_module1_n0nce" in tagged
-    assert '"MTL-n0nce Mismatches: ' in tagged and "reference_module good1 " not in tagged
+    assert "module reference_module_n0nce(" in tagged
+    assert "module tb_n0nce(" in tagged
+    assert "good1_n0nce" in tagged
+    assert "top_module top_module1_n0nce" in tagged
+    assert '"MTL-n0nce Mismatches: ' in tagged
+    assert "reference_module good1 " not in tagged
 
 
 def test_a_suite_counts_its_own_tests():
@@ -181,7 +189,8 @@ def test_a_suite_in_the_solutions_process_catches_forged_results_patches_and_exi
                 verifier=suite, wrong={"solution.py": stub + "    raise NotImplementedError\n"})  # fmt: skip
     cheats = cheats_for(task)
     passed = [name for name, files in cheats.items() if suite.check(files, "none").passed]
-    assert passed == [] and len(cheats) >= 7
+    assert passed == []
+    assert len(cheats) >= 7
     forged = suite.check(cheats["result equal to anything"], "none")
     assert forged.tampered == ("_Any result equals anything",)
 
@@ -196,7 +205,8 @@ def test_a_suites_tests_never_see_the_solutions_other_names():
         "class L(list):\n    def __len__(self):\n        return 3\ndef f():\n    return L()\n"
     )
     verdict = suite.check({"solution.py": own_type}, "none")
-    assert not verdict.passed and "type the solution defined" in verdict.report
+    assert not verdict.passed
+    assert "type the solution defined" in verdict.report
 
 
 def test_a_suite_run_that_never_reports_fails(tmp_path):

@@ -23,7 +23,7 @@ from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.pool.location import PoolLocationError, PoolUnavailableError
 from langgraph_mtl.testing import HashingEmbeddings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEAD_POOL = "http://127.0.0.1:9"  # nothing listens on the discard port
 
 
@@ -52,7 +52,8 @@ def test_example_runs_and_transfers_across_domains(example, capsys):
     out = capsys.readouterr().out
     assert "[rust] retrieved 2 memories (ok)" in out
     rust_part = out.split("[rust]")[1]
-    assert "from python" in rust_part and "from shell" in rust_part
+    assert "from python" in rust_part
+    assert "from shell" in rust_part
     assert "pool now holds 3 memories" in out
 
 
@@ -84,19 +85,23 @@ def test_written_memory_is_retrieved_by_another_domain_only(pool, scripted, tmp_
     first = graph.invoke(
         {"task": "unit tests for add"}, context=MemoryContext(domain="python", task_id="a")
     )
-    assert first["memory_write_status"] == "ok" and len(first["memory_written"]) == 1
+    assert first["memory_write_status"] == "ok"
+    assert len(first["memory_written"]) == 1
     same = graph.invoke(
         {"task": "unit tests for mul"}, context=MemoryContext(domain="python", task_id="b")
     )
-    assert same["memory_receipts"] == [] and same["seen_prompt"] == ""
+    assert same["memory_receipts"] == []
+    assert same["seen_prompt"] == ""
     other = graph.invoke(
         {"task": "unit tests for fib"}, context=MemoryContext(domain="rust", task_id="c")
     )
     (receipt,) = [
         r for r in other["memory_receipts"] if r["domain"] == "python" and r["task_id"] == "a"
     ]
-    assert receipt["memory_type"] == "insight" and receipt["outcome"] == "success"
-    assert "Run the unit tests" in other["seen_prompt"] and "<memory id=" in other["seen_prompt"]
+    assert receipt["memory_type"] == "insight"
+    assert receipt["outcome"] == "success"
+    assert "Run the unit tests" in other["seen_prompt"]
+    assert "<memory id=" in other["seen_prompt"]
     own = graph.invoke(
         {"task": "unit tests for add"},
         context=MemoryContext(domain="python", task_id="d", include_own_domain=True, write=False),
@@ -115,12 +120,15 @@ def test_unreachable_pool_degrades_and_outbox_delivers_later(pool, scripted, tmp
         )
     assert out["memory_status"].startswith("unavailable:")
     assert out["memory_write_status"].startswith("queued: pool unavailable")
-    assert out["memory_written"] == [] and out["seen_prompt"] == ""
-    assert "continuing without memory" in caplog.text and "kept in the outbox" in caplog.text
+    assert out["memory_written"] == []
+    assert out["seen_prompt"] == ""
+    assert "continuing without memory" in caplog.text
+    assert "kept in the outbox" in caplog.text
     assert len(box) == 1
     report = box.flush(pool)
     assert (report.delivered, report.remaining, pool.count()) == (1, 0, 1)
-    assert box.flush(pool).delivered == 0 and pool.count() == 1  # exactly once
+    assert box.flush(pool).delivered == 0
+    assert pool.count() == 1  # exactly once
 
 
 def test_model_failure_keeps_the_run_and_a_later_write_flushes(pool, scripted, tmp_path):
@@ -128,10 +136,12 @@ def test_model_failure_keeps_the_run_and_a_later_write_flushes(pool, scripted, t
     broken = _graph(pool, scripted(default="not json at all"), outbox=box)
     out = broken.invoke({"task": "fix the build"}, context=MemoryContext(domain="c", task_id="x"))
     assert out["memory_write_status"] == "queued: insight abstraction failed"
-    assert pool.count() == 0 and box.entries()[0]["kind"] == "run"
+    assert pool.count() == 0
+    assert box.entries()[0]["kind"] == "run"
     working = _graph(pool, scripted(default=insight_json("Read the error message")), outbox=box)
     working.invoke({"task": "sort a list"}, context=MemoryContext(domain="py", task_id="y"))
-    assert pool.count() == 2 and len(box) == 0  # the later write abstracted the kept run too
+    assert pool.count() == 2
+    assert len(box) == 0  # the later write abstracted the kept run too
 
 
 def test_a_queued_run_keeps_the_judges_verdict(pool, scripted, tmp_path):
@@ -167,10 +177,10 @@ def test_nodes_work_on_messages_state(pool, scripted, tmp_path):
     ]
     builder.compile().invoke({"messages": messages}, context=MemoryContext(domain="shell"))
     (stored,) = pool.list_records()
-    assert stored.domain == "shell" and stored.outcome.value == "unknown"
-    assert (
-        'bash({"cmd": "ls"})' in model.calls[0][1].content and "a.py" in model.calls[0][1].content
-    )
+    assert stored.domain == "shell"
+    assert stored.outcome.value == "unknown"
+    assert 'bash({"cmd": "ls"})' in model.calls[0][1].content
+    assert "a.py" in model.calls[0][1].content
 
 
 def test_factory_errors_name_the_argument(pool):
@@ -232,7 +242,8 @@ def test_a_wrong_run_context_is_reported_as_misconfigured_not_as_an_outage(
     with caplog.at_level(logging.ERROR, logger="langgraph_mtl"):
         out = node({"task": "sum a list"}, Runtime())
     assert out["memory_status"].startswith(f"misconfigured: {says}"), out["memory_status"]
-    assert out["memory_receipts"] == [] and "the run context is wrong" in caplog.text
+    assert out["memory_receipts"] == []
+    assert "the run context is wrong" in caplog.text
 
 
 def test_a_pool_built_with_another_embedder_is_misconfigured_not_unavailable(pool_dir):
@@ -307,10 +318,12 @@ def test_human_review_writes_edits_or_drops_after_the_interrupt(pool, action):
         answer["memories"] = [{"id": shown["id"], "content": "Run the parser tests first."}]
     out = graph.invoke(Command(resume=answer), config, context=context)
     if action == "drop":
-        assert out["memory_write_status"] == "dropped by review" and pool.count() == 0
+        assert out["memory_write_status"] == "dropped by review"
+        assert pool.count() == 0
         return
     (stored,) = pool.list_records()
-    assert stored.judged_by.value == "human" and out["memory_written"] == [stored.id]
+    assert stored.judged_by.value == "human"
+    assert out["memory_written"] == [stored.id]
     expected = "Run the parser tests first." if action == "edit" else shown["content"]
     assert stored.content == expected
 
@@ -354,8 +367,10 @@ def test_the_nodes_run_natively_async_off_the_event_loop(pool, scripted, monkeyp
         return loop_thread, first, second
 
     loop_thread, first, second = asyncio.run(run())
-    assert first["memory_written"] and second["memory_status"] == "ok"
+    assert first["memory_written"]
+    assert second["memory_status"] == "ok"
     assert [r["domain"] for r in second["memory_receipts"]] == ["shell"]
-    assert seen and loop_thread not in seen  # the blocking work left the event loop
+    assert seen
+    assert loop_thread not in seen  # the blocking work left the event loop
     node = create_memory_retrieval_node(pool)
     assert asyncio.iscoroutinefunction(node.afunc)  # a native async form, not a sync fallback

@@ -11,7 +11,7 @@ import pytest
 from langgraph_mtl import open_pool
 from langgraph_mtl.pool.embeddings import MiniLMEmbeddings, embedder_identity
 
-REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_reference.json").read_text())
+REFERENCE = json.loads((Path(__file__).parents[1] / "data" / "minilm_reference.json").read_text())
 
 
 @pytest.fixture(scope="module")

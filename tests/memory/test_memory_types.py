@@ -43,7 +43,8 @@ def test_abstract_types_from_success_and_failure(scripted, kind, verified):
     assert record.outcome is (Outcome.SUCCESS if verified else Outcome.FAILURE)
     assert record.judged_by is Judge.VERIFIER
     assert record.key == KEYS[kind]
-    assert record.abstraction_model == "scripted" and record.agent_model == "agent-x"
+    assert record.abstraction_model == "scripted"
+    assert record.agent_model == "agent-x"
     system = model.calls[0][0].content
     assert system == (SUCCESS_INSTRUCTION if verified else FAILURE_INSTRUCTION)
     assert "pytest -q" in model.calls[0][1].content  # the run reached the model
@@ -52,7 +53,8 @@ def test_abstract_types_from_success_and_failure(scripted, kind, verified):
 def test_trajectory_needs_no_model_and_keeps_actions_without_reasoning():
     record = abstract_run(make_run("python", "t1", "Implement add"), MemoryType.TRAJECTORY)
     assert record.key == "Implement add"
-    assert "pytest -q" in record.content and "3 passed" in record.content
+    assert "pytest -q" in record.content
+    assert "3 passed" in record.content
     assert "look around" not in record.content  # reasoning text is dropped
     assert record.abstraction_model == "none"
 
@@ -106,7 +108,8 @@ def test_long_trajectory_is_truncated_with_a_marker(scripted):
     model = scripted(insight_json("Keep runs short"))
     abstract_run(run, "insight", model=model, max_tokens=3000)
     prompt = model.calls[0][1].content
-    assert "steps cut" in prompt and "characters cut" in prompt
+    assert "steps cut" in prompt
+    assert "characters cut" in prompt
     assert len(prompt) < 3000 * 4 + 2000
 
 
@@ -128,7 +131,8 @@ def test_a_bad_reply_is_shown_back_with_what_was_wrong(scripted):
     assert record.key == "Fixed"
     repair_prompt = model.calls[2]
     assert repair_prompt[-2].content == '{"title": "still only a title"}'
-    assert "not valid" in repair_prompt[-1].content and "description" in repair_prompt[-1].content
+    assert "not valid" in repair_prompt[-1].content
+    assert "description" in repair_prompt[-1].content
     assert '"content": "<1-3 sentences' in model.calls[1][-3].content  # the example, not the schema
     assert "description: Field required" in model.calls[1][-1].content
 
@@ -138,4 +142,5 @@ def test_abstraction_caps_the_reply_length_of_a_copy():
     from langgraph_mtl.transfer.abstraction import REPLY_TOKENS, _capped
 
     model = local_chat_model("http://127.0.0.1:9/v1", max_tokens=4096)
-    assert _capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS and model.max_tokens == 4096
+    assert _capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS
+    assert model.max_tokens == 4096

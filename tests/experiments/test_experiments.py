@@ -86,16 +86,19 @@ def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted,
     model = scripted(default=solve_tiny)
     _run("mtl-insight", "alpha", model, stocked, store, attempts=2)
     rows = list(store.rows())
-    assert len(rows) == 8 and all(r["passed"] for r in rows)
+    assert len(rows) == 8
+    assert all(r["passed"] for r in rows)
     receipts = [rc for r in rows for rc in r["receipts"]]
-    assert receipts and all(rc["domain"] != "alpha" for rc in receipts)
+    assert receipts
+    assert all(rc["domain"] != "alpha" for rc in receipts)
 
 
 def test_in_domain_condition_uses_only_own_domain_never_the_same_task(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
     _run("in-domain-insight", "beta", scripted(default=solve_tiny), stocked, store, attempts=1)
     for row in store.rows():
-        assert row["receipts"] and all(rc["domain"] == "beta" for rc in row["receipts"])
+        assert row["receipts"]
+        assert all(rc["domain"] == "beta" for rc in row["receipts"])
         assert all(rc["task_id"] != row["task_id"] for rc in row["receipts"])
 
 
@@ -136,7 +139,8 @@ def test_an_interrupted_run_resumes_without_duplicates(stocked, scripted, tmp_pa
     _run("zero-shot", "alpha", second, stocked, store, attempts=2)
     rows = list(store.rows())
     keys = [(r["task_id"], r["attempt"]) for r in rows]
-    assert len(rows) == 8 and len(set(keys)) == 8
+    assert len(rows) == 8
+    assert len(set(keys)) == 8
     assert len(second.calls) < len(first.calls)  # only the missing attempts ran again
 
 
@@ -180,7 +184,8 @@ def test_abstraction_analysis_separates_clustered_from_mixed():
     clustered = np.vstack([centers[i] + rng.normal(size=(30, 16)) for i in range(3)])
     mixed = rng.normal(size=(90, 16))
     tight, loose = analyse("trajectory", clustered, labels), analyse("insight", mixed, labels)
-    assert tight.dbi < loose.dbi and tight.lisi < loose.lisi
+    assert tight.dbi < loose.dbi
+    assert tight.lisi < loose.lisi
     assert tight.abstraction < loose.abstraction
     assert 1.0 <= lisi(mixed, labels) <= 3.0
     assert abstraction_scores(mixed, labels).shape == (90,)
@@ -228,7 +233,8 @@ def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_p
         assert domain.check(task, task.reference).passed, task.task_id
         assert not domain.check(task, task.wrong).passed, task.task_id
     make_dir = tasks["nl2bash/1/5"]  # "create a directory /testbed/test_dir"
-    assert "testbed/test_dir" in make_dir.instruction and "/testbed" not in make_dir.instruction
+    assert "testbed/test_dir" in make_dir.instruction
+    assert "/testbed" not in make_dir.instruction
     make_dir.prepare(tmp_path)
     assert (tmp_path / "testbed" / "hello.c").exists()  # the image's tree, inside the workspace
     assert (tmp_path / "setup_nl2b_fs_1.sh").exists()
@@ -236,7 +242,8 @@ def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_p
     assert domain.check(make_dir, {"answer.sh": "mkdir -v testbed/test_dir\n"}).passed
     assert not domain.check(make_dir, {"answer.sh": "mkdir testbed/test_dirs\n"}).passed
     verdict = domain.check(make_dir, {"answer.sh": "ls testbed\n"})
-    assert not verdict.passed and "does not do what was asked" in verdict.report
+    assert not verdict.passed
+    assert "does not do what was asked" in verdict.report
 
 
 @pytest.mark.toolchain
@@ -244,13 +251,16 @@ def test_data_loader_runs_unittests_in_its_own_python_312_environment():
     domain = get_domain("data")
     (task,) = domain.tasks("eval", limit=1)
     assert task.task_id.startswith(("DFB/B", "DFB/V"))  # evaluation: the test and val splits
-    assert "pandas" in task.instruction and "import pandas as pd" in task.files["solution.py"]
+    assert "pandas" in task.instruction
+    assert "import pandas as pd" in task.files["solution.py"]
     verdict = domain.check(task, task.reference)
     assert verdict.passed, verdict.report
     verdict = domain.check(task, task.wrong)
-    assert not verdict.passed and "NotImplementedError" in verdict.report
+    assert not verdict.passed
+    assert "NotImplementedError" in verdict.report
     source_ids = {row["task_id"] for row in domain._rows_of("source")}
-    assert len(source_ids) == 709 and all(i.startswith("DFB/T") for i in source_ids)
+    assert len(source_ids) == 709
+    assert all(i.startswith("DFB/T") for i in source_ids)
     assert source_ids.isdisjoint(row["task_id"] for row in domain._rows_of("eval"))
 
 
@@ -287,7 +297,8 @@ def test_report_includes_the_abstraction_analysis_of_the_pool(tmp_path, pool):
         {"condition": "zero-shot", "domain": "python", "task_id": "t", "attempt": 0, "passed": True}
     )
     text = write_report(store.path, out_dir=tmp_path / "out", pool=pool, k=1).read_text()
-    assert "## Abstraction analysis" in text and "| insight | 12 | 2 |" in text
+    assert "## Abstraction analysis" in text
+    assert "| insight | 12 | 2 |" in text
     assert (tmp_path / "out" / "tsne.png").stat().st_size > 1000
 
 
@@ -309,7 +320,8 @@ def test_pool_size_condition_sees_only_its_seeded_snapshotted_share(pool, script
     assert manifest["memories"] == 8  # half of 16
     kept = [json.loads(line)["record"]["id"] for line in (snapshots / manifest["file"]).open()]
     receipts = {rc["id"] for row in store.rows() for rc in row["receipts"]}
-    assert receipts and receipts <= set(kept)
+    assert receipts
+    assert receipts <= set(kept)
     assert pool.count() == 16  # the base pool is untouched
     again = condition_pool(pool, half)
     assert sorted(r.id for r in again.list_records()) == sorted(kept)  # same seed, same share
@@ -325,7 +337,8 @@ def test_source_domain_count_draws_that_many_domains_never_the_target(pool, scri
                   store=store, attempts=1, split="all", step_limit=4, k=3)  # fmt: skip
     rows = list(store.rows())
     (drawn,) = {tuple(r["source_domains"]) for r in rows}
-    assert len(drawn) == 1 and drawn[0] != "alpha"
+    assert len(drawn) == 1
+    assert drawn[0] != "alpha"
     assert {rc["domain"] for r in rows for rc in r["receipts"]} == {drawn[0]}
     assert all(r["tokens"] > 0 and r["settings"]["source_count"] == 1 for r in rows)
     assert choose_sources(one, "beta", ["alpha", "beta", "gamma"]) != ("beta",)
@@ -413,14 +426,17 @@ def test_with_a_key_each_condition_is_a_langsmith_experiment_per_domain(
     (experiment,) = fake.experiments
     assert experiment["prefix"] == "mtl-insight-alpha"
     assert experiment["metadata"]["condition"] == "mtl-insight"
-    assert experiment["scores"] == [1] * 8 and experiment["repetitions"] == 2
+    assert experiment["scores"] == [1] * 8
+    assert experiment["repetitions"] == 2
     assert len(fake.datasets["mtl-alpha"]) == 4
     assert sorted((r["task_id"], r["attempt"]) for r in store.rows()) == [
         (f"alpha-{i}", a) for i in range(4) for a in range(2)
     ]
     again = scripted(default=solve_tiny)  # a resumed run replays stored attempts, runs nothing
     _run("mtl-insight", "alpha", again, stocked, store, attempts=2)
-    assert again.calls == [] and len(fake.experiments) == 2 and len(list(store.rows())) == 8
+    assert again.calls == []
+    assert len(fake.experiments) == 2
+    assert len(list(store.rows())) == 8
     assert len(fake.datasets["mtl-alpha"]) == 4  # examples are not duplicated
 
 
@@ -440,13 +456,13 @@ def test_memory_generation_resumes_skipping_tasks_already_in_the_pool(pool, scri
     first = scripted(default=solve_tiny)
     written = generate_memories([domain], model=first, pool=pool, limit=1,
                                 memory_types=["trajectory"], step_limit=3)  # fmt: skip
-    assert written == 1 and {r.task_id for r in pool.list_records()} == {
-        domain.tasks("source")[0].task_id
-    }
+    assert written == 1
+    assert {r.task_id for r in pool.list_records()} == {domain.tasks("source")[0].task_id}
     again = scripted(default=solve_tiny)
     assert generate_memories([domain], model=again, pool=pool, limit=2,
                              memory_types=["trajectory"], step_limit=3) == 1  # fmt: skip
-    assert pool.count() == 2 and len(again.calls) < len(first.calls) * 2
+    assert pool.count() == 2
+    assert len(again.calls) < len(first.calls) * 2
 
 
 def test_report_draws_the_pool_size_scaling_curve_from_sweep_settings(tmp_path):
@@ -461,7 +477,8 @@ def test_report_draws_the_pool_size_scaling_curve_from_sweep_settings(tmp_path):
     assert list(points) == ["pool"]
     assert points["pool"] == {0.25: [0.25] * 3, 0.5: [0.5] * 3, 0.75: [0.75] * 3, 1.0: [1.0]}
     report = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
-    assert "## Scaling" in report and "| pool | 0.25 | 0.250, 0.250, 0.250 |" in report
+    assert "## Scaling" in report
+    assert "| pool | 0.25 | 0.250, 0.250, 0.250 |" in report
     assert "| mtl-insight | 4 | 1.0 | 2.0 | 100 |" in report
     assert (tmp_path / "out" / "scaling.png").stat().st_size > 1000
 
@@ -477,9 +494,8 @@ def test_repo_mutants_are_single_token_swaps_in_code_only():
 def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests():
     domain = get_domain("repo")
     (task,) = domain.tasks("eval", limit=1)
-    assert "fails:" in task.instruction and (
-        "FAILED" in task.instruction or "Error" in task.instruction
-    )
+    assert "fails:" in task.instruction
+    assert "FAILED" in task.instruction or "Error" in task.instruction
     assert domain.check(task, task.reference).passed
     assert not domain.check(task, task.wrong).passed
     tests = next(p for p in task.protected if "test" in p.rsplit("/", 1)[-1])
