@@ -27,6 +27,7 @@ from langgraph_mtl.pool.chroma_client import Transaction, chroma_client
 from langgraph_mtl.pool.codec import (
     FLAG_PREFIX,
     as_values,
+    matches_where,
     to_metadata,
 )
 from langgraph_mtl.pool.embedded_chroma import PoolBusyError
@@ -144,12 +145,14 @@ class MemoryPool(PoolReader):
 
     def _duplicate_of(self, record: MemoryRecord, vector: Sequence[float]) -> str | None:
         scope = {"$and": [{"memory_type": record.memory_type.value}, {"domain": record.domain}]}
-        exact = self.collection.get(
-            where={"$and": [*scope["$and"], {"content_hash": record.content_hash}]}, limit=2
-        )
-        for found in exact["ids"]:
-            if found != record.id:
-                return str(found)
+        for part in self.collection.collections([record.memory_type]):
+            # one indexed field: many times faster than Chroma's $and of three
+            same = part.get(
+                where={"content_hash": record.content_hash}, include=["metadatas"], limit=64
+            )
+            for found, meta in zip(same["ids"], same["metadatas"], strict=True):
+                if found != record.id and matches_where(scope, meta):
+                    return str(found)
         near = self._nearest([float(x) for x in vector], 1, scope)
         threshold = float(self.dedup_threshold or 2.0)
         if near and near[0].record.id != record.id and near[0].similarity >= threshold:

@@ -110,6 +110,18 @@ def test_quarantined_memories_are_kept_but_never_retrieved_by_default(pool):
     )
 
 
+def test_the_same_content_under_another_key_is_merged_in_its_type_and_domain_only(pool):
+    content = "Read the failing test's message before changing any code."
+    first = _record("python", "t1", "alpha beta gamma", content)
+    twin = _record("python", "t2", "delta epsilon zeta", content)  # a key nowhere near
+    elsewhere = _record("rust", "t3", "eta theta iota", content)
+    other_type = _record("python", "t4", "kappa lambda mu", content, kind=MemoryType.SUMMARY)
+    pool.upsert(first)
+    report = pool.upsert([twin, elsewhere, other_type])
+    assert report.merged == {twin.id: first.id}
+    assert pool.count() == 3
+
+
 def test_exact_and_near_duplicates_are_merged_with_provenance(pool):
     first = _record(
         "python", "t1", "Run the tests after each edit", "Run the tests after each edit."
