@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from langgraph_mtl.agent.sandbox import SandboxMode
-from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.memory.enums import MemoryType, parse_memory_types
 from langgraph_mtl.transfer.retrieval import QueryStrategy
 
 if TYPE_CHECKING:
@@ -29,17 +29,6 @@ __all__ = ["Limits", "RetrievalConfig", "SandboxConfig", "WriterConfig"]
 
 TypesArg = Iterable[MemoryType | str] | MemoryType | str
 SANDBOX_MODES = ("auto", "bwrap", "none")
-
-
-def memory_types(value: TypesArg, argument: str) -> tuple[MemoryType, ...]:
-    """Memory types from names or members, in order, without repeats."""
-    items = [value] if isinstance(value, str | MemoryType) else list(value)
-    try:
-        parsed = tuple(dict.fromkeys(MemoryType(item) for item in items))
-    except ValueError:
-        names = ", ".join(t.value for t in MemoryType)
-        raise ValueError(f"{argument}: expected some of {names}, got {value!r}") from None
-    return parsed
 
 
 @dataclass(frozen=True)
@@ -58,7 +47,7 @@ class RetrievalConfig:
 
     def __post_init__(self) -> None:
         if self.memory_types is not None:
-            types = memory_types(self.memory_types, "retrieval.memory_types")
+            types = parse_memory_types(self.memory_types, "retrieval.memory_types")
             object.__setattr__(self, "memory_types", types)
         if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
             raise ValueError(f"retrieval.k: expected a whole number >= 1, got {self.k!r}")
@@ -87,7 +76,7 @@ class WriterConfig:
     outbox: Outbox | str | None = None
 
     def __post_init__(self) -> None:
-        types = memory_types(self.memory_types, "writer.memory_types")
+        types = parse_memory_types(self.memory_types, "writer.memory_types")
         if not types:
             raise ValueError("writer.memory_types: name at least one memory type")
         object.__setattr__(self, "memory_types", types)

@@ -3,9 +3,10 @@ dependencies, so the command line can offer them without loading the schemas."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
-__all__ = ["Judge", "MemoryType", "Outcome"]
+__all__ = ["Judge", "MemoryType", "Outcome", "parse_memory_types"]
 
 
 class MemoryType(StrEnum):
@@ -32,3 +33,18 @@ class Judge(StrEnum):
     LLM_JUDGE = "llm-judge"
     HUMAN = "human"
     NONE = "none"
+
+
+def parse_memory_types(
+    value: Iterable[MemoryType | str] | MemoryType | str | None, argument: str
+) -> tuple[MemoryType, ...]:
+    """Memory types from names or members, in order, without repeats (``None``: none).
+    Raises ValueError naming ``argument`` and the choices."""
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str | MemoryType) else list(value)
+    try:
+        return tuple(dict.fromkeys(MemoryType(item) for item in items))
+    except ValueError:
+        names = ", ".join(t.value for t in MemoryType)
+        raise ValueError(f"{argument}: expected some of {names}, got {value!r}") from None

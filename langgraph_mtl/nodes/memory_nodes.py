@@ -33,6 +33,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl.memory.enums import parse_memory_types
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType, validate_domain
 from langgraph_mtl.memory.trajectory import (
     Step,
@@ -107,10 +108,8 @@ def _run_settings(
     raw_k = context_value(runtime, "k", k)
     if isinstance(raw_k, bool) or not isinstance(raw_k, int) or raw_k < 1:
         raise ValueError(f"context.k must be a whole number >= 1, got {raw_k!r}")
-    try:
-        types = _types(context_value(runtime, "memory_types", None)) or default_types
-    except ValueError as exc:
-        raise ValueError(f"context.{exc}") from None
+    raw_types = context_value(runtime, "memory_types", None)
+    types = list(parse_memory_types(raw_types, "context.memory_types")) or default_types
     weight = _number(context_value(runtime, "abstraction_weight", 0.0), "abstraction_weight")
     gate = context_value(runtime, "min_similarity", min_similarity)
     domain = context_value(runtime, "domain", None)
@@ -121,18 +120,6 @@ def _run_settings(
         weight,
         None if gate is None else _number(gate, "min_similarity"),
     )
-
-
-def _types(value: Iterable[MemoryType | str] | MemoryType | str | None) -> list[MemoryType]:
-    if value is None:
-        return []
-    if isinstance(value, MemoryType | str):
-        value = [value]
-    try:
-        return [MemoryType(v) for v in value]
-    except ValueError as exc:
-        choices = ", ".join(t.value for t in MemoryType)
-        raise ValueError(f"memory_type: {exc}; choose from {choices}") from exc
 
 
 def _task(state: dict[str, Any], task_key: str, messages_key: str) -> str:
@@ -180,7 +167,7 @@ def create_memory_retrieval_node(
     configure_tracing()
     get_pool = pool_getter(pool)
     chat = resolve_chat_model(model) if model is not None else None
-    default_types = _types(memory_types) or list(MemoryType)
+    default_types = list(parse_memory_types(memory_types, "memory_types")) or list(MemoryType)
     query_strategy = QueryStrategy(strategy)
 
     def retrieve(state: dict[str, Any], runtime: Any) -> dict[str, Any]:
@@ -258,7 +245,7 @@ def create_memory_writer_node(
     """
     configure_tracing()
     get_pool = pool_getter(pool)
-    kinds = _types(memory_type)
+    kinds = parse_memory_types(memory_type, "memory_type")
     if not kinds:
         raise ValueError("memory_type: give at least one memory type")
     chat = resolve_chat_model(model) if model is not None else None
