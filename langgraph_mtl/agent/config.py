@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.memory.enums import MemoryType, parse_memory_types
-from langgraph_mtl.transfer.retrieval import QueryStrategy
+from langgraph_mtl.transfer.retrieval import QueryStrategy, Scorer
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -37,13 +37,15 @@ class RetrievalConfig:
 
     ``memory_types=None`` retrieves every type; ``strategy`` is the query made from the task
     (AUTO: the paper's per-type query, the plan for plan-based types); ``rerank`` lets the model
-    reorder three times ``k`` candidates; ``min_similarity`` declines memories below it."""
+    reorder three times ``k`` candidates; ``min_similarity`` declines memories below it;
+    ``scorers`` re-rank by similarity plus their bonuses."""
 
     memory_types: TypesArg | None = (MemoryType.INSIGHT,)
     k: int = 3
     strategy: QueryStrategy | str = QueryStrategy.AUTO
     rerank: bool = False
     min_similarity: float | None = None
+    scorers: tuple[Scorer, ...] = ()
 
     def __post_init__(self) -> None:
         if self.memory_types is not None:

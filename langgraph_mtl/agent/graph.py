@@ -349,6 +349,7 @@ def create_coding_agent(
             strategy=retrieval.strategy,
             rerank=retrieval.rerank,
             min_similarity=retrieval.min_similarity,
+            scorers=retrieval.scorers,
             plan_key="plan" if plan else None,
         )
     )

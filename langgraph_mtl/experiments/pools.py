@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ import numpy as np
 from langgraph_mtl.experiments.analysis import abstraction_scores, embeddings_by_type
 from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl.pool.reports import ScoredMemory
+from langgraph_mtl.transfer.retrieval import Scorer
 
 __all__ = [
     "annotate_abstraction",
@@ -60,6 +63,23 @@ def annotate_abstraction(pool: MemoryPool) -> int:
             pool.update_flags(record_id, {"abstraction": round(float(score), 4)})
             scored += 1
     return scored
+
+
+def abstraction_scorer(weight: float) -> Scorer:
+    """A retrieval scorer adding ``weight`` times each memory's ``abstraction`` flag (its
+    domain-invariant share, stored by :func:`annotate_abstraction`)."""
+
+    def score(pool: Any, hits: Sequence[ScoredMemory]) -> list[float]:
+        return [weight * float(h.record.flags.get("abstraction", 0.0)) for h in hits]
+
+    return score
+
+
+def condition_scorers(condition: Condition) -> tuple[Scorer, ...]:
+    """The re-ranking a condition asks for (abstraction-weighted retrieval, or none)."""
+    if condition.abstraction_weight > 0:
+        return (abstraction_scorer(condition.abstraction_weight),)
+    return ()
 
 
 def choose_sources(condition: Condition, target: str, available: list[str]) -> tuple[str, ...]:

@@ -33,7 +33,12 @@ from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.experiments.domains import Domain, Task
 from langgraph_mtl.experiments.langsmith_eval import evaluate_domain, langsmith_enabled
 from langgraph_mtl.experiments.passk import pass_at_k
-from langgraph_mtl.experiments.pools import choose_sources, condition_pool, snapshot
+from langgraph_mtl.experiments.pools import (
+    choose_sources,
+    condition_pool,
+    condition_scorers,
+    snapshot,
+)
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
@@ -185,6 +190,7 @@ def run_condition(
             k=k,
             strategy=condition.strategy,
             rerank=condition.rerank,
+            scorers=condition_scorers(condition),
         ),
         writer=WriterConfig(memory_types="trajectory"),
         limits=Limits(steps=step_limit),
@@ -212,7 +218,6 @@ def run_condition(
             retrieve=condition.uses_memory,
             include_own_domain=condition.scope == "own",
             source_domains=sources if condition.source_count or condition.scope == "own" else None,
-            abstraction_weight=condition.abstraction_weight or None,
             min_similarity=condition.min_similarity,
         )
         result = attempt_task(graph, domain, task, context, step_limit)

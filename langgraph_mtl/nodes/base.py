@@ -44,7 +44,6 @@ class MemoryContext:
     write: bool = True
     include_own_domain: bool = False
     source_domains: tuple[str, ...] | None = None
-    abstraction_weight: float | None = None
     min_similarity: float | None = None
 
 

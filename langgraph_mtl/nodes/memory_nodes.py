@@ -60,6 +60,7 @@ from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
 from langgraph_mtl.transfer.retrieval import (
     QueryStrategy,
+    Scorer,
     receipt,
     render_memory_block,
     retrieve_memories,
@@ -90,7 +91,6 @@ class _RunSettings:
     domain: str | None
     k: int
     memory_types: list[MemoryType]
-    abstraction_weight: float
     min_similarity: float | None
 
 
@@ -110,14 +110,12 @@ def _run_settings(
         raise ValueError(f"context.k must be a whole number >= 1, got {raw_k!r}")
     raw_types = context_value(runtime, "memory_types", None)
     types = list(parse_memory_types(raw_types, "context.memory_types")) or default_types
-    weight = _number(context_value(runtime, "abstraction_weight", 0.0), "abstraction_weight")
     gate = context_value(runtime, "min_similarity", min_similarity)
     domain = context_value(runtime, "domain", None)
     return _RunSettings(
         validate_domain(domain, "context.domain") if domain else None,
         raw_k,
         types,
-        weight,
         None if gate is None else _number(gate, "min_similarity"),
     )
 
@@ -139,6 +137,7 @@ def create_memory_retrieval_node(
     rerank: bool = False,
     max_tokens: int = 1500,
     min_similarity: float | None = None,
+    scorers: Sequence[Scorer] = (),
     task_key: str = "task",
     messages_key: str = "messages",
     output_key: str = "memory_prompt",
@@ -159,6 +158,7 @@ def create_memory_retrieval_node(
     state is the query for plan-based memory types (no second planning call).
     ``min_similarity`` (or ``context.min_similarity``) is a relevance gate: memories less
     similar to the query are not injected, so a task with no close memory runs without any.
+    ``scorers`` re-rank candidates (e.g. :func:`~langgraph_mtl.transfer.retrieval.utility_scorer`).
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
@@ -194,7 +194,7 @@ def create_memory_retrieval_node(
                 use_rerank=rerank,
                 include_own_domain=bool(context_value(runtime, "include_own_domain", False)),
                 source_domains=context_value(runtime, "source_domains", None),
-                abstraction_weight=run.abstraction_weight,
+                scorers=scorers,
                 min_similarity=run.min_similarity,
                 exclude_task_ids=[t] if (t := context_value(runtime, "task_id", None)) else None,
                 plan=(state.get(plan_key) or None) if plan_key else None,

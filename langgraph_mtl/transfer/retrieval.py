@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from typing import Any, TypedDict
 
@@ -24,14 +24,19 @@ __all__ = [
     "PLAN_PROMPT",
     "QueryStrategy",
     "Receipt",
+    "Scorer",
     "build_query",
     "receipt",
     "render_memory_block",
     "rerank",
     "retrieve_memories",
+    "utility_scorer",
 ]
 
 log = logging.getLogger(__name__)
+
+# a re-ranking strategy: a bonus for each candidate, added to its similarity
+Scorer = Callable[[Any, Sequence[ScoredMemory]], Sequence[float]]
 
 PLAN_PROMPT = (
     "Write a 3-4 sentence high-level plan for solving the following coding task. "
@@ -147,8 +152,7 @@ def retrieve_memories(
     source_domains: Iterable[str] | None = None,
     exclude_task_ids: Iterable[str] | None = None,
     min_similarity: float | None = None,
-    utility_weight: float = 0.0,
-    abstraction_weight: float = 0.0,
+    scorers: Sequence[Scorer] = (),
     extra_where: dict[str, Any] | None = None,
     plan: str | None = None,
 ) -> list[ScoredMemory]:
@@ -157,10 +161,9 @@ def retrieve_memories(
     ``strategy`` AUTO uses the paper's query per memory type (task / plan / goal summary); the
     generated queries need ``model``, without one the raw task is used. ``source_domains``
     restricts retrieval to those domains (pool sweeps, in-domain baselines). A ``plan`` the
-    agent already made is used as the plan query instead of generating one. ``utility_weight`` > 0
-    re-ranks by similarity + weight * utility score, down-weighting memories with a poor record;
-    ``abstraction_weight`` > 0 adds weight * the memory's ``abstraction`` flag (its
-    domain-invariant share, set by :func:`langgraph_mtl.experiments.pools.annotate_abstraction`).
+    agent already made is used as the plan query instead of generating one. ``scorers`` re-rank
+    three times ``k`` candidates by similarity plus each scorer's bonus (see
+    :func:`utility_scorer`; experiments add their own).
     """
     strategy = QueryStrategy(strategy)
     types = [MemoryType(t) for t in (memory_types or list(MemoryType))]
@@ -172,9 +175,7 @@ def retrieve_memories(
             queries[kind_strategy] = build_query(task, kind_strategy, model)
         groups.setdefault(queries[kind_strategy], []).append(kind)
     exclude = [domain] if domain and not include_own_domain else None
-    fetch = (
-        k * 3 if (use_rerank and model is not None) or utility_weight or abstraction_weight else k
-    )
+    fetch = k * 3 if (use_rerank and model is not None) or scorers else k
     hits: dict[str, ScoredMemory] = {}
     for query, kinds in groups.items():
         for hit in pool.search(
@@ -189,22 +190,29 @@ def retrieve_memories(
             if hit.record.id not in hits or hits[hit.record.id].similarity < hit.similarity:
                 hits[hit.record.id] = hit
     ranked = sorted(hits.values(), key=lambda h: h.similarity, reverse=True)
-    if utility_weight or abstraction_weight:
-        stats = utility(pool, [h.record.id for h in ranked]) if utility_weight else {}
-
-        def score(hit: ScoredMemory) -> float:
-            value = hit.similarity
-            if utility_weight:
-                value += utility_weight * stats[hit.record.id].score
-            abstraction = hit.record.flags.get("abstraction", 0.0)
-            return value + abstraction_weight * float(abstraction)
-
-        ranked.sort(key=score, reverse=True)
+    if scorers:
+        bonuses = [scorer(pool, ranked) for scorer in scorers]
+        score = {
+            hit.record.id: hit.similarity + sum(float(b[i]) for b in bonuses)
+            for i, hit in enumerate(ranked)
+        }
+        ranked.sort(key=lambda hit: score[hit.record.id], reverse=True)
     if min_similarity is not None:
         ranked = [h for h in ranked if h.similarity >= min_similarity]
     if use_rerank and model is not None and len(ranked) > 1:
         return rerank(model, task, ranked, k)
     return ranked[:k]
+
+
+def utility_scorer(weight: float) -> Scorer:
+    """A scorer adding ``weight`` times each memory's utility (helped minus hurt, see
+    :func:`langgraph_mtl.pool.feedback.utility`): memories with a poor record sink."""
+
+    def score(pool: Any, hits: Sequence[ScoredMemory]) -> list[float]:
+        stats = utility(pool, [h.record.id for h in hits])
+        return [weight * stats[h.record.id].score for h in hits]
+
+    return score
 
 
 # an opening or closing memory tag inside a memory's text, in any spelling, is written inert

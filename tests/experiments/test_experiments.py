@@ -22,7 +22,12 @@ from langgraph_mtl.experiments import (
 )
 from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
 from langgraph_mtl.experiments.domains import Domain, Task, get_domain
-from langgraph_mtl.experiments.pools import annotate_abstraction, choose_sources, condition_pool
+from langgraph_mtl.experiments.pools import (
+    annotate_abstraction,
+    choose_sources,
+    condition_pool,
+    condition_scorers,
+)
 from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
 from langgraph_mtl.experiments.runner import summarize
@@ -355,8 +360,10 @@ def test_abstraction_reweighting_prefers_domain_invariant_memories(pool):
     for hit in candidates:  # ... is made the only domain-invariant one
         pool.update_flags(hit.record.id, {"abstraction": float(hit.record.id == invariant)})
     plain = retrieve_memories(pool, task, domain="alpha", k=3, memory_types=["insight"])
-    weighted = retrieve_memories(pool, task, domain="alpha", k=3, memory_types=["insight"],
-                                 abstraction_weight=100.0)  # fmt: skip
+    weighted = retrieve_memories(
+        pool, task, domain="alpha", k=3, memory_types=["insight"],
+        scorers=condition_scorers(Condition("w", ("insight",), abstraction_weight=100.0)),
+    )  # fmt: skip
     assert invariant not in {h.record.id for h in plain}
     assert weighted[0].record.id == invariant
     assert all(h.record.domain != "alpha" for h in weighted)

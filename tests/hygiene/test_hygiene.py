@@ -15,6 +15,7 @@ from langgraph_mtl.hygiene.screening import screen
 from langgraph_mtl.pool.consolidation import consolidate
 from langgraph_mtl.pool.feedback import prune, record_feedback, utility
 from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run
+from langgraph_mtl.transfer.retrieval import utility_scorer
 
 
 def test_corpus_sizes():
@@ -187,7 +188,7 @@ def test_utility_feedback_counts_and_down_weights(pool):
     assert stats[good.id].helped == 1
     plain = retrieve_memories(pool, "validate inputs early please", domain="go", k=1)
     weighted = retrieve_memories(
-        pool, "validate inputs early please", domain="go", k=1, utility_weight=1.0
+        pool, "validate inputs early please", domain="go", k=1, scorers=[utility_scorer(1.0)]
     )
     assert plain[0].record.id == poor.id
     assert weighted[0].record.id == good.id

@@ -227,7 +227,7 @@ def test_a_pool_given_by_location_opens_on_first_use_and_recovers_after_an_outag
         ({"k": 0}, "context.k must be a whole number >= 1"),
         ({"k": "3"}, "context.k must be a whole number >= 1"),
         ({"memory_types": ("recipe",)}, "context.memory_type"),
-        ({"abstraction_weight": "heavy"}, "context.abstraction_weight must be a number"),
+        ({"min_similarity": "high"}, "context.min_similarity must be a number"),
         ({"domain": "py thon"}, "context.domain: 'py thon' is not a domain name"),
     ],
 )
