@@ -210,6 +210,7 @@ def run(
         pending_sources,
         run_condition,
     )
+    from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.memory_pool import open_pool
 
     _needs_experiments_extra()
@@ -218,7 +219,7 @@ def run(
     def sampling(spec: str) -> float | None:
         if temperature is not None:
             return temperature
-        return 0.7 if spec == "local" or spec.startswith("local:") else None
+        return 0.7 if parse_model_spec(spec).is_local else None
 
     try:
         chosen = resolve_conditions(conditions, sweep)
