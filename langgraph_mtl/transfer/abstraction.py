@@ -6,7 +6,7 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, get_origin
 
 from langchain_core.language_models import BaseChatModel
@@ -103,6 +103,12 @@ class FinishedRun:
         return run_digest(self.task, self.steps)
 
 
+@dataclass
+class RedactedRun(FinishedRun):
+    """A run as :func:`redact_run` returns it: redacting it again finds nothing, so it is not
+    redacted again (the writer cleans a run once, then abstracts it into several types)."""
+
+
 _RUN_TASK_CHARS = 20_000
 _RUN_TOKENS = 12_000  # twice the abstraction budget: bounded before the (linear) redaction
 
@@ -110,7 +116,9 @@ _RUN_TOKENS = 12_000  # twice the abstraction budget: bounded before the (linear
 def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
     """The run as the memory layer may keep it: size-bounded, control characters dropped, and
     every secret in its task, steps and provenance replaced; plus how many there were.
-    Idempotent, so a run may pass more than once."""
+    Idempotent, so a run may pass more than once; a :class:`RedactedRun` passes unchanged."""
+    if type(run) is RedactedRun:
+        return run, 0
     found = 0
 
     def clean(text: str) -> str:
@@ -125,13 +133,13 @@ def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
     domain, in_domain = redact_identifier(run.domain)
     task_id, in_task_id = redact_identifier(run.task_id)
     found += in_domain + in_task_id
-    cleaned = replace(
-        run,
+    cleaned = RedactedRun(
         task=task,
         steps=steps,
-        agent_model=agent_model,
         domain=domain,
         task_id=task_id,
+        verified=run.verified,
+        agent_model=agent_model,
     )
     return cleaned, found
 

@@ -207,3 +207,17 @@ def test_redaction_is_safe_from_many_threads_at_once():
     with ThreadPoolExecutor(max_workers=8) as workers:
         results = list(workers.map(redact, texts))
     assert all("AKIAIOSFODNN7EXAMPL" not in r.text for r in results)
+
+
+def test_a_run_is_redacted_once_and_passes_unchanged_after():
+    from helpers import make_run
+
+    from langgraph_mtl.transfer.abstraction import redact_run
+
+    run = make_run("ops", "t1", "deploy with password=Hunter2Secret!")
+    clean, found = redact_run(run)
+    assert found == 1
+    assert "Hunter2Secret" not in clean.task
+    again, found_again = redact_run(clean)
+    assert again is clean
+    assert found_again == 0
