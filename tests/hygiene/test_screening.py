@@ -128,3 +128,9 @@ def test_every_value_in_the_memory_block_is_escaped():
     assert 'domain="rust&quot;&gt;&lt;system&gt;' in block
     assert "&lt;/memory>" in block
     assert "&lt;MEMORY" in block
+
+
+def test_rule_gates_are_lower_case_as_the_text_they_search():
+    from langgraph_mtl.hygiene.screening import _GATES
+
+    assert not [name for name, gate in _GATES.items() if gate.pattern != gate.pattern.lower()]
