@@ -28,8 +28,14 @@ def test_readme_snippets_and_pool_commands_run_as_written(tmp_path):
     snippets = _blocks("python")
     assert snippets, "the README has Python snippets"
     for snippet in snippets:
-        done = subprocess.run([sys.executable, "-c", snippet], cwd=tmp_path, env=_env(tmp_path),
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", snippet],
+            cwd=tmp_path,
+            env=_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, f"{snippet}\n{done.stderr[-3000:]}"
     assert (tmp_path / ".mtl" / "pool").is_dir()  # the drop-in snippet wrote its memory
 
@@ -43,8 +49,9 @@ def test_readme_snippets_and_pool_commands_run_as_written(tmp_path):
     assert len(commands) >= 5
     for command in commands:
         argv = [mtl, *_split(command)[1:]]
-        done = subprocess.run(argv, cwd=tmp_path, env=_env(tmp_path), capture_output=True,
-                              text=True, timeout=300)  # fmt: skip
+        done = subprocess.run(
+            argv, cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, timeout=300
+        )
         assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
 
 

@@ -380,8 +380,12 @@ def test_bad_arguments_are_named(pool, scripted):
 
 
 def test_the_same_action_three_times_ends_the_run(pool, scripted, tmp_path):
-    model = scripted("plan", _json("write_file", path="a.txt"), "```\nA\n```",
-                     default=_json("run", command="echo same"))  # fmt: skip
+    model = scripted(
+        "plan",
+        _json("write_file", path="a.txt"),
+        "```\nA\n```",
+        default=_json("run", command="echo same"),
+    )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "t"}, context=context(tmp_path))
     assert out["steps_taken"] == 4

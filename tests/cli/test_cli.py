@@ -103,9 +103,26 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
         monkeypatch.setitem(DOMAINS, name, functools.partial(TinyDomain, name))
     monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
     out = env / "run"
-    args = ["experiment", "run", "--out", str(out), "--domains", "alpha,beta",
-            "--conditions", "zero-shot,mtl-insight", "--sweep", "abstraction", "--limit", "1",
-            "--source-limit", "2", "--attempts", "2", "--steps", "3"]  # fmt: skip
+    args = [
+        "experiment",
+        "run",
+        "--out",
+        str(out),
+        "--domains",
+        "alpha,beta",
+        "--conditions",
+        "zero-shot,mtl-insight",
+        "--sweep",
+        "abstraction",
+        "--limit",
+        "1",
+        "--source-limit",
+        "2",
+        "--attempts",
+        "2",
+        "--steps",
+        "3",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
@@ -166,15 +183,28 @@ def _writes_seven(messages):
     return act_reply(messages, "run", command="echo 7 > out.txt")
 
 
-@pytest.mark.parametrize(("verify", "code", "verdict"), [("grep -qx 7 out.txt", 0, True),
-                                                         ("grep -qx 8 out.txt", 1, False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("verify", "code", "verdict"),
+    [("grep -qx 7 out.txt", 0, True), ("grep -qx 8 out.txt", 1, False)],
+)
 def test_solve_exits_with_the_verdict_and_reports_json(
     env, capsys, scripted_cli_model, verify, code, verdict
 ):
     scripted_cli_model(_writes_seven)
     ws = env / "ws"
-    result = run_cli(capsys, "solve", "write 7 to out.txt", "--domain", "shell", "--verify",
-                     verify, "--workspace", str(ws), "--no-write", "--json")  # fmt: skip
+    result = run_cli(
+        capsys,
+        "solve",
+        "write 7 to out.txt",
+        "--domain",
+        "shell",
+        "--verify",
+        verify,
+        "--workspace",
+        str(ws),
+        "--no-write",
+        "--json",
+    )
     assert result.code == code, result.text
     report = json.loads(result.out)
     assert report["verified"] is verdict

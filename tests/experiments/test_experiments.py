@@ -115,9 +115,18 @@ def test_concurrent_attempts_each_run_once_in_their_own_workspace(stocked, scrip
         seen.append((label, done, rate))
         assert total == 12
 
-    run_condition(CONDITIONS["mtl-insight"], [TinyDomain("alpha")], model=scripted(default=solve_tiny),
-                  pool=stocked, store=store, attempts=3, split="all", step_limit=4,
-                  concurrency=4, progress=progress)  # fmt: skip
+    run_condition(
+        CONDITIONS["mtl-insight"],
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_tiny),
+        pool=stocked,
+        store=store,
+        attempts=3,
+        split="all",
+        step_limit=4,
+        concurrency=4,
+        progress=progress,
+    )
     rows = list(store.rows())
     assert sorted((r["task_id"], r["attempt"]) for r in rows) == [
         (f"alpha-{i}", a) for i in range(4) for a in range(3)
@@ -308,8 +317,9 @@ def test_report_includes_the_abstraction_analysis_of_the_pool(tmp_path, pool):
 
 
 def _mixed_pool(pool):
-    pool.upsert([_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma", "delta")
-                 for i in range(4)])  # fmt: skip
+    pool.upsert(
+        [_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma", "delta") for i in range(4)]
+    )
     return pool
 
 
@@ -318,9 +328,18 @@ def test_pool_size_condition_sees_only_its_seeded_snapshotted_share(pool, script
     half = Condition("mtl-insight@pool0.5-s1", ("insight",), pool_fraction=0.5, seed=1)
     store = ResultStore(tmp_path / "results.jsonl")
     snapshots = tmp_path / "snapshots"
-    run_condition(half, [TinyDomain("alpha")], model=scripted(default=solve_tiny), pool=pool,
-                  store=store, attempts=1, split="all", step_limit=4, k=3,
-                  snapshot_dir=snapshots)  # fmt: skip
+    run_condition(
+        half,
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_tiny),
+        pool=pool,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=4,
+        k=3,
+        snapshot_dir=snapshots,
+    )
     manifest = json.loads((snapshots / "manifest.json").read_text())[half.name]
     assert manifest["memories"] == 8  # half of 16
     kept = [json.loads(line)["record"]["id"] for line in (snapshots / manifest["file"]).open()]
@@ -338,8 +357,17 @@ def test_source_domain_count_draws_that_many_domains_never_the_target(pool, scri
     _mixed_pool(pool)
     one = Condition("mtl-insight@sources1-s0", ("insight",), source_count=1)
     store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(one, [TinyDomain("alpha")], model=scripted(default=solve_tiny), pool=pool,
-                  store=store, attempts=1, split="all", step_limit=4, k=3)  # fmt: skip
+    run_condition(
+        one,
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_tiny),
+        pool=pool,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=4,
+        k=3,
+    )
     rows = list(store.rows())
     (drawn,) = {tuple(r["source_domains"]) for r in rows}
     assert len(drawn) == 1
@@ -361,9 +389,13 @@ def test_abstraction_reweighting_prefers_domain_invariant_memories(pool):
         pool.update_flags(hit.record.id, {"abstraction": float(hit.record.id == invariant)})
     plain = retrieve_memories(pool, task, domain="alpha", k=3, memory_types=["insight"])
     weighted = retrieve_memories(
-        pool, task, domain="alpha", k=3, memory_types=["insight"],
+        pool,
+        task,
+        domain="alpha",
+        k=3,
+        memory_types=["insight"],
         scorers=condition_scorers(Condition("w", ("insight",), abstraction_weight=100.0)),
-    )  # fmt: skip
+    )
     assert invariant not in {h.record.id for h in plain}
     assert weighted[0].record.id == invariant
     assert all(h.record.domain != "alpha" for h in weighted)
@@ -407,15 +439,31 @@ class FakeLangSmith:
         for ex in examples:
             self.datasets[dataset_id].append(type("Example", (), {"inputs": ex["inputs"]})())
 
-    def evaluate(self, target, *, data, evaluators, experiment_prefix, metadata,
-                 num_repetitions, max_concurrency, client):  # fmt: skip
+    def evaluate(
+        self,
+        target,
+        *,
+        data,
+        evaluators,
+        experiment_prefix,
+        metadata,
+        num_repetitions,
+        max_concurrency,
+        client,
+    ):
         scores = []
         for example in data:
             for _ in range(num_repetitions):
                 outputs = target(example.inputs)
                 scores += [evaluator(outputs)["score"] for evaluator in evaluators]
-        self.experiments.append({"prefix": experiment_prefix, "metadata": metadata,
-                                 "scores": scores, "repetitions": num_repetitions})  # fmt: skip
+        self.experiments.append(
+            {
+                "prefix": experiment_prefix,
+                "metadata": metadata,
+                "scores": scores,
+                "repetitions": num_repetitions,
+            }
+        )
 
 
 def test_with_a_key_each_condition_is_a_langsmith_experiment_per_domain(
@@ -461,13 +509,18 @@ def test_without_a_key_nothing_goes_to_langsmith(stocked, scripted, tmp_path, mo
 def test_memory_generation_resumes_skipping_tasks_already_in_the_pool(pool, scripted):
     domain = TinyDomain("alpha")
     first = scripted(default=solve_tiny)
-    written = generate_memories([domain], model=first, pool=pool, limit=1,
-                                memory_types=["trajectory"], step_limit=3)  # fmt: skip
+    written = generate_memories(
+        [domain], model=first, pool=pool, limit=1, memory_types=["trajectory"], step_limit=3
+    )
     assert written == 1
     assert {r.task_id for r in pool.list_records()} == {domain.tasks("source")[0].task_id}
     again = scripted(default=solve_tiny)
-    assert generate_memories([domain], model=again, pool=pool, limit=2,
-                             memory_types=["trajectory"], step_limit=3) == 1  # fmt: skip
+    assert (
+        generate_memories(
+            [domain], model=again, pool=pool, limit=2, memory_types=["trajectory"], step_limit=3
+        )
+        == 1
+    )
     assert pool.count() == 2
     assert len(again.calls) < len(first.calls) * 2
 
@@ -477,9 +530,19 @@ def test_report_draws_the_pool_size_scaling_curve_from_sweep_settings(tmp_path):
     for condition in SWEEPS["pool-size"]:
         share = condition.pool_fraction  # pass rate grows with the pool in this made-up run
         for task in range(4):
-            store.add({"condition": condition.name, "domain": "python", "task_id": f"t{task}",
-                       "attempt": 0, "passed": task < 4 * share, "seconds": 1.0, "steps": 2,
-                       "tokens": 100, "settings": condition.record()})  # fmt: skip
+            store.add(
+                {
+                    "condition": condition.name,
+                    "domain": "python",
+                    "task_id": f"t{task}",
+                    "attempt": 0,
+                    "passed": task < 4 * share,
+                    "seconds": 1.0,
+                    "steps": 2,
+                    "tokens": 100,
+                    "settings": condition.record(),
+                }
+            )
     points = scaling_points(list(store.rows()), k=1)
     assert list(points) == ["pool"]
     assert points["pool"] == {0.25: [0.25] * 3, 0.5: [0.5] * 3, 0.75: [0.75] * 3, 1.0: [1.0]}
@@ -517,9 +580,17 @@ def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_
 
     class Broken(TinyDomain):
         def _candidates(self):
-            return [Task(domain=self.name, task_id="b-0", instruction="i", files={},
-                         verifier=CommandCheck("no-such-compiler --check", ("a.txt",)),
-                         reference={"a.txt": "x"}, wrong={})]  # fmt: skip
+            return [
+                Task(
+                    domain=self.name,
+                    task_id="b-0",
+                    instruction="i",
+                    files={},
+                    verifier=CommandCheck("no-such-compiler --check", ("a.txt",)),
+                    reference={"a.txt": "x"},
+                    wrong={},
+                )
+            ]
 
         all_tasks = Domain.all_tasks
 

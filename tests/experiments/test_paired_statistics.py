@@ -44,10 +44,16 @@ def test_lisi_on_few_points_lowers_the_perplexity_to_fit():
 
 def _rows(condition: str, outcomes: list[bool], *, receipts=None) -> list[dict]:
     return [
-        {"condition": condition, "domain": "python" if i < 20 else "rust", "task_id": f"t{i}",
-         "attempt": 0, "passed": ok, "receipts": receipts or []}
+        {
+            "condition": condition,
+            "domain": "python" if i < 20 else "rust",
+            "task_id": f"t{i}",
+            "attempt": 0,
+            "passed": ok,
+            "receipts": receipts or [],
+        }
         for i, ok in enumerate(outcomes)
-    ]  # fmt: skip
+    ]
 
 
 # 40 paired tasks: 8 gained (failed zero-shot, solved with memory), 2 lost, 30 the same

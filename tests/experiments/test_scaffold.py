@@ -15,8 +15,10 @@ class KeyedTinyDomain(TinyDomain):
     """TinyDomain whose tasks know their reference file (what a single reply must write)."""
 
     def _candidates(self):
-        return [dataclasses.replace(t, reference={"out.txt": f"{t.task_id[-1]}\n"})
-                for t in super()._candidates()]  # fmt: skip
+        return [
+            dataclasses.replace(t, reference={"out.txt": f"{t.task_id[-1]}\n"})
+            for t in super()._candidates()
+        ]
 
     def tasks(self, split="all", *, limit=None, seed=0):
         return self._candidates()[:limit]
@@ -45,9 +47,14 @@ def test_both_approaches_on_the_same_tasks_then_resume(tmp_path):
     domain = KeyedTinyDomain("alpha")
     rows = run_scaffold_tax(model, [domain], store=store, limit=3, step_limit=4)
     by = {(r["condition"], r["task_id"]): r["passed"] for r in rows}
-    assert by == {("single-reply", "alpha-0"): True, ("single-reply", "alpha-1"): False,
-                  ("single-reply", "alpha-2"): False, ("agent", "alpha-0"): True,
-                  ("agent", "alpha-1"): True, ("agent", "alpha-2"): True}  # fmt: skip
+    assert by == {
+        ("single-reply", "alpha-0"): True,
+        ("single-reply", "alpha-1"): False,
+        ("single-reply", "alpha-2"): False,
+        ("agent", "alpha-0"): True,
+        ("agent", "alpha-1"): True,
+        ("agent", "alpha-2"): True,
+    }
     table = scaffold_table(rows)
     assert "| alpha | agent | 3 | 1.000 |" in table
     assert "| alpha | single-reply | 3 | 0.333 |" in table

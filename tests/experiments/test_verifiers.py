@@ -107,8 +107,16 @@ def solve_and_tamper(messages):
 
 def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(CONDITIONS["zero-shot"], [TinyDomain("alpha")], model=scripted(default=solve_and_tamper),
-                  pool=pool, store=store, attempts=1, split="all", step_limit=3)  # fmt: skip
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_and_tamper),
+        pool=pool,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=3,
+    )
     rows = list(store.rows())
     assert rows
     assert all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
@@ -116,8 +124,14 @@ def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
 
 def test_a_tampering_run_is_never_written_as_a_success_memory(scripted, pool):
     domain = TinyDomain("alpha")
-    written = generate_memories([domain], model=scripted(default=solve_and_tamper), pool=pool,
-                                limit=2, memory_types=["trajectory"], step_limit=3)  # fmt: skip
+    written = generate_memories(
+        [domain],
+        model=scripted(default=solve_and_tamper),
+        pool=pool,
+        limit=2,
+        memory_types=["trajectory"],
+        step_limit=3,
+    )
     records = pool.list_records()
     assert written == 2
     assert len(records) == 2
@@ -185,8 +199,14 @@ def test_a_suite_in_the_solutions_process_catches_forged_results_patches_and_exi
     stub = "def f(x):\n"
     assert suite.check({"solution.py": stub + "    return x * x\n"}, "none").passed
     assert not suite.check({"solution.py": stub + "    return x + 1\n"}, "none").passed
-    task = Task(domain="data", task_id="sq", instruction="", files={"solution.py": stub},
-                verifier=suite, wrong={"solution.py": stub + "    raise NotImplementedError\n"})  # fmt: skip
+    task = Task(
+        domain="data",
+        task_id="sq",
+        instruction="",
+        files={"solution.py": stub},
+        verifier=suite,
+        wrong={"solution.py": stub + "    raise NotImplementedError\n"},
+    )
     cheats = cheats_for(task)
     passed = [name for name, files in cheats.items() if suite.check(files, "none").passed]
     assert passed == []

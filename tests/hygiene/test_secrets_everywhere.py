@@ -25,25 +25,43 @@ CASES = [
     ("redis-cli -h cache -a R3disS3cret ping", "R3disS3cret"),
     ("curl -u admin:Pa55w0rdX https://ci.internal/api", "Pa55w0rdX"),
     ("psql --password 'tiny pony 77' -h db", "tiny pony 77"),
-    ('Server=db;Database=shop;User Id=sa;Password="my long secret phrase";', "my long secret phrase"),
+    (
+        'Server=db;Database=shop;User Id=sa;Password="my long secret phrase";',
+        "my long secret phrase",
+    ),
     ("Driver={ODBC};Server=x;Pwd={brace secret 9};", "brace secret 9"),
-    ('{"url": "/api", "headers": {"Authorization": "Basic YWRtaW46c2VjcmV0MTIz"}}',
-     "YWRtaW46c2VjcmV0MTIz"),
+    (
+        '{"url": "/api", "headers": {"Authorization": "Basic YWRtaW46c2VjcmV0MTIz"}}',
+        "YWRtaW46c2VjcmV0MTIz",
+    ),
     ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdef123456", "eyJhbGciOiJIUzI1NiJ9abcdef123456"),
-    ('Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"',
-     "6629fae49393a05397450978507c4ef1"),
-    ("Proxy-Authorization: Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnagMDAu", "YIIGhgYGKwYBBQUCoIIGejCCBnagMDAu"),
+    (
+        'Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"',
+        "6629fae49393a05397450978507c4ef1",
+    ),
+    (
+        "Proxy-Authorization: Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnagMDAu",
+        "YIIGhgYGKwYBBQUCoIIGejCCBnagMDAu",
+    ),
     ("X-Api-Key: 7f3c9a2b1d8e4f60", "7f3c9a2b1d8e4f60"),
     ("GET https://api.example.com/v2/items?limit=5&access_token=q8w7e6r5t4y3", "q8w7e6r5t4y3"),
-    ("git clone https://oauth2:glpat-Abc123Def456Ghi789Jkl@gitlab.com/team/app.git",
-     "glpat-Abc123Def456Ghi789Jkl"),
+    (
+        "git clone https://oauth2:glpat-Abc123Def456Ghi789Jkl@gitlab.com/team/app.git",
+        "glpat-Abc123Def456Ghi789Jkl",
+    ),
     ("amqp://guest:RabbitP4ss@mq:5672/", "RabbitP4ss"),
-    ("export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz123456", "abcdefghijklmnopqrstuvwxyz123456"),
-    ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    (
+        "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz123456",
+        "abcdefghijklmnopqrstuvwxyz123456",
+    ),
+    (
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ),
     ('config = {"client_secret": "c1ientS3cretValue"}', "c1ientS3cretValue"),
     ("Set-Cookie: session=9d8f7g6h5j4k3l2; HttpOnly", "9d8f7g6h5j4k3l2"),
     ('db_password: "correct horse battery staple"', "correct horse battery staple"),
-]  # fmt: skip
+]
 SECRETS = [secret for _, secret in CASES]
 RUN_TEXT = "\n".join(text for text, _ in CASES)
 

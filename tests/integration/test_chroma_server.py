@@ -184,10 +184,14 @@ def test_a_node_started_while_the_server_is_down_uses_the_pool_once_it_is_back(c
     opener = partial(open_pool, chroma.url, collection="late", embeddings=HashingEmbeddings())
     opener().upsert(
         MemoryRecord(
-            id=memory_id("insight", "rust", "r1", "d"), memory_type=MemoryType.INSIGHT,
-            domain="rust", task_id="r1", key="run the tests first", content="run the tests first",
+            id=memory_id("insight", "rust", "r1", "d"),
+            memory_type=MemoryType.INSIGHT,
+            domain="rust",
+            task_id="r1",
+            key="run the tests first",
+            content="run the tests first",
         )
-    )  # fmt: skip
+    )
     node = create_memory_retrieval_node(opener)
 
     class Runtime:

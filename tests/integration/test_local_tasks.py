@@ -17,17 +17,33 @@ pytestmark = pytest.mark.integration
 
 # (task id, starting files, task, verify command)
 TASKS = [
-    ("greet", {}, "Create greet.py with a function greet(name) that returns 'Hello, NAME!' for "
-     "the given name, for example greet('Ann') returns 'Hello, Ann!'.",
-     "python3 -c \"from greet import greet; assert greet('Ann') == 'Hello, Ann!'\""),
-    ("evens", {}, "Create evens.py with a function evens(xs) that returns the even numbers of "
-     "the list xs, in order.",
-     "python3 -c 'from evens import evens; assert evens([1, 2, 3, 4, 6]) == [2, 4, 6]'"),
-    ("upper", {"input.txt": "hello\n"}, "Write upper.py that reads input.txt and prints its "
-     "content in upper case.", "python3 upper.py | grep -qx HELLO"),
-    ("count", {"data.txt": "a\nb\nc\n"}, "Write a shell script count.sh that prints the number "
-     "of lines in data.txt.", "bash count.sh | grep -qw 3"),
-]  # fmt: skip
+    (
+        "greet",
+        {},
+        "Create greet.py with a function greet(name) that returns 'Hello, NAME!' for "
+        "the given name, for example greet('Ann') returns 'Hello, Ann!'.",
+        "python3 -c \"from greet import greet; assert greet('Ann') == 'Hello, Ann!'\"",
+    ),
+    (
+        "evens",
+        {},
+        "Create evens.py with a function evens(xs) that returns the even numbers of "
+        "the list xs, in order.",
+        "python3 -c 'from evens import evens; assert evens([1, 2, 3, 4, 6]) == [2, 4, 6]'",
+    ),
+    (
+        "upper",
+        {"input.txt": "hello\n"},
+        "Write upper.py that reads input.txt and prints its content in upper case.",
+        "python3 upper.py | grep -qx HELLO",
+    ),
+    (
+        "count",
+        {"data.txt": "a\nb\nc\n"},
+        "Write a shell script count.sh that prints the number of lines in data.txt.",
+        "bash count.sh | grep -qw 3",
+    ),
+]
 MINIMUM = 3
 
 

@@ -129,10 +129,16 @@ def test_huge_task_text_is_bounded(scripted):
 def test_a_torn_outbox_line_loses_only_itself(pool, tmp_path):
     outbox = Outbox(tmp_path / "o.jsonl")
     first, second = (
-        MemoryRecord(id=memory_id("insight", "d", t, "k"), memory_type="insight", domain="d",
-                     task_id=t, key=f"key {t}", content=f"content {t}")
+        MemoryRecord(
+            id=memory_id("insight", "d", t, "k"),
+            memory_type="insight",
+            domain="d",
+            task_id=t,
+            key=f"key {t}",
+            content=f"content {t}",
+        )
         for t in ("t1", "t2")
-    )  # fmt: skip
+    )
     outbox.add_record(first, "pool down")
     with outbox.path.open("a") as handle:  # a writer killed mid-line
         handle.write('{"kind": "record", "rec')

@@ -223,9 +223,17 @@ def test_odd_characters_in_text_round_trip(pool):
 
 @pytest.mark.parametrize(
     ("domain", "task_id"),
-    [("bad\x00domain", "t"), ('rust" injected="1', "t"), ("c++/ünïcode", "t"), ("", "t"),
-     ("rust", 'task "quoted"'), ("rust", "t<script>"), ("rust", "t\nnext"), ("x" * 65, "t")],
-)  # fmt: skip
+    [
+        ("bad\x00domain", "t"),
+        ('rust" injected="1', "t"),
+        ("c++/ünïcode", "t"),
+        ("", "t"),
+        ("rust", 'task "quoted"'),
+        ("rust", "t<script>"),
+        ("rust", "t\nnext"),
+        ("x" * 65, "t"),
+    ],
+)
 def test_domains_and_task_ids_outside_the_safe_set_are_refused(domain, task_id):
     with pytest.raises(ValueError, match=r"not a (domain name|task id)"):
         record(domain, task_id, "k")

@@ -109,9 +109,13 @@ def test_a_rare_filter_still_finds_its_memories(pool):
     records = _records(800, seed=5)
     pool.upsert(records, merge_duplicates=False)
     only = next(r for r in records if r.domain == "ml" and r.memory_type is MemoryType.SUMMARY)
-    hits = pool.search("anything", k=3, domains="ml", exclude_task_ids=[
-        r.task_id for r in records if r.domain == "ml" and r.id != only.id
-    ], memory_types=[MemoryType.SUMMARY])  # fmt: skip
+    hits = pool.search(
+        "anything",
+        k=3,
+        domains="ml",
+        exclude_task_ids=[r.task_id for r in records if r.domain == "ml" and r.id != only.id],
+        memory_types=[MemoryType.SUMMARY],
+    )
     assert [h.record.id for h in hits] == [only.id]
 
 

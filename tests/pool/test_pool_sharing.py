@@ -50,8 +50,10 @@ WORKER = textwrap.dedent(
 def _start(path: Path, role: str, rounds: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", WORKER, str(path), role, str(rounds), str(TESTS)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_writers_and_a_reader_in_separate_processes_lose_and_break_nothing(tmp_path):
