@@ -6,14 +6,18 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import IO, Any
 
 from pydantic import ValidationError
 
+from langgraph_mtl.hygiene.sanitize import Sanitized
 from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.pool.bulk_hygiene import BatchSanitizer
 from langgraph_mtl.pool.chroma_client import short_error
 from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma, to_metadata
-from langgraph_mtl.pool.reports import ImportReport, WriteReport
+from langgraph_mtl.pool.reports import ImportReport
 
 __all__ = ["export_ids", "export_jsonl", "import_jsonl"]
 
@@ -76,28 +80,43 @@ def import_jsonl(
     pending: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
     stored: set[str] = set()
     number = 0
-    for number, raw in enumerate(lines, start=1):
-        try:
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            if number == 1:
-                text = text.removeprefix("\ufeff")
-            if not text.strip():
+    with BatchSanitizer(pool.classifier) as hygiene:
+        waiting: _Job | None = None
+
+        def send(batch: list[tuple[MemoryRecord, list[float] | None]]) -> None:
+            """Start this batch's hygiene; store the previous batch meanwhile."""
+            nonlocal waiting
+            todo = _not_stored(pool, batch)
+            previous = _cleaned(hygiene, waiting) if waiting is not None else None
+            waiting = _Job(hygiene.submit([r for r, _ in todo]), todo)
+            if previous is not None:
+                _store(pool, previous)
+            stored.update(r.id for r, _ in batch)
+
+        for number, raw in enumerate(lines, start=1):
+            try:
+                text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+                if number == 1:
+                    text = text.removeprefix("\ufeff")
+                if not text.strip():
+                    continue
+                record, vector = _parse_line(identity, text)
+            except UnicodeDecodeError:
+                report.errors.append((number, "not valid UTF-8: save the file as UTF-8"))
                 continue
-            record, vector = _parse_line(identity, text)
-        except UnicodeDecodeError:
-            report.errors.append((number, "not valid UTF-8: save the file as UTF-8"))
-            continue
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, ValidationError) as exc:
-            report.errors.append((number, short_error(exc)))
-            continue
-        pending[record.id] = (record, vector)
-        if len(pending) >= batch_size:
-            stored |= _store_imported(pool, list(pending.values()))
-            pending = {}
-            if progress is not None:
-                progress(number)
-    if pending:
-        stored |= _store_imported(pool, list(pending.values()))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, ValidationError) as exc:
+                report.errors.append((number, short_error(exc)))
+                continue
+            pending[record.id] = (record, vector)
+            if len(pending) >= batch_size:
+                send(list(pending.values()))
+                pending = {}
+                if progress is not None:
+                    progress(number)
+        if pending:
+            send(list(pending.values()))
+        if waiting is not None:
+            _store(pool, _cleaned(hygiene, waiting))
     if progress is not None:
         progress(number)
     report.imported = len(stored)
@@ -126,20 +145,41 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
     return record, [float(x) for x in vector]
 
 
-def _store_imported(pool: Any, pending: list[tuple[MemoryRecord, list[float] | None]]) -> set[str]:
-    held = pool.collection.get(ids=[r.id for r, _ in pending], include=["metadatas"])
-    stored = dict(zip(held["ids"], held["metadatas"], strict=True))  # one lookup a batch
-    report = WriteReport()
-    todo: list[tuple[MemoryRecord, list[float] | None]] = []
-    for record, vector in pending:
-        if stored.get(record.id) == to_metadata(record):
-            continue  # stored exactly so (content by its hash), so already clean: nothing to do
-        clean = pool.sanitize_for_write(record, report)  # redacted and screened as any write
-        todo.append((clean, vector if clean.key == record.key else None))
+@dataclass
+class _Job:
+    """A batch on its way in: its hygiene (running or done) and the records with vectors."""
+
+    hygiene: Future[list[Sanitized]]
+    records: list[tuple[MemoryRecord, list[float] | None]]
+
+
+def _not_stored(
+    pool: Any, batch: list[tuple[MemoryRecord, list[float] | None]]
+) -> list[tuple[MemoryRecord, list[float] | None]]:
+    """The records not already stored exactly as the line has them (one lookup a batch; a
+    stored record passed hygiene when it was written, so it is neither re-screened,
+    re-embedded nor rewritten)."""
+    held = pool.collection.get(ids=[r.id for r, _ in batch], include=["metadatas"])
+    stored = dict(zip(held["ids"], held["metadatas"], strict=True))
+    return [(r, v) for r, v in batch if stored.get(r.id) != to_metadata(r)]
+
+
+def _cleaned(hygiene: BatchSanitizer, job: _Job) -> list[tuple[MemoryRecord, list[float] | None]]:
+    """A batch once its hygiene is done (read before the next batch is sent, so the worker
+    is never left writing a reply nobody reads); a vector from the file is kept only when
+    redaction left the key as it was."""
+    cleaned = hygiene.result(job.hygiene, [r for r, _ in job.records])
+    return [
+        (c.record, vector if c.record.key == record.key else None)
+        for c, (record, vector) in zip(cleaned, job.records, strict=True)
+    ]
+
+
+def _store(pool: Any, todo: list[tuple[MemoryRecord, list[float] | None]]) -> None:
+    """Store cleaned records, embedding those without a usable vector."""
     missing = [r.key for r, v in todo if v is None]
     fresh = iter(pool.embeddings.embed_documents(missing) if missing else [])
     if todo:
         pool.store_vectors(
             [r for r, _ in todo], [v if v is not None else next(fresh) for _, v in todo]
         )
-    return {r.id for r, _ in pending}

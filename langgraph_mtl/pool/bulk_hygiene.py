@@ -1,0 +1,164 @@
+"""Hygiene for bulk writes, beside the writing: a large import's batches are redacted and
+screened in a worker process while this one parses the next batch and stores the last.
+
+Redaction and screening are pure Python and Chroma's writes hold this process, so on a
+machine with a second core the two overlap. Small imports, one-core machines and pools with a
+model classifier (a chat model does not cross processes) sanitize here, as every write does.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import struct
+import subprocess
+import sys
+from collections.abc import Sequence
+from concurrent.futures import Future
+from typing import IO, Any
+
+from langgraph_mtl.hygiene.sanitize import Sanitized, sanitize
+from langgraph_mtl.memory.records import MemoryRecord
+
+__all__ = ["BatchSanitizer", "sanitize_batch"]
+
+log = logging.getLogger(__name__)
+_HEADER = struct.Struct("!Q")
+
+
+def sanitize_batch(records: Sequence[MemoryRecord]) -> list[Sanitized]:
+    """Every record redacted and screened (rules only), in order."""
+    return [sanitize(record) for record in records]
+
+
+def _send(stream: IO[bytes], value: object) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    header = stream.read(_HEADER.size)
+    if len(header) < _HEADER.size:
+        raise EOFError("the hygiene worker closed its pipe")
+    (size,) = _HEADER.unpack(header)
+    return pickle.loads(stream.read(size))  # our own child's reply
+
+
+class _Worker:
+    """One child process (``python -m langgraph_mtl.pool.bulk_hygiene``) that sanitizes the
+    batches it is sent, in order. A module run as a command, so a caller's script is never
+    imported again (as multiprocessing's spawn would)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "langgraph_mtl.pool.bulk_hygiene"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        self.waiting: list[Future[list[Sanitized]]] = []
+
+    def submit(self, records: list[MemoryRecord]) -> Future[list[Sanitized]]:
+        assert self.process.stdin is not None
+        _send(self.process.stdin, records)
+        job: Future[list[Sanitized]] = Future()
+        self.waiting.append(job)
+        return job
+
+    def collect(self, job: Future[list[Sanitized]]) -> None:
+        """Read replies, in order, until ``job`` has its result."""
+        assert self.process.stdout is not None
+        while not job.done():
+            self.waiting.pop(0).set_result(_receive(self.process.stdout))
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class BatchSanitizer:
+    """Sanitizes batches, in a worker process from the ``parallel_from``-th batch on when
+    that can help; :meth:`submit` returns a future, :meth:`result` its records."""
+
+    def __init__(self, classifier: Any = None, *, parallel_from: int = 2) -> None:
+        self.classifier = classifier
+        self.parallel_from = parallel_from
+        self.batches = 0
+        self._worker: _Worker | None = None
+        self._broken = False
+
+    def _can_use_worker(self) -> bool:
+        return (
+            self.classifier is None
+            and not self._broken
+            and (os.cpu_count() or 1) > 1
+            and self.batches >= self.parallel_from
+        )
+
+    def submit(self, records: Sequence[MemoryRecord]) -> Future[list[Sanitized]]:
+        self.batches += 1
+        if records and self._can_use_worker():
+            try:
+                if self._worker is None:
+                    self._worker = _Worker()
+                return self._worker.submit(list(records))
+            except Exception as exc:  # no worker: sanitize here, as any write does
+                log.info("bulk hygiene in this process (%s)", exc)
+                self._stop_worker()
+        done: Future[list[Sanitized]] = Future()
+        done.set_result([sanitize(r, classifier=self.classifier) for r in records])
+        return done
+
+    def result(
+        self, job: Future[list[Sanitized]], records: Sequence[MemoryRecord]
+    ) -> list[Sanitized]:
+        """The batch's results; a batch the worker failed is sanitized here."""
+        try:
+            if not job.done() and self._worker is not None:
+                self._worker.collect(job)
+            results = job.result()
+            if len(results) != len(records):
+                raise RuntimeError(f"{len(results)} results for {len(records)} records")
+            return results
+        except Exception as exc:
+            log.warning("bulk hygiene worker failed (%s): sanitizing here", exc)
+            self._stop_worker()
+            return [sanitize(r, classifier=self.classifier) for r in records]
+
+    def _stop_worker(self) -> None:
+        self._broken = True
+        if self._worker is not None:
+            self._worker.process.kill()
+            self._worker = None
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+    def __enter__(self) -> BatchSanitizer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _serve() -> None:
+    """The worker: read batches from stdin, write their sanitized records to stdout."""
+    source, sink = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
+    sys.stdout = sys.stderr  # a stray print must never corrupt a reply
+    while True:
+        try:
+            batch = _receive(source)
+        except EOFError:
+            return
+        _send(sink, sanitize_batch(batch))
+
+
+if __name__ == "__main__":
+    _serve()
