@@ -62,3 +62,11 @@ def import_ratio(count: int, console: Console) -> dict[str, float]:
         f"({count:,} records)"
     )
     return result
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--records", type=int, default=10000)
+    import_ratio(parser.parse_args().records, Console())
