@@ -70,3 +70,28 @@ def test_the_check_sees_an_upward_import(tmp_path):
     sample.write_text("def f():\n    from langgraph_mtl.agent.graph import create_coding_agent\n")
     assert _imports(sample) == {"langgraph_mtl.agent.graph"}
     assert RANK[_part("langgraph_mtl.agent.graph")] > RANK["pool"]
+
+
+def test_importing_any_module_changes_no_environment_variable():
+    """Even with a half-set-up tracing request (the case tracing set-up would switch off):
+    that is decided where a run starts, never on import."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import os, pkgutil, importlib, langgraph_mtl\n"
+        "before = dict(os.environ)\n"
+        "names = [m.name for m in pkgutil.walk_packages(langgraph_mtl.__path__, 'langgraph_mtl.')]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "assert dict(os.environ) == before, set(os.environ.items()) ^ set(before.items())\n"
+        "print(len(names))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LANGSMITH_", "LANGCHAIN_"))}
+    env["LANGSMITH_TRACING"] = "true"  # requested, but no key
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.strip()) > 80  # every module was imported
