@@ -161,7 +161,12 @@ def _not_stored(
     re-embedded nor rewritten)."""
     held = pool.collection.get(ids=[r.id for r, _ in batch], include=["metadatas"])
     stored = dict(zip(held["ids"], held["metadatas"], strict=True))
-    return [(r, v) for r, v in batch if stored.get(r.id) != to_metadata(r)]
+    return [(r, v) for r, v in batch if _without_sources(stored.get(r.id)) != to_metadata(r)]
+
+
+def _without_sources(meta: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Stored metadata as a line can match it: merge sources are kept on rewrite anyway."""
+    return None if meta is None else {k: v for k, v in meta.items() if k != "sources"}
 
 
 def _cleaned(hygiene: BatchSanitizer, job: _Job) -> list[tuple[MemoryRecord, list[float] | None]]:

@@ -152,6 +152,20 @@ def test_exact_and_near_duplicates_are_merged_with_provenance(pool):
     )
 
 
+def test_writing_a_memory_again_keeps_the_provenance_merged_into_it(pool):
+    first = _record("python", "t1", "Run the tests after each edit", "Run the tests.")
+    twin = _record("python", "t2", "Run the tests after each edit", "Run the tests.")
+    pool.upsert(first)
+    pool.upsert(twin)  # merged into first
+    pool.upsert(first)  # a retried write of the memory itself
+    exported = io.StringIO()
+    pool.export_jsonl(exported)
+    pool.import_jsonl(exported.getvalue().splitlines())  # and an import of its own export
+    meta = pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]
+    assert '"t2"' in meta["sources"]
+    assert meta["flag_merged"] == 1
+
+
 def test_consolidation_folds_an_existing_pool(pool_dir, embeddings):
     raw = open_pool(str(pool_dir), collection="legacy", embeddings=embeddings, dedup_threshold=None)
     raw.upsert(
