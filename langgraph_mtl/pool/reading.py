@@ -152,7 +152,13 @@ class PoolReader:
         wanted = k if where is None else self._first_fetch(k, signature)
         while True:
             rows = _rows(part.query(query_embeddings=[vector], n_results=wanted, include=_INCLUDE))
-            passing = [row for row in rows if matches_where(where, row[2])]
+            try:
+                passing = [row for row in rows if matches_where(where, row[2])]
+            except ValueError:  # an operator only Chroma knows (in extra_where): Chroma decides
+                found = part.query(
+                    query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE
+                )
+                return _rows(found)
             if where is not None:
                 self._remember_pass_rate(signature, len(passing), len(rows))
             if len(passing) >= k or len(rows) < wanted:  # enough, or the whole collection seen

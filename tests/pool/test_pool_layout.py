@@ -157,3 +157,15 @@ def test_dropping_a_pool_removes_every_collection(pool):
     pool.drop()
     left = {c.name for c in pool.client.list_collections()}
     assert not {name, *(part_name(name, t) for t in MemoryType)} & left
+
+
+def test_a_filter_operator_only_chroma_knows_is_left_to_chroma(pool):
+    records = _records(40)
+    pool.upsert(records, merge_duplicates=False)
+    where = {"agent_model": {"$contains": "m"}}
+    hits = pool.search("tests", k=3, memory_types=[MemoryType.INSIGHT], extra_where=where)
+    part = pool.collection.parts[MemoryType.INSIGHT]
+    full = {"$and": [{"memory_type": {"$in": ["insight"]}}, where]}
+    vector = pool.embeddings.embed_query("tests")
+    expected = part.query(query_embeddings=[vector], n_results=3, where=full)["ids"][0]
+    assert [h.record.id for h in hits] == expected
