@@ -4,6 +4,7 @@ quarantined memories left out of searches unless asked for."""
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -21,6 +22,8 @@ from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.pool.typed_collections import types_in
 
 __all__ = ["OVERFETCH_MAX", "PoolReader"]
+
+log = logging.getLogger(__name__)
 
 OVERFETCH_MAX = 1024  # at most; a rarer filter is left to Chroma's filtered query
 
@@ -151,7 +154,17 @@ class PoolReader:
         signature = f"{part.name} {json.dumps(where, sort_keys=True)}"
         wanted = k if where is None else self._first_fetch(k, signature)
         while True:
-            rows = _rows(part.query(query_embeddings=[vector], n_results=wanted, include=_INCLUDE))
+            try:
+                found = part.query(query_embeddings=[vector], n_results=wanted, include=_INCLUDE)
+            except Exception as exc:  # a Chroma server compacting the index under writers
+                if where is None or type(exc).__name__ != "InternalError":
+                    raise
+                log.info("unfiltered query failed (%s): Chroma's filtered query instead", exc)
+                found = part.query(
+                    query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE
+                )
+                return _rows(found)
+            rows = _rows(found)
             try:
                 passing = [row for row in rows if matches_where(where, row[2])]
             except ValueError:  # an operator only Chroma knows (in extra_where): Chroma decides

@@ -169,3 +169,26 @@ def test_a_filter_operator_only_chroma_knows_is_left_to_chroma(pool):
     vector = pool.embeddings.embed_query("tests")
     expected = part.query(query_embeddings=[vector], n_results=3, where=full)["ids"][0]
     assert [h.record.id for h in hits] == expected
+
+
+def test_a_server_that_fails_the_unfiltered_query_is_asked_the_filtered_one(pool):
+    from chromadb.errors import InternalError
+
+    records = _records(40)
+    pool.upsert(records, merge_duplicates=False)
+    part = pool.collection.parts[MemoryType.INSIGHT]
+
+    class Compacting:
+        """A collection whose index is being rebuilt: unfiltered queries fail."""
+
+        name = part.name
+
+        def query(self, **kwargs):
+            if kwargs.get("where") is None:
+                raise InternalError("Error creating hnsw segment reader: Nothing found on disk")
+            return part.query(**kwargs)
+
+    pool.collection.parts[MemoryType.INSIGHT] = Compacting()
+    hits = pool.search("tests", k=3, exclude_domains="python", memory_types=[MemoryType.INSIGHT])
+    assert len(hits) == 3
+    assert all(h.record.domain != "python" for h in hits)
