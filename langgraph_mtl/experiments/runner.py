@@ -39,12 +39,14 @@ from langgraph_mtl.experiments.pools import (
     condition_scorers,
     snapshot,
 )
+from langgraph_mtl.home import mtl_home
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = [
     "ResultStore",
+    "portable",
     "generate_memories",
     "pending_sources",
     "run_condition",
@@ -88,8 +90,18 @@ class ResultStore:
         }
 
     def add(self, row: dict[str, Any]) -> None:
+        """Append one attempt; paths of this machine in it (a traceback's file names, say)
+        are written as ``$MTL_HOME/...`` and ``~/...``, so results can be shared as they are."""
         with self._lock:
-            append_json_line(self.path, row)
+            append_json_line(self.path, portable(row))
+
+
+def portable(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with this machine's state and home directories written as placeholders."""
+    text = json.dumps(row, ensure_ascii=False)
+    for path, placeholder in ((mtl_home().resolve(), "$MTL_HOME"), (Path.home(), "~")):
+        text = text.replace(json.dumps(f"{path}/")[1:-1], f"{placeholder}/")
+    return dict(json.loads(text))
 
 
 def attempt_task(

@@ -599,3 +599,22 @@ def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_
     ):
         Broken("broken").all_tasks()
     assert not list((tmp_path / "cache").glob("broken-verified*.json"))
+
+
+def test_stored_results_name_no_path_of_this_machine(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from langgraph_mtl.experiments.runner import ResultStore
+
+    home = tmp_path / "state"
+    monkeypatch.setenv("MTL_HOME", str(home))
+    store = ResultStore(tmp_path / "results.jsonl")
+    trace = f'File "{home}/envs/data/lib/site.py", line 3\nFile "{Path.home()}/x.py"'
+    store.add(
+        {"condition": "c", "domain": "d", "task_id": "t", "attempt": 0, "verification": trace}
+    )
+    text = (tmp_path / "results.jsonl").read_text()
+    assert str(home) not in text
+    assert f"{Path.home()}/" not in text
+    (row,) = store.rows()
+    assert row["verification"] == 'File "$MTL_HOME/envs/data/lib/site.py", line 3\nFile "~/x.py"'
