@@ -111,8 +111,12 @@ class BatchSanitizer:
                 log.info("bulk hygiene in this process (%s)", exc)
                 self._stop_worker()
         done: Future[list[Sanitized]] = Future()
-        done.set_result([sanitize(r, classifier=self.classifier) for r in records])
+        done.set_result(self._here(records))
         return done
+
+    def _here(self, records: Sequence[MemoryRecord]) -> list[Sanitized]:
+        """Sanitize in this process, with the pool's classifier, as every write does."""
+        return [sanitize(r, classifier=self.classifier) for r in records]
 
     def result(
         self, job: Future[list[Sanitized]], records: Sequence[MemoryRecord]
@@ -128,7 +132,7 @@ class BatchSanitizer:
         except Exception as exc:
             log.warning("bulk hygiene worker failed (%s): sanitizing here", exc)
             self._stop_worker()
-            return [sanitize(r, classifier=self.classifier) for r in records]
+            return self._here(records)
 
     def _stop_worker(self) -> None:
         self._broken = True

@@ -359,7 +359,8 @@ def _open_collection(
         )
     if typed.untyped and create:
         move_untyped_records(typed, transaction)
-    log.debug("opened pool %s/%s (%d memories)", location, collection, typed.count())
+    if log.isEnabledFor(logging.DEBUG):  # a count asks every collection: only when shown
+        log.debug("opened pool %s/%s (%d memories)", location, collection, typed.count())
     return pool
 
 

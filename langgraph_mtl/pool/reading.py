@@ -160,27 +160,18 @@ class PoolReader:
                 if where is None or type(exc).__name__ != "InternalError":
                     raise
                 log.info("unfiltered query failed (%s): Chroma's filtered query instead", exc)
-                found = part.query(
-                    query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE
-                )
-                return _rows(found)
+                return _filtered(part, vector, k, where)
             rows = _rows(found)
             try:
                 passing = [row for row in rows if matches_where(where, row[2])]
             except ValueError:  # an operator only Chroma knows (in extra_where): Chroma decides
-                found = part.query(
-                    query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE
-                )
-                return _rows(found)
+                return _filtered(part, vector, k, where)
             if where is not None:
                 self._remember_pass_rate(signature, len(passing), len(rows))
             if len(passing) >= k or len(rows) < wanted:  # enough, or the whole collection seen
                 return passing[:k]
             if wanted >= OVERFETCH_MAX:
-                found = part.query(
-                    query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE
-                )
-                return _rows(found)
+                return _filtered(part, vector, k, where)
             wanted = min(wanted * 4, OVERFETCH_MAX)
 
     def _first_fetch(self, k: int, signature: str) -> int:
@@ -196,6 +187,11 @@ class PoolReader:
 
 _Row = tuple[str, str, dict[str, Any], float]
 _INCLUDE = ["documents", "metadatas", "distances"]
+
+
+def _filtered(part: Any, vector: list[float], k: int, where: dict[str, Any] | None) -> list[_Row]:
+    """Chroma's own filtered query: exact for any filter, but its cost grows with the pool."""
+    return _rows(part.query(query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE))
 
 
 def _rows(found: dict[str, Any]) -> list[_Row]:
