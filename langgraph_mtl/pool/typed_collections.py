@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.pool.codec import QUARANTINE_PREFIX
 
 __all__ = ["TypedCollections", "part_name", "types_in"]
 
 log = logging.getLogger(__name__)
 
-_QUARANTINED = "quarantined/"
 _FIELDS = ("ids", "documents", "metadatas", "embeddings", "distances")
 
 
@@ -28,7 +28,7 @@ def part_name(collection: str, memory_type: MemoryType) -> str:
 
 
 def _base_type(stored: object) -> MemoryType:
-    return MemoryType(str(stored).removeprefix(_QUARANTINED))
+    return MemoryType(str(stored).removeprefix(QUARANTINE_PREFIX))
 
 
 def types_in(where: dict[str, Any] | None) -> list[MemoryType] | None:
@@ -222,18 +222,12 @@ def move_untyped_records(typed: TypedCollections, hold: Callable[[], Any], batch
             if not page["ids"]:
                 typed.untyped = False
                 break
-            vectors = [list(map(float, v)) for v in page["embeddings"]]
-            home, typed.untyped = typed.home, False
-            try:
-                typed.upsert(
-                    ids=page["ids"],
-                    embeddings=vectors,
-                    documents=page["documents"],
-                    metadatas=page["metadatas"],
-                )
-            finally:
-                typed.untyped = True
-            home.delete(ids=page["ids"])
+            typed.upsert(  # written to its type's collection, then deleted from here
+                ids=page["ids"],
+                embeddings=[list(map(float, v)) for v in page["embeddings"]],
+                documents=page["documents"],
+                metadatas=page["metadatas"],
+            )
             moved += len(page["ids"])
     if moved:
         log.info("moved %d memories into one collection per memory type", moved)
