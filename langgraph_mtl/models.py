@@ -19,6 +19,7 @@ __all__ = [
     "LOCAL_VARIANTS",
     "ModelSpec",
     "ModelSpecError",
+    "capped",
     "local_chat_model",
     "model_label",
     "parse_model_spec",
@@ -124,6 +125,16 @@ def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
     kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)
     return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
+
+
+def capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
+    """A copy of the model whose replies stop at ``max_tokens`` (a short reply must stay short
+    when a small model rambles); the model itself when it has no such setting or a lower one."""
+    fields = getattr(type(model), "model_fields", {})
+    current = getattr(model, "max_tokens", None)
+    if "max_tokens" in fields and (current is None or current > max_tokens):
+        return model.model_copy(update={"max_tokens": max_tokens})
+    return model
 
 
 def reported_tokens(message: object) -> int:

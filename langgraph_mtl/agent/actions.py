@@ -15,6 +15,7 @@ Every protocol yields the same :class:`Action`, executed by one executor.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -33,8 +34,10 @@ __all__ = [
     "Action",
     "AgentAction",
     "FirstAction",
+    "files_to_write",
     "first_action_schema",
     "code_from_reply",
+    "not_python",
     "format_error",
     "from_agent_action",
     "parse_action",
@@ -47,6 +50,10 @@ EMPTY_WRITE = "the content given for {path} was empty, so nothing was written"
 CUT_OFF = (
     "the content of {path} was cut off at the length limit, so it was not written: write a "
     "shorter file"
+)
+NOT_CODE = (
+    "the reply for {path} was not Python code ({error}), so nothing was written: reply with "
+    "the file's complete code in one ```python block"
 )
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 
@@ -61,6 +68,18 @@ def code_from_reply(text: str) -> str:
     else:
         code = text.strip()
     return code if code.endswith("\n") else code + "\n"
+
+
+def not_python(reply: str, path: str, content: str) -> str | None:
+    """Why a reply without a code block, given as a Python file's content, is not Python (a
+    model answering in words), or None: such a reply is never written over the file."""
+    if not path.endswith(".py") or "```" in reply:
+        return None
+    try:
+        ast.parse(content)
+    except SyntaxError as exc:
+        return NOT_CODE.format(path=path, error=f"line {exc.lineno}: {exc.msg}")
+    return None
 
 
 JSON_INSTRUCTIONS = """\
@@ -125,13 +144,34 @@ CODE_FILE = re.compile(
 )
 
 
-def first_action_schema(task: str) -> type[FirstAction]:
-    """The first action's schema for ``task``: a write_file whose path is one of the code files
-    the task names (``solution.py``, ``count.sh``, ...), when it names any, so a small model
-    does not start by overwriting an input file; else any path."""
-    names = sorted(set(CODE_FILE.findall(task)))
+_WRITE_VERB = re.compile(
+    r"\b(write|implement|complete|fix|create|edit|change|modify|update)\b", re.I
+)
+_TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$)")
+_SENTENCE_END = re.compile(r"(?<=[.!?:])\s+|\n")
+
+
+def files_to_write(task: str) -> list[str]:
+    """The code files ``task`` asks to write: those it names in a sentence that asks for a
+    change (``Implement the function in solution.py``), else all it names; never a test file
+    (``test_x.py``, ``tests/...``), which a task names to be run, not changed."""
+    named = {n for n in CODE_FILE.findall(task) if not _TEST_FILE.search(n)}
+    asked = {
+        name
+        for sentence in _SENTENCE_END.split(task)
+        if _WRITE_VERB.search(sentence)
+        for name in CODE_FILE.findall(sentence)
+    }
+    return sorted((asked & named) or named)
+
+
+def first_action_schema(task: str) -> type[AgentAction]:
+    """The first action's schema for ``task``: a write_file of one of :func:`files_to_write`,
+    when there are any, so a small model starts on the code and not by overwriting an input
+    file or a test; else any action (a bug to find is read before it is fixed)."""
+    names = files_to_write(task)
     if not names:
-        return FirstAction
+        return AgentAction
     namespace = {
         "__doc__": FirstAction.__doc__,
         "__annotations__": {"path": Literal[tuple(names)]},

@@ -35,6 +35,7 @@ from langgraph_mtl.agent.actions import (
     first_action_schema,
     format_error,
     from_agent_action,
+    not_python,
     parse_action,
 )
 from langgraph_mtl.agent.config import Limits, RetrievalConfig, SandboxConfig, WriterConfig
@@ -48,7 +49,7 @@ from langgraph_mtl.agent.tools import (
 )
 from langgraph_mtl.agent.writing import current_text, writer_messages
 from langgraph_mtl.memory.trajectory import Step, approx_tokens
-from langgraph_mtl.models import model_label, reported_tokens, resolve_chat_model
+from langgraph_mtl.models import capped, model_label, reported_tokens, resolve_chat_model
 from langgraph_mtl.nodes.memory_nodes import (
     PoolSource,
     create_memory_retrieval_node,
@@ -72,6 +73,7 @@ PLAN_INSTRUCTION = (
     "saying which files you will write or change and how you will check that they work (which "
     "command, on which examples). Do not solve the task or write code in the plan."
 )
+PLAN_TOKENS = 256  # a 3-4 step plan is about 100 tokens; a rambling one costs every step
 PLAN_HEADER = "Your plan (nothing is done yet: carry it out one action at a time):"
 SYSTEM_TEMPLATE = (
     "You are a careful coding agent. You work in the task's workspace, which is the current "
@@ -186,9 +188,13 @@ def create_coding_agent(
         ws = state.get("workspace") or getattr(runtime.context, "workspace", None)
         return ws or tempfile.mkdtemp(prefix="mtl-ws-")
 
-    def _sandbox(workspace: str) -> Sandbox:
+    def _sandbox(workspace: str, runtime: Runtime[Any]) -> Sandbox:
         return Sandbox(
-            workspace, mode=box.mode, timeout=command_timeout, max_output_chars=box.max_output_chars
+            workspace,
+            mode=box.mode,
+            timeout=command_timeout,
+            max_output_chars=box.max_output_chars,
+            env=getattr(runtime.context, "command_env", None),
         )
 
     def _system(state: dict[str, Any], workspace: str) -> SystemMessage:
@@ -212,7 +218,8 @@ def create_coding_agent(
                 "start_digest": start,
             }
         request = f"{state['task']}\n\n{files}".strip()
-        reply = chat.invoke([SystemMessage(PLAN_INSTRUCTION), HumanMessage(request)])
+        planner = capped(chat, PLAN_TOKENS)
+        reply = planner.invoke([SystemMessage(PLAN_INSTRUCTION), HumanMessage(request)])
         text = str(reply.content).strip()
         opening = HumanMessage(f"{task}\n\n{PLAN_HEADER}\n{text}" if text else task)
         return {
@@ -265,6 +272,8 @@ def create_coding_agent(
                     if not content.strip():
                         error = EMPTY_WRITE.format(path=action.path)
                         return raw, Action("invalid", error=error), used
+                    if words := not_python(str(code.content), action.path, content):
+                        return raw, Action("invalid", error=words), used
                     action = replace(action, content=content)
                 return raw, action, used
         actor = tool_actor if protocol["mode"] == "tools" else chat
@@ -296,7 +305,7 @@ def create_coding_agent(
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:
-            result = execute_action(action, _sandbox(workspace))
+            result = execute_action(action, _sandbox(workspace, runtime))
             observation = f"{action.note}\n{result}" if action.note else result
             out["commands_run"] = state.get("commands_run", 0) + 1
             out["consecutive_format_errors"] = 0
@@ -334,7 +343,9 @@ def create_coding_agent(
         command = getattr(runtime.context, "verify_command", None)
         if not command:
             return {"verification": "no verifier"}
-        result = _sandbox(state["workspace"]).run(command, timeout=max(command_timeout, 120))
+        result = _sandbox(state["workspace"], runtime).run(
+            command, timeout=max(command_timeout, 120)
+        )
         return {"verified": result.exit_code == 0, "verification": result.render()}
 
     builder = StateGraph(CodingAgentState, context_schema=AgentContext)

@@ -19,9 +19,12 @@ __all__ = ["AgentContext", "CodingAgentState"]
 class AgentContext(MemoryContext):
     """Run settings: the memory settings plus the workspace and how the finished run is
     checked: ``verifier`` (a callable given the workspace path, e.g. a task's hidden tests run
-    outside the workspace) or else ``verify_command`` (a shell command run in the sandbox)."""
+    outside the workspace) or else ``verify_command`` (a shell command run in the sandbox).
+    ``command_env``: variables the agent's commands get, e.g. a ``PATH`` that puts the task's
+    interpreter first."""
 
     workspace: str | None = None
+    command_env: dict[str, str] | None = None
     verify_command: str | None = None
     verifier: WorkspaceVerifier | None = field(default=None, repr=False)
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import os
 import random
 import re
 import shlex
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
@@ -279,9 +281,10 @@ class DataDomain(Domain):
             instruction=(
                 f"{parts['statement'].strip()}\n\nUse pandas as the data processing library. "
                 "solution.py holds the imports and the signature; implement the function in "
-                f"solution.py and try it with the Python that has the libraries: {shlex.quote(python)}"
+                "solution.py and try it with `python`, which has the libraries."
             ),
             files={"solution.py": stub},
+            env={"PATH": f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"},
             verifier=verify,
             reference={"solution.py": row["ground_truth"]["pandas"]},
             wrong={"solution.py": stub + "    raise NotImplementedError\n"},

@@ -113,6 +113,7 @@ def attempt_task(
     with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
         task.prepare(ws)
         context.workspace = ws
+        context.command_env = dict(task.env) or None
         context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
         started = time.monotonic()
         state = graph.invoke(

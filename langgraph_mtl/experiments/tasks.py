@@ -51,6 +51,7 @@ class Task:
     wrong: dict[str, str] = field(default_factory=dict)
     setup: str = ""  # a bash script run in the fresh workspace before ``files`` are written
     protected: tuple[str, ...] = ()  # workspace files the agent must leave as they are
+    env: dict[str, str] = field(default_factory=dict)  # for the agent's commands (PATH, say)
 
     def verify(self, files: dict[str, str], mode: SandboxMode | None = None) -> Verdict:
         """The verifier's verdict on ``files`` (names outside the allowlist are ignored)."""

@@ -32,7 +32,7 @@ from langgraph_mtl.memory.trajectory import (
     run_digest,
     truncate_steps,
 )
-from langgraph_mtl.models import model_label
+from langgraph_mtl.models import capped, model_label
 from langgraph_mtl.tracing import traced, untraced
 
 __all__ = [
@@ -222,21 +222,11 @@ def _describe(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
-def _capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
-    """A copy of the model whose replies stop at ``max_tokens`` (a memory is short; a looping
-    small model must not spend minutes on one)."""
-    fields = getattr(type(model), "model_fields", {})
-    current = getattr(model, "max_tokens", None)
-    if "max_tokens" in fields and (current is None or current > max_tokens):
-        return model.model_copy(update={"max_tokens": max_tokens})
-    return model
-
-
 def _ask_structured(
     model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
 ) -> BaseModel:
     """Structured output first, then text replies parsed and repaired, with the error fed back."""
-    model = _capped(model, REPLY_TOKENS)
+    model = capped(model, REPLY_TOKENS)
     errors: list[str] = []
     structured: Any = None
     try:

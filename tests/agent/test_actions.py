@@ -1,11 +1,16 @@
-"""The text action protocol and native tool calls."""
+"""The text action protocol, native tool calls and the files a task asks to write."""
 
 from __future__ import annotations
 
 import pytest
 from langchain_core.messages import AIMessage
 
-from langgraph_mtl.agent.actions import parse_action
+from langgraph_mtl.agent.actions import (
+    AgentAction,
+    files_to_write,
+    first_action_schema,
+    parse_action,
+)
 
 
 @pytest.mark.parametrize(
@@ -68,3 +73,31 @@ def test_native_tool_calls():
         ],
     )
     assert "2 tool calls" in parse_action(two).error
+
+
+@pytest.mark.parametrize(
+    ("task", "files"),
+    [
+        ("solution.py holds the stub. Implement the function in solution.py.", ["solution.py"]),
+        (  # the input file is named by the request, the answer by the sentence asking for it
+            "Request: print the contents of setup.sh wrapped to 40 columns\n\n"
+            "Write a bash script answer.sh whose commands do what the request asks.",
+            ["answer.sh"],
+        ),
+        (  # a traceback names the source; the test is named to be run, never to be changed
+            "toolz/itertoolz.py:126: IndexError\nFAILED toolz/tests/test_itertoolz.py\n"
+            "Fix it so that `pytest toolz/tests/test_itertoolz.py` passes.",
+            ["toolz/itertoolz.py"],
+        ),
+        ("Fix the bug so that `pytest -q test_inflection.py` passes.", []),
+        ("Make a.py and b_test.py agree; see conftest.py.", ["a.py"]),
+    ],
+)
+def test_the_files_a_task_asks_to_write(task, files):
+    assert files_to_write(task) == files
+
+
+def test_the_first_action_may_be_anything_when_no_file_is_asked_for():
+    assert first_action_schema("Fix the bug so that `pytest t/test_x.py` passes") is AgentAction
+    schema = first_action_schema("Request: show setup.sh\nWrite answer.sh that does it.")
+    assert schema.model_json_schema()["properties"]["path"]["const"] == "answer.sh"

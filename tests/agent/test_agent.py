@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import insight_json
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from pydantic import Field
 
 from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.agent import (
@@ -18,8 +19,10 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
+from langgraph_mtl.agent.graph import PLAN_TOKENS
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.nodes.outbox import Outbox
+from langgraph_mtl.testing import ScriptedChatModel
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITE_HELLO = "I will write the file.\n```bash\nprintf 'print(\"hi\")\\n' > hello.py\n```"
@@ -74,6 +77,29 @@ def test_solves_verifies_and_writes_a_memory(pool, scripted, tmp_path):
     assert stored.judged_by.value == "verifier"
     assert stored.key == "Run the program before submitting"
     assert stored.domain == "python"
+
+
+class CappedScripted(ScriptedChatModel):
+    """A scripted model with a reply limit, recording the limit of every call."""
+
+    max_tokens: int | None = None
+    limits: list[int | None] = Field(default_factory=list)
+
+    def _next(self, messages):
+        self.limits.append(self.max_tokens)
+        return super()._next(messages)
+
+
+def test_the_plan_reply_is_capped_and_the_actions_are_not(pool, tmp_path):
+    model = CappedScripted(
+        replies=["1. write the file", WRITE_HELLO, SUBMIT, insight_json("Run it first")],
+        max_tokens=1536,
+    )
+    agent(pool, model, tmp_path).invoke(
+        {"task": "Write hello.py that prints hi"}, context=context(tmp_path)
+    )
+    assert model.limits[0] == PLAN_TOKENS < 1536
+    assert model.limits[1:3] == [1536, 1536]
 
 
 def test_failed_verification_is_recorded_as_failure(pool, scripted, tmp_path):
@@ -296,6 +322,32 @@ def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_p
     assert "cut off at the length limit" in out["trajectory"][0]["observation"]
     assert "wrote f.py" in out["trajectory"][1]["observation"]
     assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
+
+
+def test_words_given_as_a_python_file_are_not_written(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="f.py"),
+        "```python\ndef f():\n    return 1\n```",
+        _json("write_file", path="f.py"),
+        "To fix the error, install pandas with pip install pandas",  # words, no code block
+        _json("write_file", path="notes.txt"),
+        "Install pandas with pip",  # not a Python file: written as it is
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    assert "was not Python code (line 1: invalid syntax)" in out["trajectory"][1]["observation"]
+    assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
+    assert (tmp_path / "ws" / "notes.txt").read_text() == "Install pandas with pip\n"
+
+
+def test_commands_get_the_run_context_environment(pool, scripted, tmp_path):
+    model = scripted("plan", 'Look.\n```bash\necho "tool=$MTL_TOOL_DIR"\n```', SUBMIT, SUBMIT)
+    out = agent(pool, model, tmp_path, writes="trajectory").invoke(
+        {"task": "t"}, context=context(tmp_path, command_env={"MTL_TOOL_DIR": "/opt/tools"})
+    )
+    assert "tool=/opt/tools" in out["trajectory"][0]["observation"]
 
 
 def test_the_first_write_is_a_code_file_the_task_names(pool, scripted, tmp_path):

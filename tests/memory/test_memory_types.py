@@ -138,9 +138,9 @@ def test_a_bad_reply_is_shown_back_with_what_was_wrong(scripted):
 
 
 def test_abstraction_caps_the_reply_length_of_a_copy():
-    from langgraph_mtl.models import local_chat_model
-    from langgraph_mtl.transfer.abstraction import REPLY_TOKENS, _capped
+    from langgraph_mtl.models import capped, local_chat_model
+    from langgraph_mtl.transfer.abstraction import REPLY_TOKENS
 
     model = local_chat_model("http://127.0.0.1:9/v1", max_tokens=4096)
-    assert _capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS
+    assert capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS
     assert model.max_tokens == 4096
