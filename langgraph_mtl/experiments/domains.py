@@ -6,17 +6,22 @@ from __future__ import annotations
 import functools
 import gzip
 import json
-import os
 import random
 import re
 import shlex
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
 from langgraph_mtl.experiments.repo_domain import RepoDomain
-from langgraph_mtl.experiments.tasks import Domain, Task, first_usable, heredoc, verify_sandbox
+from langgraph_mtl.experiments.tasks import (
+    Domain,
+    Task,
+    first_usable,
+    heredoc,
+    python_first,
+    verify_sandbox,
+)
 from langgraph_mtl.experiments.verifiers import (
     CallTests,
     RustTests,
@@ -284,7 +289,7 @@ class DataDomain(Domain):
                 "solution.py and try it with `python`, which has the libraries."
             ),
             files={"solution.py": stub},
-            env={"PATH": f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"},
+            env=python_first(python),
             verifier=verify,
             reference={"solution.py": row["ground_truth"]["pandas"]},
             wrong={"solution.py": stub + "    raise NotImplementedError\n"},

@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from langgraph_mtl.agent.sandbox import Sandbox
-from langgraph_mtl.experiments.tasks import Domain, Task, first_usable, verify_sandbox
+from langgraph_mtl.experiments.tasks import Domain, Task, first_usable, python_first, verify_sandbox
 from langgraph_mtl.experiments.verifiers import PytestSuite
 from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
 
@@ -194,9 +194,9 @@ class RepoDomain(Domain):
             instruction=(
                 f"This is the source of the Python project `{mutant.project}`. Its test suite "
                 f"fails:\n\n{failure}\n\nFind the bug in the project's code and fix it so that "
-                f"`{sys.executable} -m pytest -x -q {project.tests}` passes. Do not change the "
-                "tests."
+                f"`python -m pytest -x -q {project.tests}` passes. Do not change the tests."
             ),
+            env=python_first(sys.executable),
             files={**files, mutant.path: broken},
             verifier=suite,
             reference={**files},

@@ -9,6 +9,7 @@ Each task can place its reference solution or a wrong one, so loaders are checke
 from __future__ import annotations
 
 import json
+import os
 import random
 import threading
 from abc import ABC, abstractmethod
@@ -28,6 +29,7 @@ __all__ = [
     "Task",
     "cache_dir",
     "first_usable",
+    "python_first",
     "heredoc",
     "verify_sandbox",
 ]
@@ -185,6 +187,12 @@ def verify_sandbox() -> SandboxMode:
     """How verifiers isolate solutions: bubblewrap when it runs here, else nothing (experiments
     refuse to run unisolated unless told to, see :func:`.runner.require_isolation`)."""
     return "bwrap" if bubblewrap_available() else "none"
+
+
+def python_first(python: str | Path) -> dict[str, str]:
+    """Variables for the agent's commands that make ``python`` (and its tools) the given
+    interpreter's, so a task can say ``python`` without naming this machine's paths."""
+    return {"PATH": f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
 def heredoc(path: str, content: str) -> str:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 
 import numpy as np
 import pytest
 from helpers import TinyDomain, solve_tiny
 
 from langgraph_mtl import MemoryRecord, MemoryType
+from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.experiments import (
     CONDITIONS,
     SWEEPS,
@@ -32,6 +34,7 @@ from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
 from langgraph_mtl.experiments.runner import summarize
 from langgraph_mtl.experiments.verifiers import CommandCheck
+from langgraph_mtl.home import mtl_home
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.transfer.retrieval import retrieve_memories
 
@@ -261,12 +264,15 @@ def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_p
 
 
 @pytest.mark.toolchain
-def test_data_loader_runs_unittests_in_its_own_python_312_environment():
+def test_data_loader_runs_unittests_in_its_own_python_312_environment(tmp_path):
     domain = get_domain("data")
     (task,) = domain.tasks("eval", limit=1)
     assert task.task_id.startswith(("DFB/B", "DFB/V"))  # evaluation: the test and val splits
     assert "pandas" in task.instruction
     assert "import pandas as pd" in task.files["solution.py"]
+    assert str(mtl_home()) not in task.instruction  # `python` is the environment's, by PATH
+    seen = Sandbox(tmp_path, mode="none", env=task.env).run("python -c 'import pandas'")
+    assert seen.exit_code == 0, seen.output
     verdict = domain.check(task, task.reference)
     assert verdict.passed, verdict.report
     verdict = domain.check(task, task.wrong)
@@ -561,11 +567,16 @@ def test_repo_mutants_are_single_token_swaps_in_code_only():
 
 
 @pytest.mark.toolchain
-def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests():
+def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests(tmp_path):
     domain = get_domain("repo")
     (task,) = domain.tasks("eval", limit=1)
     assert "fails:" in task.instruction
     assert "FAILED" in task.instruction or "Error" in task.instruction
+    assert "`python -m pytest -x -q" in task.instruction  # no path of this machine
+    seen = Sandbox(tmp_path, mode="none", env=task.env).run(
+        "python -c 'import sys, pytest; print(sys.prefix)'"
+    )
+    assert sys.prefix in seen.output, seen.output  # the Python the tests are checked with
     assert domain.check(task, task.reference).passed
     assert not domain.check(task, task.wrong).passed
     tests = next(p for p in task.protected if "test" in p.rsplit("/", 1)[-1])
