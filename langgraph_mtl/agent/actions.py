@@ -33,6 +33,7 @@ __all__ = [
     "TOOLS_INSTRUCTIONS",
     "Action",
     "AgentAction",
+    "CheckAction",
     "FirstAction",
     "files_to_write",
     "first_action_schema",
@@ -136,6 +137,14 @@ class FirstAction(AgentAction):
     file as it is). Running and submitting come after."""
 
     action: Literal["write_file"] = Field(description="What to do.")  # type: ignore[assignment]
+
+
+class CheckAction(AgentAction):
+    """The coding agent's move right after writing a file: run one shell `command` that checks
+    it (compile it, run it on an example, run the tests). Writing again and submitting come
+    after the check."""
+
+    action: Literal["run"] = Field(description="What to do.")  # type: ignore[assignment]
 
 
 CODE_FILE = re.compile(

@@ -12,6 +12,7 @@ plan the agent then follows. Each act step asks for one action through the chose
 from __future__ import annotations
 
 import logging
+import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -31,6 +32,7 @@ from langgraph_mtl.agent.actions import (
     TOOLS_INSTRUCTIONS,
     Action,
     AgentAction,
+    CheckAction,
     code_from_reply,
     first_action_schema,
     format_error,
@@ -83,6 +85,14 @@ EARLY_SUBMIT = (
     "you submitted, but nothing in the workspace has changed yet: write or fix the files the "
     "task asks for first (submit again only if the task needs no change)"
 )
+INVALID = "(invalid action)"  # how a refused reply is recorded in the trajectory
+SUBMIT_AFTER_FAILURE = (
+    "you submitted, but your last command failed ({status}): fix what its output shows and "
+    "run it again (submit again only if that failure is what the task expects)"
+)
+_FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
+REPAIR = "fix what the failing command's output shows"
+REPAIR_NOTE = "NOTE: the same failing command again would fail the same way: rewrote the file"
 REPEATED = (
     "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
     "different next (fix what the output shows), or submit if the work is done."
@@ -178,10 +188,16 @@ def create_coding_agent(
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
 
     def json_actor(state: dict[str, Any]) -> Any:
-        """Code first: until the workspace changes, the schema offers only a write_file of a
-        code file the task names (see :func:`.actions.first_action_schema`)."""
-        changed = workspace_digest(state["workspace"]) != state.get("start_digest")
-        schema = AgentAction if changed else first_action_schema(str(state.get("task", "")))
+        """Code first, then check it: until the workspace changes, the schema offers only a
+        write_file of a code file the task names (see :func:`.actions.first_action_schema`);
+        right after a file is written, only a command (a rewrite of what was never run would
+        come out the same, a submit would be unchecked)."""
+        schema: type[AgentAction] = AgentAction
+        done = [s for s in state.get("trajectory", []) if not s["action"].startswith(INVALID)]
+        if workspace_digest(state["workspace"]) == state.get("start_digest"):
+            schema = first_action_schema(str(state.get("task", "")))
+        elif done and re.search(r"^\[wrote ", done[-1]["observation"], re.MULTILINE):
+            schema = CheckAction
         return chat.with_structured_output(schema, method="json_schema", include_raw=True)
 
     def _workspace(state: dict[str, Any], runtime: Runtime[Any]) -> str:
@@ -254,6 +270,8 @@ def create_coding_agent(
                     bad = Action("invalid", error=f"the reply is not one action: {problem}")
                     return raw, bad, reported_tokens(raw)
                 action, used = from_agent_action(out["parsed"]), reported_tokens(raw)
+                if path := _repair_target(state.get("trajectory", []), action):
+                    action = Action("write", path=path, thought=REPAIR, note=REPAIR_NOTE)
                 if action.kind == "write":  # the file itself comes as free text, in a fence
                     ask = writer_messages(
                         task=state["task"],
@@ -292,6 +310,12 @@ def create_coding_agent(
         ):
             action = replace(action, kind="invalid", error=EARLY_SUBMIT)  # asked once
             out["asked_to_change"] = True
+        elif action.kind == "submit" and not state.get("asked_after_failure"):
+            last = (state.get("trajectory") or [{}])[-1]
+            if failed := _FAILED.search(str(last.get("observation", ""))):
+                error = SUBMIT_AFTER_FAILURE.format(status=failed[1])
+                action = replace(action, kind="invalid", error=error)  # asked once
+                out["asked_after_failure"] = True
         previous = state.get("trajectory") or [{}]
         if action.kind in ("command", "write") and previous[-1].get("action") == action.describe():
             action = replace(action, note=REPEATED)
@@ -300,7 +324,7 @@ def create_coding_agent(
             observation = "Submitted."
             out["submitted"] = True
         elif action.kind == "invalid":
-            step["action"] = f"(invalid action) {str(reply.content)[:300]}"
+            step["action"] = f"{INVALID} {str(reply.content)[:300]}"
             observation = format_error(action, protocol["mode"])
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
@@ -383,6 +407,18 @@ def create_coding_agent(
     builder.add_edge("finish", "write_memory")
     builder.add_edge("write_memory", END)
     return builder
+
+
+def _repair_target(trajectory: Sequence[Step], action: Action) -> str | None:
+    """The file to rewrite when ``action`` runs again the command that just failed, with
+    nothing changed since (it would fail the same way): the file written last, if any."""
+    if action.kind != "command" or not trajectory:
+        return None
+    last = trajectory[-1]
+    if last["action"] != action.command or not _FAILED.search(last["observation"]):
+        return None
+    written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
+    return written[-1].split("\n", 1)[0].removeprefix("write_file ") if written else None
 
 
 def _switch_protocol(system: AnyMessage) -> SystemMessage:

@@ -45,3 +45,4 @@ class CodingAgentState(MemoryState, total=False):
     workspace: str
     start_digest: str
     asked_to_change: bool
+    asked_after_failure: bool

@@ -141,7 +141,7 @@ def test_format_errors_are_fed_back_and_counted(pool, scripted, tmp_path):
 
 
 def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
-    model = scripted("plan", SUBMIT, RUN_HELLO, SUBMIT)
+    model = scripted("plan", SUBMIT, WRITE_HELLO, SUBMIT)
     out = agent(pool, model, tmp_path, writes="trajectory").invoke(
         {"task": "t"}, context=context(tmp_path)
     )
@@ -149,6 +149,27 @@ def test_submit_before_any_command_is_refused(pool, scripted, tmp_path):
     assert out["format_errors"] == 1
     assert out["submitted"]
     assert "nothing in the workspace has changed" in out["trajectory"][0]["observation"]
+
+
+def test_a_submit_right_after_a_failing_command_is_questioned_once(pool, scripted, tmp_path):
+    fail = "Check.\n```bash\ntouch a.txt && python3 -c 'raise SystemExit(3)'\n```"
+    model = scripted("plan", fail, SUBMIT, fail, SUBMIT)
+    out = agent(pool, model, tmp_path, writes="trajectory").invoke(
+        {"task": "t"}, context=context(tmp_path)
+    )
+    questioned = out["trajectory"][1]["observation"]
+    assert "your last command failed (exit code 3)" in questioned
+    assert out["steps_taken"] == 4  # asked once: the second submit after a failure stands
+    assert out["submitted"]
+
+
+def test_a_submit_after_a_passing_command_stands(pool, scripted, tmp_path):
+    model = scripted("plan", WRITE_HELLO, RUN_HELLO, SUBMIT)
+    out = agent(pool, model, tmp_path, writes="trajectory").invoke(
+        {"task": "t"}, context=context(tmp_path)
+    )
+    assert out["steps_taken"] == 3
+    assert out["submitted"]
 
 
 def test_a_second_submit_without_changes_is_accepted(pool, scripted, tmp_path):
@@ -234,6 +255,9 @@ def _json(action, **fields):
     return json.dumps({"thought": "next", "action": action, **fields})
 
 
+CHECK = _json("run", command="true")  # right after a write, the schema offers only a command
+
+
 def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
     model = scripted(
         "1. write hello.py 2. run it",
@@ -260,7 +284,9 @@ def test_json_actions_write_run_and_submit(pool, scripted, tmp_path):
 
 
 def test_json_protocol_is_the_default_for_models_without_a_profile(pool, scripted, tmp_path):
-    model = scripted("plan", _json("write_file", path="ok.txt"), "```\nok\n```", _json("submit"))
+    model = scripted(
+        "plan", _json("write_file", path="ok.txt"), "```\nok\n```", CHECK, _json("submit")
+    )
     graph = agent(pool, model, tmp_path, actions="auto", writes="trajectory")
     out = graph.invoke({"task": "say ok"}, context=context(tmp_path))
     assert out["submitted"]
@@ -276,6 +302,7 @@ def test_invalid_json_actions_are_fed_back(pool, scripted, tmp_path):
         _json("write_file", path="notes.txt"),
         "```\nn\n```",
         _json("run"),  # no command
+        CHECK,
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
@@ -295,6 +322,7 @@ def test_json_schema_offers_no_submit_until_the_workspace_changes(pool, scripted
         _json("submit"),  # outside the schema of the first actions: a grammar would forbid it
         _json("write_file", path="a.txt"),
         "```\nA\n```",
+        CHECK,
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
@@ -302,6 +330,45 @@ def test_json_schema_offers_no_submit_until_the_workspace_changes(pool, scripted
     assert "INVALID ACTION" in out["trajectory"][0]["observation"]
     assert out["submitted"]
     assert (tmp_path / "ws" / "a.txt").read_text() == "A\n"
+
+
+def test_json_schema_asks_for_a_check_right_after_a_write(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="f.py"),
+        "```python\nprint(1)\n```",
+        _json("submit"),  # unchecked: outside the schema right after a write
+        _json("write_file", path="f.py"),  # a rewrite of what never ran: outside it too
+        _json("run", command="python3 f.py"),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    assert "not one action" in out["trajectory"][1]["observation"]
+    assert "not one action" in out["trajectory"][2]["observation"]
+    assert out["trajectory"][3]["action"] == "python3 f.py"
+    assert out["submitted"]
+
+
+def test_running_the_failed_command_again_rewrites_the_file_instead(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="f.py"),
+        "```python\nraise SystemExit(2)\n```",
+        _json("run", command="python3 f.py"),
+        _json("run", command="python3 f.py"),  # the same failing command, nothing changed
+        "```python\nprint('fixed')\n```",  # so the file is asked for again, with the error
+        _json("run", command="python3 f.py"),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    repaired = out["trajectory"][2]
+    assert repaired["action"].startswith("write_file f.py\nprint('fixed')")
+    assert repaired["observation"].startswith("NOTE: the same failing command again")
+    assert "exit code 2" in model.calls[5][-1].content  # the writer saw what failed
+    assert "fixed" in out["trajectory"][3]["observation"]
+    assert out["submitted"]
 
 
 def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
@@ -315,6 +382,7 @@ def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_p
         cut,
         _json("write_file", path="f.py"),
         "```python\ndef f():\n    return 1\n```",
+        CHECK,
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
@@ -329,15 +397,17 @@ def test_words_given_as_a_python_file_are_not_written(pool, scripted, tmp_path):
         "plan",
         _json("write_file", path="f.py"),
         "```python\ndef f():\n    return 1\n```",
+        CHECK,
         _json("write_file", path="f.py"),
         "To fix the error, install pandas with pip install pandas",  # words, no code block
         _json("write_file", path="notes.txt"),
         "Install pandas with pip",  # not a Python file: written as it is
+        CHECK,
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
-    assert "was not Python code (line 1: invalid syntax)" in out["trajectory"][1]["observation"]
+    assert "was not Python code (line 1: invalid syntax)" in out["trajectory"][2]["observation"]
     assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
     assert (tmp_path / "ws" / "notes.txt").read_text() == "Install pandas with pip\n"
 
@@ -361,6 +431,7 @@ def test_the_first_write_is_a_code_file_the_task_names(pool, scripted, tmp_path)
         _json("write_file", path="input.txt"),  # an input file: outside the first schema
         _json("write_file", path="upper.py"),
         "```python\nprint(open('input.txt').read().upper())\n```",
+        CHECK,
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
@@ -382,6 +453,7 @@ def test_a_path_holding_content_is_refused(pool, scripted, tmp_path):
         _json("write_file", path="count.sh\n\n#!/bin/bash\nwc -l data.txt"),
         _json("write_file", path="count.sh"),
         "```bash\nwc -l < data.txt\n```",
+        CHECK,
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
@@ -395,13 +467,14 @@ def test_an_empty_write_leaves_the_file_as_it_was(pool, scripted, tmp_path):
         "plan",
         _json("write_file", path="f.py"),
         "```python\nx = 1\n```",
+        CHECK,
         _json("write_file", path="f.py"),
         "```\n```",  # nothing: a small model's rewrite can come back empty
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
-    assert "was empty, so nothing was written" in out["trajectory"][1]["observation"]
+    assert "was empty, so nothing was written" in out["trajectory"][2]["observation"]
     assert (tmp_path / "ws" / "f.py").read_text() == "x = 1\n"
 
 
