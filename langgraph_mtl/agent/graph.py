@@ -12,7 +12,6 @@ plan the agent then follows. Each act step asks for one action through the chose
 from __future__ import annotations
 
 import logging
-import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -31,16 +30,20 @@ from langgraph_mtl.agent.actions import (
     PROTOCOL_INSTRUCTIONS,
     TOOLS_INSTRUCTIONS,
     Action,
-    AgentAction,
-    CheckAction,
     code_from_reply,
-    first_action_schema,
     format_error,
     from_agent_action,
     not_python,
     parse_action,
 )
 from langgraph_mtl.agent.config import Limits, RetrievalConfig, SandboxConfig, WriterConfig
+from langgraph_mtl.agent.guards import (
+    INVALID,
+    action_schema,
+    noted_repeat,
+    questioned_submit,
+    repair_of,
+)
 from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import (
@@ -80,22 +83,6 @@ PLAN_HEADER = "Your plan (nothing is done yet: carry it out one action at a time
 SYSTEM_TEMPLATE = (
     "You are a careful coding agent. You work in the task's workspace, which is the current "
     "directory: use relative paths.\n\n{protocol}"
-)
-EARLY_SUBMIT = (
-    "you submitted, but nothing in the workspace has changed yet: write or fix the files the "
-    "task asks for first (submit again only if the task needs no change)"
-)
-INVALID = "(invalid action)"  # how a refused reply is recorded in the trajectory
-SUBMIT_AFTER_FAILURE = (
-    "you submitted, but your last command failed ({status}): fix what its output shows and "
-    "run it again (submit again only if that failure is what the task expects)"
-)
-_FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
-REPAIR = "fix what the failing command's output shows"
-REPAIR_NOTE = "NOTE: the same failing command again would fail the same way: rewrote the file"
-REPEATED = (
-    "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
-    "different next (fix what the output shows), or submit if the work is done."
 )
 NEXT_HINT = {
     "json": "Next action?",
@@ -188,16 +175,12 @@ def create_coding_agent(
     tool_actor: Any = chat.bind_tools(tools) if protocol["mode"] == "tools" else None
 
     def json_actor(state: dict[str, Any]) -> Any:
-        """Code first, then check it: until the workspace changes, the schema offers only a
-        write_file of a code file the task names (see :func:`.actions.first_action_schema`);
-        right after a file is written, only a command (a rewrite of what was never run would
-        come out the same, a submit would be unchecked)."""
-        schema: type[AgentAction] = AgentAction
-        done = [s for s in state.get("trajectory", []) if not s["action"].startswith(INVALID)]
-        if workspace_digest(state["workspace"]) == state.get("start_digest"):
-            schema = first_action_schema(str(state.get("task", "")))
-        elif done and re.search(r"^\[wrote ", done[-1]["observation"], re.MULTILINE):
-            schema = CheckAction
+        """Code first, then check it: the schema of each step from :func:`.guards.action_schema`."""
+        schema = action_schema(
+            str(state.get("task", "")),
+            state.get("trajectory", []),
+            unchanged=workspace_digest(state["workspace"]) == state.get("start_digest"),
+        )
         return chat.with_structured_output(schema, method="json_schema", include_raw=True)
 
     def _workspace(state: dict[str, Any], runtime: Runtime[Any]) -> str:
@@ -270,8 +253,7 @@ def create_coding_agent(
                     bad = Action("invalid", error=f"the reply is not one action: {problem}")
                     return raw, bad, reported_tokens(raw)
                 action, used = from_agent_action(out["parsed"]), reported_tokens(raw)
-                if path := _repair_target(state.get("trajectory", []), action):
-                    action = Action("write", path=path, thought=REPAIR, note=REPAIR_NOTE)
+                action = repair_of(action, state.get("trajectory", []))
                 if action.kind == "write":  # the file itself comes as free text, in a fence
                     ask = writer_messages(
                         task=state["task"],
@@ -303,22 +285,13 @@ def create_coding_agent(
         history = _recent(state.get("messages", []), history_tokens)
         reply, action, used = _ask([_system(state, workspace), *history], state)
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1, "tokens_used": used}
-        if (
-            action.kind == "submit"
-            and not state.get("asked_to_change")
-            and workspace_digest(workspace) == state.get("start_digest")
-        ):
-            action = replace(action, kind="invalid", error=EARLY_SUBMIT)  # asked once
-            out["asked_to_change"] = True
-        elif action.kind == "submit" and not state.get("asked_after_failure"):
-            last = (state.get("trajectory") or [{}])[-1]
-            if failed := _FAILED.search(str(last.get("observation", ""))):
-                error = SUBMIT_AFTER_FAILURE.format(status=failed[1])
-                action = replace(action, kind="invalid", error=error)  # asked once
-                out["asked_after_failure"] = True
-        previous = state.get("trajectory") or [{}]
-        if action.kind in ("command", "write") and previous[-1].get("action") == action.describe():
-            action = replace(action, note=REPEATED)
+        trajectory = state.get("trajectory", [])
+        asked = {key for key in ("asked_to_change", "asked_after_failure") if state.get(key)}
+        unchanged = workspace_digest(workspace) == state.get("start_digest")
+        action, flag = questioned_submit(action, trajectory, unchanged=unchanged, asked=asked)
+        if flag:
+            out[flag] = True
+        action = noted_repeat(action, trajectory)
         step: Step = {"thought": action.thought, "action": action.describe(), "observation": ""}
         if action.kind == "submit":
             observation = "Submitted."
@@ -407,18 +380,6 @@ def create_coding_agent(
     builder.add_edge("finish", "write_memory")
     builder.add_edge("write_memory", END)
     return builder
-
-
-def _repair_target(trajectory: Sequence[Step], action: Action) -> str | None:
-    """The file to rewrite when ``action`` runs again the command that just failed, with
-    nothing changed since (it would fail the same way): the file written last, if any."""
-    if action.kind != "command" or not trajectory:
-        return None
-    last = trajectory[-1]
-    if last["action"] != action.command or not _FAILED.search(last["observation"]):
-        return None
-    written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
-    return written[-1].split("\n", 1)[0].removeprefix("write_file ") if written else None
 
 
 def _switch_protocol(system: AnyMessage) -> SystemMessage:

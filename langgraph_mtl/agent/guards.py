@@ -1,0 +1,96 @@
+"""The act loop's guards: which actions the JSON schema offers at a step, when a submit is
+questioned, and when a repeated action is answered differently.
+
+A small model's commonest ways to waste its steps: starting on an input file instead of the
+code, rewriting a file it never ran (the rewrite comes out the same), submitting right after a
+failing compile or test run, and running the command that just failed again. Each guard turns
+one of these into the step that helps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from langgraph_mtl.agent.actions import Action, AgentAction, CheckAction, first_action_schema
+from langgraph_mtl.memory.trajectory import Step
+
+__all__ = [
+    "INVALID",
+    "REPEATED",
+    "action_schema",
+    "noted_repeat",
+    "questioned_submit",
+    "repair_of",
+]
+
+INVALID = "(invalid action)"  # how a refused reply is recorded in the trajectory
+EARLY_SUBMIT = (
+    "you submitted, but nothing in the workspace has changed yet: write or fix the files the "
+    "task asks for first (submit again only if the task needs no change)"
+)
+SUBMIT_AFTER_FAILURE = (
+    "you submitted, but your last command failed ({status}): fix what its output shows and "
+    "run it again (submit again only if that failure is what the task expects)"
+)
+REPAIR = "fix what the failing command's output shows"
+REPAIR_NOTE = "NOTE: the same failing command again would fail the same way: rewrote the file"
+REPEATED = (
+    "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
+    "different next (fix what the output shows), or submit if the work is done."
+)
+_FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
+_WROTE = re.compile(r"^\[wrote ", re.MULTILINE)
+
+
+def action_schema(task: str, trajectory: Sequence[Step], *, unchanged: bool) -> type[AgentAction]:
+    """The JSON schema of the next action: while the workspace is ``unchanged``, a write of a
+    file the task asks for (:func:`.actions.first_action_schema`); right after a file was
+    written (refused replies aside), only a command that checks it; else any action."""
+    if unchanged:
+        return first_action_schema(task)
+    done = [s for s in trajectory if not s["action"].startswith(INVALID)]
+    if done and _WROTE.search(done[-1]["observation"]):
+        return CheckAction
+    return AgentAction
+
+
+def questioned_submit(
+    action: Action, trajectory: Sequence[Step], *, unchanged: bool, asked: set[str]
+) -> tuple[Action, str | None]:
+    """A submit turned into a question, each kind once per run (``asked``: the state flags
+    already set): before anything changed (``asked_to_change``), or right after a failing
+    command (``asked_after_failure``). Returns the action and the flag to set now, if any."""
+    if action.kind != "submit":
+        return action, None
+    if unchanged and "asked_to_change" not in asked:
+        return replace(action, kind="invalid", error=EARLY_SUBMIT), "asked_to_change"
+    last = trajectory[-1]["observation"] if trajectory else ""
+    if "asked_after_failure" not in asked and (failed := _FAILED.search(last)):
+        error = SUBMIT_AFTER_FAILURE.format(status=failed[1])
+        return replace(action, kind="invalid", error=error), "asked_after_failure"
+    return action, None
+
+
+def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
+    """A run of the command that just failed, with nothing changed since, becomes a rewrite
+    of the file written last (the writer then sees the failure); any other action stands."""
+    if action.kind != "command" or not trajectory:
+        return action
+    last = trajectory[-1]
+    if last["action"] != action.command or not _FAILED.search(last["observation"]):
+        return action
+    written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
+    if not written:
+        return action
+    path = written[-1].split("\n", 1)[0].removeprefix("write_file ")
+    return Action("write", path=path, thought=REPAIR, note=REPAIR_NOTE)
+
+
+def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
+    """A command or write that repeats the previous step exactly, with a note saying so."""
+    previous = trajectory[-1]["action"] if trajectory else None
+    if action.kind in ("command", "write") and previous == action.describe():
+        return replace(action, note=REPEATED)
+    return action
