@@ -15,7 +15,8 @@ from langgraph_mtl.experiments.analysis import (
     analyse,
     embeddings_by_type,
 )
-from langgraph_mtl.experiments.paired import PairedComparison, compare, flips
+from langgraph_mtl.experiments.paired import PairedComparison, compare, first_attempts, flips
+from langgraph_mtl.experiments.passk import wilson_interval
 from langgraph_mtl.experiments.runner import ResultStore, summarize
 from langgraph_mtl.pool.memory_pool import MemoryPool
 
@@ -221,6 +222,36 @@ def paired_lines(
     return lines + gate_lines(rows, conditions, baseline), pooled
 
 
+def design_lines(
+    rows: list[dict[str, Any]], baseline: str = "zero-shot", band: tuple[float, float] = (0.1, 0.9)
+) -> list[str]:
+    """Whether each domain can show an effect either way: the baseline's pass@1 (first
+    attempts) with its Wilson 95% interval, and whether it lies inside ``band``."""
+    per: dict[str, list[bool]] = {}
+    for (domain, _), row in first_attempts(rows).get(baseline, {}).items():
+        per.setdefault(domain, []).append(bool(row["passed"]))
+    if not per:
+        return []
+    low, high = band
+    lines = [
+        "## Design check",
+        "",
+        f"A domain can show transfer either way only if {baseline} pass@1 lies in [{low}, {high}].",
+        "",
+        f"| domain | tasks | solved | {baseline} pass@1 | Wilson 95% CI | in [{low}, {high}] |",
+        "|---|---|---|---|---|---|",
+    ]
+    for domain, outcomes in sorted(per.items()):
+        solved, n = sum(outcomes), len(outcomes)
+        ci_low, ci_high = wilson_interval(solved, n)
+        inside = "yes" if low <= solved / n <= high else "no"
+        lines.append(
+            f"| {domain} | {n} | {solved} | {solved / n:.3f} | [{ci_low:.2f}, {ci_high:.2f}] "
+            f"| {inside} |"
+        )
+    return [*lines, ""]
+
+
 def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str) -> list[str]:
     """For each gated condition (``<name>-gated``) next to its ungated one: which of the
     ungated condition's flips the relevance gate removed or kept."""
@@ -317,7 +348,7 @@ def write_report(
         cells.append("-" if delta is None or condition == "zero-shot" else f"{delta:+.3f}")
         lines.append("| " + " | ".join(cells) + " |")
     _plot_pass_rates(summary, k, out / "pass_rates.png")
-    lines += ["", "![pass rates](pass_rates.png)", ""]
+    lines += ["", "![pass rates](pass_rates.png)", "", *design_lines(rows)]
     paired, pooled = paired_lines(rows)
     if pooled:
         _plot_deltas(pooled, out / "deltas.png")

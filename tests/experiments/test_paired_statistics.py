@@ -10,6 +10,7 @@ import pytest
 
 from langgraph_mtl.experiments.analysis import lisi
 from langgraph_mtl.experiments.paired import compare, flips, mcnemar_exact
+from langgraph_mtl.experiments.passk import wilson_interval
 from langgraph_mtl.experiments.report import write_report
 from langgraph_mtl.experiments.runner import ResultStore
 
@@ -102,6 +103,19 @@ def test_the_report_shows_the_paired_delta_with_its_interval_and_the_flips(tmp_p
     assert "**mtl-insight**: 8 gained, 2 lost:" in text
     assert "- lost: python/t8 <- shell/insight 0.42" in text
     assert (tmp_path / "out" / "deltas.png").stat().st_size > 1000
+    # the design check: python 12 of 20 zero-shot (Wilson by hand), rust 0 of 20 at the floor
+    assert "| python | 20 | 12 | 0.600 | [0.39, 0.78] | yes |" in text
+    assert "| rust | 20 | 0 | 0.000 | [0.00, 0.16] | no |" in text
+
+
+def test_wilson_interval_matches_the_hand_computation():
+    # 2 of 10: centre (0.2 + 1.96^2/20) / (1 + 1.96^2/10) = 0.2833, half-width 0.2266
+    low, high = wilson_interval(2, 10)
+    assert (low, high) == (pytest.approx(0.0567, abs=1e-4), pytest.approx(0.5098, abs=1e-4))
+    assert wilson_interval(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))
+    assert wilson_interval(10, 10) == (pytest.approx(0.7225, abs=1e-4), 1.0)
+    with pytest.raises(ValueError, match="passed <= n"):
+        wilson_interval(3, 2)
 
 
 def test_lisi_of_the_committed_four_domain_pool_is_the_canonical_value():
