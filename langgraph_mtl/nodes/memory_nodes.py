@@ -302,6 +302,14 @@ def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> lis
     return steps_from_messages(state.get(messages_key) or [])
 
 
+def _address(get_pool: Callable[[], MemoryPool]) -> str | None:
+    """The address of the node's pool, or None while it cannot be opened."""
+    try:
+        return get_pool().address
+    except Exception:
+        return None
+
+
 def _write_run(
     run: FinishedRun,
     secrets: int,
@@ -327,7 +335,8 @@ def _write_run(
             records.append(record)
         except Exception as exc:
             log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
-            box.add_run(run, kind.value, reason=str(exc)[:300], outcome=outcome)
+            target = _address(get_pool)
+            box.add_run(run, kind.value, reason=str(exc)[:300], outcome=outcome, pool=target)
             problems.append(f"{kind.value} abstraction failed")
     if records and review:
         try:
@@ -349,8 +358,9 @@ def _write_run(
             log.warning(
                 "memory pool unavailable; %d memories kept in the outbox: %s", len(records), exc
             )
+            target = _address(get_pool)
             for record in records:
-                box.add_record(record, reason=str(exc)[:300])
+                box.add_record(record, reason=str(exc)[:300], pool=target)
             state = "misconfigured" if isinstance(exc, _CONFIG_ERRORS) else "unavailable"
             problems.append(f"pool {state} ({type(exc).__name__}), queued {len(records)}")
     if used:

@@ -2,7 +2,9 @@
 
 Each line is a JSON object: ``{"kind": "record", "record": {...}}`` for an abstracted memory
 the pool refused, or ``{"kind": "run", "run": {...}, "memory_type": ...}`` for a run whose
-abstraction failed (delivered when a model is given to :meth:`Outbox.flush`).
+abstraction failed (delivered when a model is given to :meth:`Outbox.flush`). ``"pool"`` names
+the pool it was meant for (:attr:`MemoryPool.address`), when that was known: a flush delivers it
+to that pool only, never to another one that shares the outbox.
 """
 
 from __future__ import annotations
@@ -58,11 +60,12 @@ class Outbox:
         self.path = Path(path) if path else default_outbox_path()
         self._lock = FileLock(str(self.path) + ".lock")
 
-    def add_record(self, record: MemoryRecord, reason: str) -> None:
-        """Keep a memory the pool could not store (redacted first: nothing raw is queued)."""
+    def add_record(self, record: MemoryRecord, reason: str, *, pool: str | None = None) -> None:
+        """Keep a memory the pool (``pool``: its address, if known) could not store (redacted
+        first: nothing raw is queued)."""
         clean = sanitize(record).record
         entry = {"kind": "record", "record": clean.model_dump(mode="json")}
-        self._append({**entry, "reason": redact(reason).text})
+        self._append({**entry, "reason": redact(reason).text}, pool)
 
     def add_run(
         self,
@@ -70,16 +73,21 @@ class Outbox:
         memory_type: str,
         reason: str,
         outcome: tuple[Outcome, Judge] | None = None,
+        *,
+        pool: str | None = None,
     ) -> None:
         """Keep a run whose abstraction failed, to abstract again later (redacted first), with
-        the outcome already decided for it (a judge's verdict is not asked for twice)."""
+        the outcome already decided for it (a judge's verdict is not asked for twice), for the
+        pool at address ``pool`` if known."""
         clean, _ = redact_run(run)
         entry: dict[str, Any] = {"kind": "run", "run": asdict(clean), "memory_type": memory_type}
         if outcome is not None:
             entry["outcome"] = [outcome[0].value, outcome[1].value]
-        self._append({**entry, "reason": redact(reason).text})
+        self._append({**entry, "reason": redact(reason).text}, pool)
 
-    def _append(self, entry: dict[str, Any]) -> None:
+    def _append(self, entry: dict[str, Any], pool: str | None) -> None:
+        if pool is not None:
+            entry["pool"] = pool
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
             append_json_line(self.path, entry)
@@ -106,7 +114,8 @@ class Outbox:
         return len(self.entries())
 
     def flush(self, pool: MemoryPool, *, model: BaseChatModel | None = None) -> FlushReport:
-        """Deliver what can be delivered; the rest stays, in order. Safe to call any time."""
+        """Deliver what can be delivered to ``pool`` (what was meant for another pool stays);
+        the rest stays, in order. Safe to call any time."""
         with self._lock:
             entries = self._read()
             if not entries:
@@ -114,6 +123,9 @@ class Outbox:
             keep: list[dict[str, Any]] = []
             delivered = 0
             for index, entry in enumerate(entries):
+                if entry.get("pool", pool.address) != pool.address:
+                    keep.append(entry)  # meant for another pool sharing this outbox
+                    continue
                 try:
                     if entry.get("kind") == "record":
                         pool.upsert(MemoryRecord.model_validate(entry["record"]))

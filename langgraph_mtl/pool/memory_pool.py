@@ -214,6 +214,11 @@ class MemoryPool(PoolReader):
     def identity_name(self) -> str:
         return self.identity.name
 
+    @property
+    def address(self) -> str:
+        """Where this pool lives: its location and collection (``<location>#<collection>``)."""
+        return f"{self.location}#{self.collection.name}"
+
     def sibling(self, collection: str) -> MemoryPool:
         """Another collection in the same Chroma, with this pool's embedder (sub-pools,
         per-condition copies)."""

@@ -144,6 +144,20 @@ def test_model_failure_keeps_the_run_and_a_later_write_flushes(pool, scripted, t
     assert len(box) == 0  # the later write abstracted the kept run too
 
 
+def test_a_run_kept_for_one_pool_is_never_delivered_to_another(pool, scripted, tmp_path):
+    box = Outbox(tmp_path / "outbox.jsonl")  # one outbox, as $MTL_HOME's is, for two pools
+    broken = _graph(pool, scripted(default="not json at all"), outbox=box)
+    broken.invoke({"task": "fix the build"}, context=MemoryContext(domain="c", task_id="x"))
+    assert box.entries()[0]["pool"] == pool.address
+    other = pool.sibling("another-pool")
+    working = _graph(other, scripted(default=insight_json("Read the error message")), outbox=box)
+    working.invoke({"task": "sort a list"}, context=MemoryContext(domain="py", task_id="y"))
+    assert [r.domain for r in other.list_records()] == ["py"]  # not the other pool's run
+    assert len(box) == 1
+    assert box.flush(pool, model=scripted(default=insight_json("Read it"))).delivered == 1
+    assert [r.domain for r in pool.list_records()] == ["c"]
+
+
 def test_a_queued_run_keeps_the_judges_verdict(pool, scripted, tmp_path):
     runtime = SimpleNamespace(context={"domain": "c", "task_id": "judged"})
     box = Outbox(tmp_path / "outbox.jsonl")
