@@ -287,7 +287,10 @@ def create_coding_agent(
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1, "tokens_used": used}
         trajectory = state.get("trajectory", [])
         asked = {key for key in ("asked_to_change", "asked_after_failure") if state.get(key)}
-        unchanged = workspace_digest(workspace) == state.get("start_digest")
+        # the workspace is walked only when a submit may need questioning, not on every step
+        unchanged = action.kind == "submit" and (
+            workspace_digest(workspace) == state.get("start_digest")
+        )
         action, flag = questioned_submit(action, trajectory, unchanged=unchanged, asked=asked)
         if flag:
             out[flag] = True

@@ -326,6 +326,7 @@ def _write_run(
     problems: list[str] = []
     records: list[MemoryRecord] = []
     outcome = decide_outcome(run, judge)
+    failed: list[tuple[MemoryType, Exception]] = []
     for kind in kinds:
         try:
             record = abstract_run(run, kind, model=model, outcome=outcome)
@@ -335,9 +336,12 @@ def _write_run(
             records.append(record)
         except Exception as exc:
             log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
-            target = _address(get_pool)
-            box.add_run(run, kind.value, reason=str(exc)[:300], outcome=outcome, pool=target)
+            failed.append((kind, exc))
             problems.append(f"{kind.value} abstraction failed")
+    if failed:
+        target = _address(get_pool)  # one attempt to reach the pool, whatever failed
+        for kind, error in failed:
+            box.add_run(run, kind.value, reason=str(error)[:300], outcome=outcome, pool=target)
     if records and review:
         try:
             records = human_review(records)
@@ -347,6 +351,7 @@ def _write_run(
             return {written_key: [], status_key: "dropped by review"}
     written: list[str] = []
     if records:
+        pool: MemoryPool | None = None
         try:
             pool = get_pool()
             report = pool.upsert(records)
@@ -358,7 +363,7 @@ def _write_run(
             log.warning(
                 "memory pool unavailable; %d memories kept in the outbox: %s", len(records), exc
             )
-            target = _address(get_pool)
+            target = pool.address if pool is not None else None  # opened, then failed
             for record in records:
                 box.add_record(record, reason=str(exc)[:300], pool=target)
             state = "misconfigured" if isinstance(exc, _CONFIG_ERRORS) else "unavailable"

@@ -122,8 +122,9 @@ class Outbox:
                 return FlushReport()
             keep: list[dict[str, Any]] = []
             delivered = 0
+            address = pool.address
             for index, entry in enumerate(entries):
-                if entry.get("pool", pool.address) != pool.address:
+                if entry.get("pool", address) != address:
                     keep.append(entry)  # meant for another pool sharing this outbox
                     continue
                 try:
