@@ -196,6 +196,13 @@ def run(
     pool_dir: Annotated[
         Path | None, typer.Option("--pool", help="Use this pool (e.g. another run's) as is.")
     ] = None,
+    rerun_same_prompt: Annotated[
+        bool,
+        typer.Option(
+            help="At temperature 0, an attempt given exactly the memories of an attempt already "
+            "run on its task (none: zero-shot's) reuses that attempt's outcome; this runs it again."
+        ),
+    ] = False,
     unsafe: UnsafeOpt = False,
 ) -> None:
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
@@ -263,6 +270,7 @@ def run(
                 )
         whole = write_snapshot(pool, out / "pool-snapshot.jsonl")
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
+        reuse = sampling(model) == 0 and not rerun_same_prompt  # same prompt, same reply
         with chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
             for condition in chosen:
                 run_condition(
@@ -277,6 +285,7 @@ def run(
                     concurrency=concurrency,
                     snapshot_dir=out / "snapshots",
                     progress=progress,
+                    reuse_same_prompt=reuse,
                 )
     given = {
         "out": out,
@@ -293,10 +302,14 @@ def run(
         "memory-model": memory_model,
         "pool": pool_dir,
     }
-    command = "mtl experiment run " + " ".join(
-        f"--{name} {shlex.quote(str(value))}"
-        for name, value in given.items()
-        if value not in ("", None)
+    command = (
+        "mtl experiment run "
+        + " ".join(
+            f"--{name} {shlex.quote(str(value))}"
+            for name, value in given.items()
+            if value not in ("", None)
+        )
+        + (" --rerun-same-prompt" if rerun_same_prompt else "")
     )  # every setting, defaults included, so the run can be repeated exactly
     path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
     console.print(f"report: {path}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -279,6 +279,18 @@ def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str)
             f"{len(gained)} | {sum(after.get(k) == 'gained' for k in gained)} | "
             f"{new.count('gained')} / {new.count('lost')} |"
         )
+    lines.append("")
+    for _, gated in pairs:
+        reused = Counter(r.get("reused_from") for r in rows if r["condition"] == gated)
+        total = sum(reused.values())
+        if total > reused[None]:
+            sources = sorted((c, n) for c, n in reused.items() if c is not None)
+            taken = ", ".join(f"{n} from {c}" for c, n in sources)
+            lines.append(
+                f"{gated}: of {total} attempts, {total - reused[None]} were given exactly the "
+                f"memories of an attempt already run on the task (temperature 0: same prompt, "
+                f"same outcome, reused: {taken}); {reused[None]} ran."
+            )
     return [*lines, ""]
 
 

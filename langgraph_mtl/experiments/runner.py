@@ -13,6 +13,7 @@ import logging
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langgraph.checkpoint.memory import InMemorySaver
 
 from langgraph_mtl._files import append_json_line
 from langgraph_mtl.agent import (
@@ -104,21 +106,54 @@ def portable(row: dict[str, Any]) -> dict[str, Any]:
     return dict(json.loads(text))
 
 
+StandIn = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
+"""Given the memories an attempt was handed, an attempt already run with the same prompt."""
+
+_OUTCOME = ("passed", "steps", "tokens", "seconds", "verification", "tampered", "written")
+
+
 def attempt_task(
-    graph: Any, domain: Domain, task: Task, context: AgentContext, step_limit: int
+    graph: Any,
+    domain: Domain,
+    task: Task,
+    context: AgentContext,
+    step_limit: int,
+    *,
+    stand_in: StandIn | None = None,
 ) -> dict[str, Any]:
     """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts.
     The task's verifier checks the finished workspace (its allowlisted files, elsewhere); a
-    run that changed protected or steering files is marked ``tampered`` and never passes."""
+    run that changed protected or steering files is marked ``tampered`` and never passes.
+
+    With ``stand_in`` (the graph compiled to stop after ``retrieve_memories``), the run pauses
+    once its memories are chosen; if ``stand_in`` names an attempt already run with the same
+    memories (so the same prompt), that attempt's outcome is returned, marked ``reused_from``.
+    """
     with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
         task.prepare(ws)
         context.workspace = ws
         context.command_env = dict(task.env) or None
         context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
         started = time.monotonic()
-        state = graph.invoke(
-            {"task": task.instruction}, context=context, config={"recursion_limit": step_limit + 10}
-        )
+        config: dict[str, Any] = {"recursion_limit": step_limit + 10}
+        if stand_in is None:
+            state = graph.invoke({"task": task.instruction}, context=context, config=config)
+        else:
+            thread = uuid.uuid4().hex
+            config["configurable"] = {"thread_id": thread}
+            try:
+                state = graph.invoke({"task": task.instruction}, context=context, config=config)
+                earlier = stand_in(state.get("memory_receipts", []))
+                if earlier is not None:
+                    return {
+                        **{key: earlier[key] for key in _OUTCOME},
+                        "receipts": state.get("memory_receipts", []),
+                        "memory_status": state.get("memory_status", ""),
+                        "reused_from": earlier["condition"],
+                    }
+                state = graph.invoke(None, context=context, config=config)  # go on from there
+            finally:
+                graph.checkpointer.delete_thread(thread)
         return {
             "passed": bool(state.get("verified")),
             "steps": state.get("steps_taken", 0),
@@ -186,16 +221,23 @@ def run_condition(
     concurrency: int = 1,
     snapshot_dir: Path | None = None,
     progress: Progress | None = None,
+    reuse_same_prompt: bool = False,
 ) -> None:
     """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time;
     already-stored attempts are skipped. The condition runs on its own pool when it keeps a
     share of the pool or re-weights by abstraction; ``snapshot_dir`` receives what it could
     retrieve (JSONL + sha256 in ``manifest.json``). With a LangSmith key, each domain is also
-    a LangSmith experiment (:mod:`.langsmith_eval`)."""
+    a LangSmith experiment (:mod:`.langsmith_eval`).
+
+    ``reuse_same_prompt`` (only sound with deterministic decoding, temperature 0): an attempt
+    whose memories turn out to be exactly those of a stored attempt of another condition on the
+    same task (none at all: zero-shot's) is not run again; it takes that attempt's outcome and
+    says so (``reused_from``). A relevance gate that declines every memory then costs a plan
+    call, not a run, and its comparison is free of decoding noise."""
     pool = condition_pool(pool, condition)
     if snapshot_dir is not None and condition.uses_memory:
         _record_snapshot(snapshot_dir, condition.name, snapshot(pool, condition, snapshot_dir))
-    graph = create_coding_agent(
+    builder = create_coding_agent(
         model,
         pool=pool,
         retrieval=RetrievalConfig(
@@ -207,10 +249,35 @@ def run_condition(
         ),
         writer=WriterConfig(memory_types="trajectory"),
         limits=Limits(steps=step_limit),
-    ).compile()
+    )
+    reuse = reuse_same_prompt and condition.uses_memory
+    graph = (
+        builder.compile(checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"])
+        if reuse
+        else builder.compile()
+    )
     pool_domains = sorted({r.domain for r in pool.list_records()}) if condition.uses_memory else []
     by_key = store.by_key()
+    label_of_model = model_label(model)
     plan = [(domain, domain.tasks(split, limit=limit)) for domain in domains]
+
+    def same_prompt(domain: Domain, task: Task, attempt: int) -> StandIn:
+        def find(receipts: list[dict[str, Any]]) -> dict[str, Any] | None:
+            ids = [r["id"] for r in receipts]
+            for row in by_key.values():
+                if (
+                    (row["domain"], row["task_id"], row["attempt"])
+                    == (domain.name, task.task_id, attempt)
+                    and row["condition"] != condition.name
+                    and row["model"] == label_of_model
+                    and "reused_from" not in row
+                    and [r["id"] for r in row["receipts"]] == ids
+                ):
+                    return row
+            return None
+
+        return find
+
     tally = _Tally(progress, {f"{condition.name} / {d.name}": len(t) * attempts for d, t in plan})
 
     def run_attempt(domain: Domain, task: Task, attempt: int) -> dict[str, Any]:
@@ -233,13 +300,14 @@ def run_condition(
             source_domains=sources if condition.source_count or condition.scope == "own" else None,
             min_similarity=condition.min_similarity,
         )
-        result = attempt_task(graph, domain, task, context, step_limit)
+        stand_in = same_prompt(domain, task, attempt) if reuse else None
+        result = attempt_task(graph, domain, task, context, step_limit, stand_in=stand_in)
         row = {
             "condition": condition.name,
             "domain": domain.name,
             "task_id": task.task_id,
             "attempt": attempt,
-            "model": model_label(model),
+            "model": label_of_model,
             "source_domains": list(sources),
             "settings": condition.record(),
             **result,

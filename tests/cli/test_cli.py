@@ -229,3 +229,47 @@ def test_solve_leaves_no_empty_workspace_when_it_fails_early(
     assert "the model fell over" in result.err
     assert "Traceback" not in result.text
     assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "reuse"),
+    [
+        (["--temperature", "0"], True),
+        (["--temperature", "0", "--rerun-same-prompt"], False),
+        (["--temperature", "0.7"], False),
+        ([], False),  # a local model samples at 0.7 by default
+    ],
+)
+def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
+    env, monkeypatch, extra, reuse
+):
+    import contextlib
+    import functools
+
+    from helpers import TinyDomain
+
+    import langgraph_mtl.cli.resources
+    import langgraph_mtl.experiments.report
+    import langgraph_mtl.experiments.runner
+    from langgraph_mtl.experiments import DOMAINS
+    from langgraph_mtl.testing import ScriptedChatModel
+
+    @contextlib.contextmanager
+    def fake_model(spec, *, parallel=1, temperature=None):
+        yield ScriptedChatModel(default=lambda messages: "unused")
+
+    given: list[bool] = []
+    monkeypatch.setitem(DOMAINS, "alpha", functools.partial(TinyDomain, "alpha"))
+    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
+    monkeypatch.setattr(
+        langgraph_mtl.experiments.runner,
+        "run_condition",
+        lambda *args, reuse_same_prompt, **kwargs: given.append(reuse_same_prompt),
+    )
+    monkeypatch.setattr(
+        langgraph_mtl.experiments.report, "write_report", lambda *a, **k: env / "report.md"
+    )
+    args = ["experiment", "run", "--out", str(env / "run"), "--domains", "alpha"]
+    result = CliRunner().invoke(app, [*args, "--conditions", "zero-shot", *extra])
+    assert result.exit_code == 0, result.output
+    assert given == [reuse]

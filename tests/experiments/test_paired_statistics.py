@@ -153,3 +153,17 @@ def test_the_gate_table_says_which_flips_the_gate_removed_and_which_it_kept(tmp_
     text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
     assert "### Relevance gate" in text
     assert "| mtl-insight | 2 | 1 | 8 | 6 | 0 / 0 |" in text
+
+
+def test_the_gate_section_counts_the_attempts_it_reused(tmp_path):
+    gated = _rows("mtl-insight-gated", WITH)
+    for row in gated[:25]:
+        row["reused_from"] = "zero-shot"
+    for row in gated[25:31]:
+        row["reused_from"] = "mtl-insight"
+    store = ResultStore(tmp_path / "results.jsonl")
+    for row in _rows("zero-shot", BASE) + _rows("mtl-insight", WITH) + gated:
+        store.add(row)
+    text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
+    assert "mtl-insight-gated: of 40 attempts, 31 were given exactly the memories" in text
+    assert "reused: 6 from mtl-insight, 25 from zero-shot); 9 ran." in text
