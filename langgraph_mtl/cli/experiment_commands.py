@@ -94,6 +94,7 @@ def _progress() -> Progress:
         TextColumn("pass {task.fields[rate]:.2f}"),
         TimeRemainingColumn(),
         console=console,
+        speed_estimate_period=3600,  # attempts take minutes: estimate from the last hour
     )
 
 
@@ -102,8 +103,11 @@ def _reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
     jobs: dict[str, TaskID] = {}
 
     def progress(label: str, done: int, total: int, rate: float) -> None:
-        if label not in jobs:
-            jobs[label] = bar.add_task(label, total=total, rate=rate)
+        if label not in jobs:  # the first report says what was stored before: no speed sample
+            jobs[label] = bar.add_task(label, total=total, completed=done, rate=rate)
+            if not console.is_terminal and done:
+                console.print(f"{label}: {done}/{total} stored, pass rate {rate:.2f}")
+            return
         bar.update(jobs[label], completed=done, rate=rate)
         if not console.is_terminal:
             eta = next(t for t in bar.tasks if t.id == jobs[label]).time_remaining

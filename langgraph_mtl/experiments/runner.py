@@ -171,12 +171,25 @@ Progress = Callable[[str, int, int, float], None]
 
 
 class _Tally:
-    """Done/passed counts per progress label, safe to update from worker threads."""
+    """Done/passed counts per progress label, safe to update from worker threads. Attempts
+    already stored are counted first and announced once per label (``start``), so a progress
+    display can tell them from runs finished now (a replay takes no time)."""
 
     def __init__(self, progress: Progress | None, totals: Mapping[str, int]) -> None:
         self.progress, self.totals = progress, totals
         self.counts = {label: [0, 0] for label in totals}
         self.lock = threading.Lock()
+
+    def stored(self, label: str, passed: bool) -> None:
+        """Count an attempt already stored, without reporting it."""
+        self.counts[label][0] += 1
+        self.counts[label][1] += passed
+
+    def start(self) -> None:
+        """Report every label once with what was already stored (often nothing)."""
+        for label, (done, passed) in self.counts.items():
+            if self.progress:
+                self.progress(label, done, self.totals[label], passed / done if done else 0.0)
 
     def add(self, label: str, passed: bool) -> None:
         with self.lock:
@@ -279,12 +292,18 @@ def run_condition(
         return find
 
     tally = _Tally(progress, {f"{condition.name} / {d.name}": len(t) * attempts for d, t in plan})
+    for domain, tasks in plan:
+        for task in tasks:
+            for attempt in range(attempts):
+                stored = by_key.get(store.key(condition.name, domain.name, task.task_id, attempt))
+                if stored is not None:
+                    tally.stored(f"{condition.name} / {domain.name}", stored["passed"])
+    tally.start()
 
     def run_attempt(domain: Domain, task: Task, attempt: int) -> dict[str, Any]:
         label = f"{condition.name} / {domain.name}"
         key = store.key(condition.name, domain.name, task.task_id, attempt)
-        if key in by_key:  # stored by an earlier, interrupted run
-            tally.add(label, by_key[key]["passed"])
+        if key in by_key:  # stored by an earlier, interrupted run: counted already
             return by_key[key]
         sources = (
             (domain.name,)
@@ -383,6 +402,7 @@ def generate_memories(
     ).compile()
     work = pending_sources(domains, pool, limit=limit)
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
+    tally.start()
     written: list[bool] = []
 
     def job(domain: Domain, task: Task) -> None:

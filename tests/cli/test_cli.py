@@ -273,3 +273,25 @@ def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
     result = CliRunner().invoke(app, [*args, "--conditions", "zero-shot", *extra])
     assert result.exit_code == 0, result.output
     assert given == [reuse]
+
+
+def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(monkeypatch):
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from langgraph_mtl.cli import experiment_commands
+
+    log = io.StringIO()
+    monkeypatch.setattr(experiment_commands, "console", Console(file=log, width=200))
+    now = [0.0]
+    bar = Progress(get_time=lambda: now[0], speed_estimate_period=3600)
+    report = experiment_commands._reporter(bar)
+    report("zero-shot / shell", 30, 40, 0.1)  # stored by an earlier run, replayed at once
+    for minute, done in ((1, 31), (2, 32)):  # then one new attempt a minute
+        now[0] = 60.0 * minute
+        report("zero-shot / shell", done, 40, 0.1)
+    lines = log.getvalue().splitlines()
+    assert lines[0] == "zero-shot / shell: 30/40 stored, pass rate 0.10"
+    assert lines[-1] == "zero-shot / shell: 32/40 done, pass rate 0.10, about 8 min left"

@@ -135,7 +135,7 @@ def test_concurrent_attempts_each_run_once_in_their_own_workspace(stocked, scrip
         (f"alpha-{i}", a) for i in range(4) for a in range(3)
     ]
     assert all(r["passed"] for r in rows)  # no run saw another's out.txt or lost its own
-    assert [done for _, done, _ in seen] == list(range(1, 13))
+    assert [done for _, done, _ in seen] == list(range(13))  # announced at 0, then each run
     assert seen[-1] == ("mtl-insight / alpha", 12, 1.0)
 
 
@@ -159,6 +159,28 @@ def test_an_interrupted_run_resumes_without_duplicates(stocked, scripted, tmp_pa
     assert len(rows) == 8
     assert len(set(keys)) == 8
     assert len(second.calls) < len(first.calls)  # only the missing attempts ran again
+
+
+def test_a_resumed_run_announces_what_was_stored_then_reports_only_new_runs(
+    stocked, scripted, tmp_path
+):
+    store = ResultStore(tmp_path / "results.jsonl")
+    _run("zero-shot", "alpha", scripted(default=solve_tiny), stocked, store, attempts=1)
+    lines = store.path.read_text().splitlines()
+    store.path.write_text("\n".join(lines[:3]) + "\n")  # one of four attempts lost
+    seen: list[tuple[int, int, float]] = []
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_tiny),
+        pool=stocked,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=4,
+        progress=lambda label, done, total, rate: seen.append((done, total, rate)),
+    )
+    assert seen == [(3, 4, 1.0), (4, 4, 1.0)]
 
 
 def test_summary_and_report(tmp_path, pool):
