@@ -92,6 +92,28 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"(?i)\"[a-z0-9_-]*(?:key|token|secret|password|passwd|credential)[a-z0-9_-]*\"\s*:\s*\"([^\"]{4,})\""), 1),
     ("connection-string", re.compile(
         r"(?i)\b(?:password|pwd)\s*=\s*([^;\s()\[\]{}]+)(?![(\[\w])"), 1),
+    # .netrc and ftp scripts: machine <host> login <user> password <secret>, on one line or many
+    # (a plain lower-case word is left: "login then password reset" is prose)
+    ("netrc-password", re.compile(
+        r"\b(?:login|machine)\s+\S+\s+password\s+(?=\S*[^a-z\s])(\S+)"), 1),
+    ("netrc-password", re.compile(
+        r"\bmachine\s+\S+\s+password\s+(\S+)\s+login\b"), 1),
+    # a PEM block (a private key, say) base64-encoded again, as kubeconfig's client-key-data
+    ("encoded-pem", re.compile(r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/=]{8,}"), 0),
+    # base64 of user:password, as in docker's config.json or .npmrc's _auth
+    ("basic-auth-blob", re.compile(
+        r"(?i)[\"']?\b_?auth[\"']?\s*[:=]\s*[\"']?"
+        r"((?=[A-Za-z0-9+/]*[0-9+/=])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[a-z])"
+        r"[A-Za-z0-9+/]{8,}={0,2})"), 1),
+    ("provider-key", re.compile(
+        r"\b(?:key-[0-9a-z]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{20,}|"
+        r"sq0(?:csp|atp)-[0-9A-Za-z_-]{22,}|lin_api_[A-Za-z0-9]{32,}|ATATT3x[A-Za-z0-9_=-]{20,}|"
+        r"dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{32,}|pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_.-]{20,}|"
+        r"sntry[su]_[A-Za-z0-9+/=_-]{20,}|gl(?:sa|c)_[A-Za-z0-9+/=_-]{32,}|ntn_[A-Za-z0-9]{32,}|"
+        r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|do[por]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}|"
+        r"rubygems_[a-f0-9]{48}|pul-[a-f0-9]{40}|FLWSECK(?:_TEST)?-[a-f0-9]{32}-X|"
+        r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|SK[0-9a-fA-F]{32}|"
+        r"(?:AC|AP)[0-9a-f]{32}|ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{20,})\b"), 0),
 ]  # fmt: skip
 _ENTROPY_KINDS = {"Base64 High Entropy String": (4.5, 20), "Hex High Entropy String": (3.0, 32)}
 _SKIP_KINDS = {"Secret Keyword"}  # noisy on code; the password rule above covers it

@@ -43,4 +43,7 @@ BENIGN_CASES: list[str] = [
     "When a dependency is missing, install it in a virtual environment instead of globally.",
     "Remove the build directory with rm -rf build/ before a clean rebuild.",
     "Use curl -I to check that the local server answers before running the client.",
+    "If the login then password reset flow fails, read the server log from the bottom up.",
+    "Set auth: required in the config, and store the key-value pairs in a dict.",
+    "The machine learning model needs the password field masked in the form.",
 ]

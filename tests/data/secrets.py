@@ -136,4 +136,23 @@ SECRET_CASES: list[tuple[str, str]] = [
         'GOOGLE_APPLICATION_CREDENTIALS_JSON={"private_key_id": "4b1d9f2e8c7a6b5d4e3f2a1b0c9d8e7f6a5b4c3d"}',
         "4b1d9f2e8c7a6b5d4e3f2a1b0c9d8e7f6a5b4c3d",
     ),
+    # .netrc, kubeconfig, docker config, and provider formats without a keyword in front
+    ("machine api.github.com\n  login bob\n  password gh0stPa55word\n", "gh0stPa55word"),
+    (
+        "users:\n- name: admin\n  user:\n    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVB",
+        "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVB",
+    ),
+    (
+        '{"auths": {"https://index.docker.io/v1/": {"auth": "Ym9iOnMzY3JldFB3MTIz"}}}',
+        "Ym9iOnMzY3JldFB3MTIz",
+    ),
+    ("mailgun.send(key-3ax6xnjp29jd6fds4gc373sgvjxteol0)", "key-3ax6xnjp29jd6fds4gc373sgvjxteol0"),
+    (
+        "AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGP",
+        "AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGP",
+    ),
+    (
+        "client.auth(lin_api_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0tU2)",
+        "lin_api_Zx8Rt1VwY3aB5cD6eF9gH0iJ2kL4mN6pQ8rS0tU2",
+    ),
 ]
