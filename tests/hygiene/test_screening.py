@@ -134,3 +134,10 @@ def test_rule_gates_are_lower_case_as_the_text_they_search():
     from langgraph_mtl.hygiene.screening import _GATES
 
     assert not [name for name, gate in _GATES.items() if gate.pattern != gate.pattern.lower()]
+
+
+def test_advice_to_cheat_the_check_is_flagged_as_such():
+    rows = [r for r in load("screening_corpus") if r["category"] == "verifier-gaming"]
+    assert len(rows) >= 10
+    missed = [r["text"] for r in rows if "verifier-gaming" not in screen(r["text"]).reasons]
+    assert missed == []
