@@ -23,6 +23,7 @@ from langgraph_mtl.cli.options import (
     ModelOpt,
     PoolOpt,
     Variant,
+    domain_name,
 )
 from langgraph_mtl.cli.output import clip, out, print_json
 from langgraph_mtl.cli.resources import check_model, open_for_write
@@ -107,7 +108,9 @@ def _read_task(task: str) -> str:
 
 def solve(
     task: Annotated[str, typer.Argument(help="The task text, or a file holding it.")],
-    domain: Annotated[str, typer.Option(help="The task's domain (excluded from retrieval).")],
+    domain: Annotated[
+        str, typer.Option(callback=domain_name, help="The task's domain (excluded from retrieval).")
+    ],
     task_id: Annotated[str | None, typer.Option(help="A stable id for the task.")] = None,
     workspace: Annotated[
         Path | None, typer.Option(help="Working directory (default: a new temp dir).")

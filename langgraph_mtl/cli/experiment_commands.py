@@ -135,7 +135,7 @@ def fetch(
 def check(
     domain: str,
     sample: Annotated[
-        int, typer.Option(help="Tasks to check (0 = every task of the data set).")
+        int, typer.Option(min=0, help="Tasks to check (0 = every task of the data set).")
     ] = 10,
     cheats: Annotated[bool, typer.Option(help="Also try every known cheat on each task.")] = True,
     json_out: JsonOpt = False,
@@ -179,10 +179,12 @@ def run(
     sweep: Annotated[
         str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEP_NAMES)}.")
     ] = "",
-    limit: Annotated[int, typer.Option(help="Evaluation tasks per domain.")] = 10,
-    source_limit: Annotated[int, typer.Option(help="Memory-generation tasks per domain.")] = 10,
-    attempts: Annotated[int, typer.Option(help="Attempts per task (k of pass@k).")] = 3,
-    steps: Annotated[int, typer.Option(help="Agent step limit.")] = 8,
+    limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 10,
+    source_limit: Annotated[
+        int, typer.Option(min=1, help="Memory-generation tasks per domain.")
+    ] = 10,
+    attempts: Annotated[int, typer.Option(min=1, help="Attempts per task (k of pass@k).")] = 3,
+    steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
     concurrency: Annotated[
         int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
     ] = 1,
@@ -190,8 +192,10 @@ def run(
     temperature: Annotated[
         float | None,
         typer.Option(
+            min=0.0,
+            max=2.0,
             help="Sampling temperature (default: 0.7 for local models, so the attempts "
-            "of pass@k differ; the provider's default otherwise)."
+            "of pass@k differ; the provider's default otherwise).",
         ),
     ] = None,
     memory_model: Annotated[
@@ -363,7 +367,9 @@ def scaffold_tax(
     limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 40,
     steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
     model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
-    temperature: Annotated[float, typer.Option(min=0.0, help="Sampling temperature.")] = 0.0,
+    temperature: Annotated[
+        float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")
+    ] = 0.0,
     unsafe: UnsafeOpt = False,
 ) -> None:
     """The agent against the same model's single reply, on the same tasks and server:

@@ -12,6 +12,7 @@ from langgraph_mtl.memory.enums import MemoryType
 __all__ = [
     "DEFAULT_COLLECTION",
     "CollectionOpt",
+    "domain_name",
     "EmbeddingsOpt",
     "JsonOpt",
     "KOpt",
@@ -59,3 +60,15 @@ MemoryTypesOpt = Annotated[
 ]
 KOpt = Annotated[int, typer.Option("--k", min=1, max=100, help="How many memories.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+def domain_name(value: str | None) -> str | None:
+    """A ``--domain`` value checked as the pool checks it, so a bad one is an option error."""
+    if value is None:
+        return None
+    from langgraph_mtl.memory.records import validate_domain
+
+    try:
+        return validate_domain(value, "domain")
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("domain: ")) from None

@@ -24,6 +24,7 @@ from langgraph_mtl.cli.options import (
     KOpt,
     MemoryTypesOpt,
     PoolOpt,
+    domain_name,
 )
 from langgraph_mtl.cli.output import err, out, print_json, print_text
 from langgraph_mtl.cli.resources import check_model, open_for_read, open_for_write
@@ -142,7 +143,10 @@ def pool_stats(
 @pool_app.command("search")
 def pool_search(
     query: str,
-    domain: Annotated[str | None, typer.Option(help="Exclude this domain (leave-one-out).")] = None,
+    domain: Annotated[
+        str | None,
+        typer.Option(callback=domain_name, help="Exclude this domain (leave-one-out)."),
+    ] = None,
     memory_type: MemoryTypesOpt = None,
     k: KOpt = 5,
     pool: PoolOpt = None,
@@ -205,6 +209,8 @@ def pool_import(
     embeddings: EmbeddingsOpt = None,
 ) -> None:
     """Import a JSONL file; bad lines are reported with their numbers, good ones kept."""
+    if path.is_dir():
+        raise CliError(f"{path} is a directory; give the JSONL file to import", code=2)
     if not path.is_file():
         raise CliError(f"no such file: {path}", code=2)
     from rich.progress import Progress

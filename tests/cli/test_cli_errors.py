@@ -76,6 +76,14 @@ def _short(result) -> None:
         ),
         (["solve", "", "--domain", "python"], 2, "task is empty"),
         (["experiment", "report", "nowhere"], 1, "no results"),
+        (["pool", "search", "x", "--domain", "../etc"], 2, "not a domain name"),
+        (["pool", "import", "."], 2, "is a directory"),
+        (["experiment", "run", "--out", "o", "--limit", "-5"], 2, "--limit"),
+        (["experiment", "run", "--out", "o", "--source-limit", "0"], 2, "--source-limit"),
+        (["experiment", "run", "--out", "o", "--attempts", "0"], 2, "--attempts"),
+        (["experiment", "run", "--out", "o", "--steps", "0"], 2, "--steps"),
+        (["experiment", "run", "--out", "o", "--temperature", "-1"], 2, "--temperature"),
+        (["experiment", "check", "python", "--sample", "-1"], 2, "--sample"),
     ],
 )
 def test_user_errors_get_a_short_message_and_the_right_exit_code(home, capsys, args, code, says):
