@@ -233,9 +233,11 @@ class ShellDomain(Domain):
                         f"Request: {_unroot(row['query'])}\n\nThe current directory is the "
                         "machine's file tree for this request (paths like testbed/ are relative "
                         "to it). Write a bash script answer.sh in the current directory whose "
-                        "command(s) do what the request asks. It will be run from this directory "
-                        "on a fresh copy of the files; its output and its changes to the files "
-                        "are compared with the expected ones. Use relative paths."
+                        "command(s) do what the request asks. It will be run with no arguments "
+                        "from this directory on a fresh copy of the files; its output and its "
+                        "changes to the files are compared with those of the expected command, "
+                        "so print only what the request asks for (no messages, headers or checks "
+                        "of your own). Use relative paths."
                     ),
                     files={},
                     setup=setups[part],
