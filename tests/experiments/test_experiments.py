@@ -68,7 +68,15 @@ def _memory(domain: str, task_id: str) -> MemoryRecord:
 
 
 def _run(
-    condition: str, domain: str, model, pool, store: ResultStore, *, attempts: int, concurrency=1
+    condition: str,
+    domain: str,
+    model,
+    pool,
+    store: ResultStore,
+    *,
+    attempts: int,
+    concurrency=1,
+    progress=None,
 ) -> None:
     run_condition(
         CONDITIONS[condition],
@@ -80,6 +88,7 @@ def _run(
         split="all",
         step_limit=4,
         concurrency=concurrency,
+        progress=progress,
     )
 
 
@@ -169,15 +178,13 @@ def test_a_resumed_run_announces_what_was_stored_then_reports_only_new_runs(
     lines = store.path.read_text().splitlines()
     store.path.write_text("\n".join(lines[:3]) + "\n")  # one of four attempts lost
     seen: list[tuple[int, int, float]] = []
-    run_condition(
-        CONDITIONS["zero-shot"],
-        [TinyDomain("alpha")],
-        model=scripted(default=solve_tiny),
-        pool=stocked,
-        store=store,
+    _run(
+        "zero-shot",
+        "alpha",
+        scripted(default=solve_tiny),
+        stocked,
+        store,
         attempts=1,
-        split="all",
-        step_limit=4,
         progress=lambda label, done, total, rate: seen.append((done, total, rate)),
     )
     assert seen == [(3, 4, 1.0), (4, 4, 1.0)]
