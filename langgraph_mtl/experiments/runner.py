@@ -284,7 +284,7 @@ def run_condition(
                     and row["condition"] != condition.name
                     and row["model"] == label_of_model
                     and "reused_from" not in row
-                    and [r["id"] for r in row["receipts"]] == ids
+                    and [r["id"] for r in row.get("receipts", [])] == ids
                 ):
                     return row
             return None
