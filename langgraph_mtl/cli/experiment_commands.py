@@ -236,6 +236,8 @@ def run(
             return temperature
         return 0.7 if parse_model_spec(spec).is_local else None
 
+    evaluated_at = sampling(model)
+
     try:
         chosen = resolve_conditions(conditions, sweep)
     except ValueError as exc:
@@ -278,8 +280,8 @@ def run(
                 )
         whole = write_snapshot(pool, out / "pool-snapshot.jsonl")
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
-        reuse = sampling(model) == 0 and not rerun_same_prompt  # same prompt, same reply
-        with chat_model(model, parallel=concurrency, temperature=sampling(model)) as chat:
+        reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
+        with chat_model(model, parallel=concurrency, temperature=evaluated_at) as chat:
             for condition in chosen:
                 run_condition(
                     condition,
@@ -306,18 +308,15 @@ def run(
         "steps": steps,
         "concurrency": concurrency,
         "model": model,
-        "temperature": sampling(model),
+        "temperature": evaluated_at,
         "memory-model": memory_model,
         "pool": pool_dir,
+        "rerun-same-prompt": rerun_same_prompt,
     }
-    command = (
-        "mtl experiment run "
-        + " ".join(
-            f"--{name} {shlex.quote(str(value))}"
-            for name, value in given.items()
-            if value not in ("", None)
-        )
-        + (" --rerun-same-prompt" if rerun_same_prompt else "")
+    command = "mtl experiment run " + " ".join(
+        f"--{name}" if value is True else f"--{name} {shlex.quote(str(value))}"
+        for name, value in given.items()
+        if value is not False and value not in ("", None)  # 0.0 == False: compared by identity
     )  # every setting, defaults included, so the run can be repeated exactly
     path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
     console.print(f"report: {path}")

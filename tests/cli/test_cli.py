@@ -266,13 +266,19 @@ def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
         "run_condition",
         lambda *args, reuse_same_prompt, **kwargs: given.append(reuse_same_prompt),
     )
+    commands: list[str] = []
     monkeypatch.setattr(
-        langgraph_mtl.experiments.report, "write_report", lambda *a, **k: env / "report.md"
+        langgraph_mtl.experiments.report,
+        "write_report",
+        lambda *a, command, **k: commands.append(command) or env / "report.md",
     )
     args = ["experiment", "run", "--out", str(env / "run"), "--domains", "alpha"]
     result = CliRunner().invoke(app, [*args, "--conditions", "zero-shot", *extra])
     assert result.exit_code == 0, result.output
     assert given == [reuse]
+    # the report's command repeats the run: a zero temperature and the flag are kept
+    assert ("--temperature 0.0" in commands[0]) == ("0" in extra)
+    assert ("--rerun-same-prompt" in commands[0]) == ("--rerun-same-prompt" in extra)
 
 
 def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(monkeypatch):
