@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -274,18 +274,21 @@ def run_condition(
     label_of_model = model_label(model)
     plan = [(domain, domain.tasks(split, limit=limit)) for domain in domains]
 
+    # attempts of other conditions, by task, that a same-prompt attempt may stand in for
+    ran: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
+    for row in by_key.values() if reuse else ():
+        if (
+            row["condition"] != condition.name
+            and row["model"] == label_of_model
+            and "reused_from" not in row
+        ):
+            ran[(row["domain"], row["task_id"], row["attempt"])].append(row)
+
     def same_prompt(domain: Domain, task: Task, attempt: int) -> StandIn:
         def find(receipts: list[dict[str, Any]]) -> dict[str, Any] | None:
             ids = [r["id"] for r in receipts]
-            for row in by_key.values():
-                if (
-                    (row["domain"], row["task_id"], row["attempt"])
-                    == (domain.name, task.task_id, attempt)
-                    and row["condition"] != condition.name
-                    and row["model"] == label_of_model
-                    and "reused_from" not in row
-                    and [r["id"] for r in row.get("receipts", [])] == ids
-                ):
+            for row in ran.get((domain.name, task.task_id, attempt), []):
+                if [r["id"] for r in row.get("receipts", [])] == ids:
                     return row
             return None
 
