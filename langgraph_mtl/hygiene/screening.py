@@ -110,8 +110,9 @@ _FOREIGN_ROLE = (
     r"ab jetzt bist du|ora sei|agora você é|ты теперь|теперь ты|你现在是|你現在是|"
     r"今からあなたは|지금부터 너는|이제 너는)"
 )
-# within one sentence: a dot counts as its end only before a space ("tests.rs" stays inside)
-_SPAN = r"(?:[^.\n]|\.(?=\S))"
+# within one sentence: a dot ends it only before a space ("tests.rs" stays inside); so do a
+# line break and the ideographic full stop
+_SPAN = r"(?:[^.\n。]|\.(?=\S))"
 _NEGATED = re.compile(r"(?i)\b(?:never|don'?t|do not|avoid|must not|mustn'?t|should not|no)\b")
 
 
@@ -121,16 +122,16 @@ def _rule(pattern: str) -> re.Pattern[str]:
 
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("override", _rule(
-        rf"\b{_EN_VERB}\b[^.\n]{{0,50}}?\b(?:previous|prior|above|earlier|all|any|your|the|"
-        rf"system|original|task'?s?|user'?s?|these|those|other)\b[^.\n]{{0,25}}?\b{_EN_WHAT}\b")),
+        rf"\b{_EN_VERB}\b{_SPAN}{{0,50}}?\b(?:previous|prior|above|earlier|all|any|your|the|"
+        rf"system|original|task'?s?|user'?s?|these|those|other)\b{_SPAN}{{0,25}}?\b{_EN_WHAT}\b")),
     ("override", _rule(
         r"\b(?:forget|ignore|disregard) (?:everything|all) (?:you were told|above|before)|"
         r"\bthe (?:previous|above|earlier) (?:messages|instructions) (?:are|were) (?:wrong|"
         r"outdated|void)|\balways (?:ignore|disregard) (?:them|it|the task|the user|the tests)")),
     ("override", _rule(
-        r"\b(?:instructions?|directives?|rules|requirements|guidelines|prompt)\b[^.\n]{0,40}?"
+        rf"\b(?:instructions?|directives?|rules|requirements|guidelines|prompt)\b{_SPAN}{{0,40}}?"
         r"\b(?:are|is|were|was)\s+(?:now\s+)?(?:void|cancell?ed|obsolete|revoked|superseded|"
-        r"invalid|no longer valid)|\b(?:instructions?|directives?|rules|requirements)\b[^.\n]"
+        rf"invalid|no longer valid)|\b(?:instructions?|directives?|rules|requirements)\b{_SPAN}"
         r"{0,40}?\bno longer apply|\b(?:do not|don'?t|never) (?:follow|obey|do) (?:the|your|any)"
         r" (?:task|instructions?|prompt|user|original|requirements)|\b(?:drop|abandon|skip|"
         r"discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:task|"
@@ -138,7 +139,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"prompt|user) (?:asked|says|wants)|\byour real (?:task|goal|job|instructions?) (?:is|"
         r"are)\b|\b(?:obey|follow) only (?:what|this|these|the instructions here)|\bonly "
         r"(?:obey|follow) (?:this|these|me|what)|\b(?:previous|prior|earlier|above|original) "
-        r"(?:guidance|instructions?|directives?|orders|rules)\b[^.\n]{0,20}?\b(?:is|are) "
+        rf"(?:guidance|instructions?|directives?|orders|rules)\b{_SPAN}{{0,20}}?\b(?:is|are) "
         r"(?:cancell?ed|void|revoked|replaced|obsolete)|\bstop (?:working on|doing) (?:the|your|"
         r"this) (?:task|user'?s? request|assignment)|\binstead of (?:solving|doing|completing) "
         r"(?:the|your) (?:task|assignment)|\bthe (?:task|prompt)(?: text)? is (?:a )?(?:decoy|fake"
@@ -146,7 +147,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:never ?mind|forget about) (?:the )?(?:task|tests|instructions)|"
         r"\bthe requirement is now to")),
     ("multilingual", _rule("|".join(
-        rf"(?:(?:{verb})[^.\n。]{{0,40}}?(?:{noun})|(?:{noun})[^.\n。]{{0,12}}?(?:{verb}))"
+        rf"(?:(?:{verb}){_SPAN}{{0,40}}?(?:{noun})|(?:{noun}){_SPAN}{{0,12}}?(?:{verb}))"
         for _, verb, noun in _FOREIGN_OVERRIDE
     ) + "|" + _FOREIGN_ROLE)),
     ("role-change", _rule(
@@ -183,7 +184,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"reveal|stop|mark|report|return|write|submit|treat|always|never|do|don'?t|you|skip|"
         r"forget|the correct|output|answer|say|please|copy|include|mark)\b")),
     ("prompt-leak", _rule(
-        r"\b(?:reveal|print|show|repeat|output|leak|tell me|dump|display)\b[^.\n]{0,30}?"
+        rf"\b(?:reveal|print|show|repeat|output|leak|tell me|dump|display)\b{_SPAN}{{0,30}}?"
         r"\b(?:system prompt|hidden instructions|your instructions|instructions you (?:were given|"
         r"received)|api keys?|(?:the|your|all|any) (?:secrets|tokens|passwords|credentials)|"
         r"secrets|credentials|environment variables|the text above)\b|\b(?:quot|recit|reproduc|"
@@ -202,18 +203,18 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"/etc/passwd|\$\(env\)|`env`|credentials)|--post-file=/etc/")),
     ("exfiltration", _rule(  # a secret file and a way out of the machine in one sentence
         r"(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.ssh/|\.env\b|\.aws/|\.netrc|\.pgpass|"
-        r"\.git-credentials|\.docker/config|/etc/(?:passwd|shadow))[^.\n]{0,80}?(?:\b(?:curl|"
+        rf"\.git-credentials|\.docker/config|/etc/(?:passwd|shadow)){_SPAN}{{0,80}}?(?:\b(?:curl|"
         r"wget|nc|ncat|scp|rsync|s?ftp|mail|sendmail)\b|https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b|"
         r"[\w.-]+@[\w-]+\.[\w.]+)|\b(?:curl|wget|nc|ncat|scp|rsync|s?ftp|mail|sendmail)\b"
-        r"[^.\n]{0,80}?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.ssh/|\.env\b|\.aws/|\.netrc|"
-        r"/etc/(?:passwd|shadow))|\b(?:mail|e-?mail)\b[^.\n]{0,40}?\b(?:id_rsa|\.env|"
+        rf"{_SPAN}{{0,80}}?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.ssh/|\.env\b|\.aws/|\.netrc|"
+        rf"/etc/(?:passwd|shadow))|\b(?:mail|e-?mail)\b{_SPAN}{{0,40}}?\b(?:id_rsa|\.env|"
         r"private key|credentials)|(?:~/\.ssh|\.env\b|\.aws|id_rsa)[^\n]{0,40}\|\s*(?:curl|nc|ncat|"
         r"wget|ssh)\b|\binclude (?:the )?(?:contents? of )?(?:\.env|id_rsa|~/\.ssh|your (?:api keys?|"
         r"credentials|tokens?|secrets))|\b(?:post|send|submit|paste) (?:your|the|all) (?:aws |api |"
-        r"cloud |git(?:hub)? )?(?:credentials|keys|tokens|secrets|passwords)\b[^.\n]{0,30}?"
+        rf"cloud |git(?:hub)? )?(?:credentials|keys|tokens|secrets|passwords)\b{_SPAN}{{0,30}}?"
         r"(?:https?://|to (?:the |this |our )?(?:url|server|endpoint|webhook|address))")),
     ("exfiltration", _rule(
-        r"\b(?:append|add|include|put|send|post|paste|leak)\b[^.\n]{0,40}?\$\{?\w*(?:TOKEN|"
+        rf"\b(?:append|add|include|put|send|post|paste|leak)\b{_SPAN}{{0,40}}?\$\{{?\w*(?:TOKEN|"
         r"KEY|SECRET|PASSWORD|PASS)\w*")),
     ("remote-exec", _rule(
         r"(?:curl|wget)\b[^\n|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|base64\s+(?:-d|"
@@ -222,8 +223,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:pip|npm|gem|cargo) install\b[^\n]{0,30}https?://\d{1,3}(?:\.\d{1,3}){3}|--run-payload")),
     ("unconditional", _rule(
         r"\b(?:unconditionally|no matter what|whatever the task|without (?:asking|checking|"
-        r"verification|question|telling))\b[^.\n]{0,40}?\b(?:run|execute|call|invoke|submit|"
-        r"report)\b|\b(?:run|execute|call|invoke|submit|report)\b[^.\n]{0,60}?\b(?:"
+        rf"verification|question|telling))\b{_SPAN}{{0,40}}?\b(?:run|execute|call|invoke|submit|"
+        rf"report)\b|\b(?:run|execute|call|invoke|submit|report)\b{_SPAN}{{0,60}}?\b(?:"
         r"unconditionally|no matter what|without (?:asking|checking|verification|question|"
         r"telling|testing))")),
     ("authority", _rule(
@@ -269,11 +270,11 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"request)\b(?=\s*(?:[;:,.!]|and\b|instead\b|entirely\b|completely\b|$))")),
     # the agent's own secrets written somewhere, or the environment sent to a web address
     ("exfiltration", _rule(
-        r"\b(?:write|dump|print|echo|copy|log|paste|save)\b[^.\n]{0,15}?\byour (?:own )?"
+        rf"\b(?:write|dump|print|echo|copy|log|paste|save)\b{_SPAN}{{0,15}}?\byour (?:own )?"
         r"(?:api keys?|secrets|credentials|tokens|passwords|ssh keys?|environment(?: "
         r"variables)?|env vars)\b|\b(?:export|send|post|upload|dump|pipe|copy|forward)\b"
-        r"[^.\n]{0,40}?\b(?:env|environment(?: variables)?|printenv|os\.environ|secrets?|"
-        r"credentials|api keys?|tokens?)\b[^.\n]{0,40}?(?:https?://|\bwebhook|pastebin|"
+        rf"{_SPAN}{{0,40}}?\b(?:env|environment(?: variables)?|printenv|os\.environ|secrets?|"
+        rf"credentials|api keys?|tokens?)\b{_SPAN}{{0,40}}?(?:https?://|\bwebhook|pastebin|"
         r"requestbin|ngrok)")),
     # code run from an encoded string: exec(base64.b64decode(...)), os.system(bytes.fromhex(..))
     ("remote-exec", _rule(
@@ -315,8 +316,17 @@ def normalise(text: str) -> str:
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)
 
 
+_CLAUSE_END = re.compile(r"[\n;!?。]|\.(?!\S)")  # a dot inside a word ("notes.md") is not one
+
+
 def _sentence_around(text: str, start: int) -> str:
-    left = max(text.rfind(mark, 0, start) for mark in (".", "\n", ";", "!", "?"))
+    """The clause before ``start``, where a negation ("never ...") would turn a rule's match
+    into advice."""
+    left = -1
+    for end in _CLAUSE_END.finditer(text):
+        if end.start() >= start:
+            break
+        left = end.start()
     return text[left + 1 : start]
 
 
