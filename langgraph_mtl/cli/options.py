@@ -32,10 +32,21 @@ class Variant(StrEnum):
     large = "1.5b"
 
 
+def _pool_text(value: str | None) -> str | None:
+    """A ``--pool`` value: absent means the default pool, but a blank one is a mistake (it
+    must not quietly become the default pool)."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("is empty: give a directory, http(s)://host:port or :memory:")
+    return value
+
+
 PoolOpt = Annotated[
     str | None,
     typer.Option(
-        "--pool", envvar="MTL_POOL", help="Pool directory, http(s)://host:port or :memory:."
+        "--pool",
+        envvar="MTL_POOL",
+        callback=_pool_text,
+        help="Pool directory, http(s)://host:port or :memory:.",
     ),
 ]
 CollectionOpt = Annotated[str, typer.Option("--collection", help="Chroma collection name.")]

@@ -59,6 +59,8 @@ def _short(result) -> None:
         (["pool", "stats", "--pool", "localhost:8000"], 2, "http://localhost:8000"),
         (["pool", "stats", "--pool", "ftp://host/pool"], 2, "unknown scheme 'ftp'"),
         (["pool", "stats", "--pool", "typo/pool"], 1, "no pool at typo/pool"),
+        (["pool", "stats", "--pool", ""], 2, "'--pool'"),
+        (["pool", "search", "x", "--pool", "  "], 2, "is empty"),
         (["pool", "prune", "--unused-days", "-1"], 2, "--unused-days"),
         (["pool", "consolidate", "--threshold", "-1"], 2, "--threshold"),
         (["solve", "t", "--domain", "python", "--model", "nonsense:"], 2, "nonsense:"),
