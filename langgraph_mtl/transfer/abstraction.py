@@ -222,18 +222,12 @@ def _describe(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
-def _cut_off(exc: Exception) -> bool:
-    """Whether a call failed because the reply reached the length limit (a reply problem the
-    model can mend, not a server that cannot do structured output)."""
-    return "length" in type(exc).__name__.lower() or "length limit" in str(exc).lower()
-
-
 def _ask_structured(
     model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
 ) -> BaseModel:
-    """Structured output while the server supports it, else text replies parsed and repaired;
-    every call shows the fields to fill in (a grammar constrains a local model's reply to the
-    schema but does not tell it what the fields mean), and a bad reply is fed back."""
+    """Structured output first, then text replies parsed and repaired, with the error fed back.
+    Every call shows the fields to fill in: a grammar keeps a local model's reply inside the
+    schema but does not tell it what the fields mean."""
     model = capped(model, REPLY_TOKENS)
     errors: list[str] = []
     structured: Any = None
@@ -246,7 +240,7 @@ def _ask_structured(
     for attempt in range(attempts):
         raw = ""
         try:
-            if structured is not None:
+            if structured is not None and attempt == 0:
                 with untraced():  # the run is traced by mtl.abstract_run, redacted
                     out = structured.invoke(history)
                 raw = str(getattr(out.get("raw"), "content", "") or "")
@@ -259,16 +253,16 @@ def _ask_structured(
             return schema.model_validate(_extract_json(raw))
         except (ValidationError, ValueError, TypeError) as exc:
             problem = _describe(exc)
+            errors.append(f"attempt {attempt + 1}: {problem}")
+            if raw:  # show the model its own bad reply and what was wrong with it
+                history = [
+                    *messages,
+                    ask_text,
+                    AIMessage(redact(raw[:4000]).text),
+                    HumanMessage(REPAIR.format(problem=problem)),
+                ]
         except Exception as exc:
-            if not _cut_off(exc):
-                structured = None  # the server refused the schema: text replies from now on
-            problem = f"{type(exc).__name__}: {str(exc)[:200]}"
-            if _cut_off(exc):
-                problem = "it was cut off at the length limit: keep every field short"
-        errors.append(f"attempt {attempt + 1}: {problem}")
-        # show the model its own bad reply (if any) and what was wrong with it
-        shown = [AIMessage(redact(raw[:4000]).text)] if raw else []
-        history = [*messages, ask_text, *shown, HumanMessage(REPAIR.format(problem=problem))]
+            errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
     raise AbstractionError(
         f"no valid {schema.__name__} after {attempts} attempts; " + "; ".join(errors)
     )
