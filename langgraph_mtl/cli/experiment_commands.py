@@ -78,6 +78,9 @@ def _domain(name: str) -> Any:
         raise CliError(str(exc), code=2) from None
 
 
+_ESTIMATE_SECONDS = 3600  # attempts take minutes: estimate from the last hour
+
+
 def _progress() -> Progress:
     from rich.progress import (
         BarColumn,
@@ -94,13 +97,17 @@ def _progress() -> Progress:
         TextColumn("pass {task.fields[rate]:.2f}"),
         TimeRemainingColumn(),
         console=console,
-        speed_estimate_period=3600,  # attempts take minutes: estimate from the last hour
+        speed_estimate_period=_ESTIMATE_SECONDS,
     )
 
 
 def _reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
-    """A progress callback: one bar per label, or one line per finished run in a log file."""
+    """A progress callback: one bar per label, or one line per finished run in a log file. The
+    time left comes from the attempts finished in the last hour under every label, since the
+    labels share the workers: a label's first two runs, finished together by two workers, say
+    nothing about its pace."""
     jobs: dict[str, TaskID] = {}
+    finished: list[float] = []  # when the attempts of the last hour finished
 
     def progress(label: str, done: int, total: int, rate: float) -> None:
         if label not in jobs:  # the first report says what was stored before: no speed sample
@@ -109,9 +116,13 @@ def _reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
                 console.print(f"{label}: {done}/{total} stored, pass rate {rate:.2f}")
             return
         bar.update(jobs[label], completed=done, rate=rate)
+        now = bar.get_time()
+        finished[:] = [t for t in finished if t >= now - _ESTIMATE_SECONDS] + [now]
         if not console.is_terminal:
-            eta = next(t for t in bar.tasks if t.id == jobs[label]).time_remaining
-            left = f", about {eta / 60:.0f} min left" if eta is not None else ""
+            left = ""
+            if len(finished) > 1 and finished[-1] > finished[0]:
+                per_attempt = (finished[-1] - finished[0]) / (len(finished) - 1)
+                left = f", about {(total - done) * per_attempt / 60:.0f} min left"
             console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
 
     return progress

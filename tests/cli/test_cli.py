@@ -301,3 +301,14 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     lines = log.getvalue().splitlines()
     assert lines[0] == "zero-shot / shell: 30/40 stored, pass rate 0.10"
     assert lines[-1] == "zero-shot / shell: 32/40 done, pass rate 0.10, about 8 min left"
+    report("zero-shot / rust", 0, 40, 0.0)
+    for minute, done in ((3, 33), (4, 34), (5, 35), (6, 36)):
+        now[0] = 60.0 * minute
+        report("zero-shot / shell", done, 40, 0.1)
+    for seconds, done in ((400.0, 1), (401.0, 2)):  # two workers finish rust's first two together
+        now[0] = seconds
+        report("zero-shot / rust", done, 40, 1.0)
+    # the pace of the last hour under every label (341 s for 7 attempts), not one a second
+    assert log.getvalue().splitlines()[-1] == (
+        "zero-shot / rust: 2/40 done, pass rate 1.00, about 31 min left"
+    )
