@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from langgraph_mtl.cli.errors import CliError, require_extra
+from langgraph_mtl.cli.errors import USAGE, CliError, require_extra
 from langgraph_mtl.cli.options import JsonOpt
 from langgraph_mtl.cli.output import print_json
 
@@ -336,10 +336,17 @@ def run(
 @experiment_app.command("report")
 def report(
     out: Path,
-    attempts: Annotated[int, typer.Option(min=1, help="k of pass@k.")] = 3,
+    attempts: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="k of pass@k (default: the fewest attempts any task has, at most 3)."
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """(Re)write the report of a results directory."""
+    from collections import Counter
+
     from langgraph_mtl.experiments.report import write_report
     from langgraph_mtl.experiments.runner import ResultStore, summarize
     from langgraph_mtl.pool.memory_pool import open_pool
@@ -348,22 +355,31 @@ def report(
     results = out / "results.jsonl"
     if not results.is_file():
         raise CliError(f"no results at {results}: give a directory made by `mtl experiment run`")
+    rows = list(ResultStore(results).rows())
+    per_task = Counter((r["condition"], r["domain"], r["task_id"]) for r in rows)
+    fewest = min(per_task.values(), default=1)
+    if attempts is not None and attempts > fewest:
+        raise CliError(
+            f"--attempts {attempts}: pass@{attempts} needs {attempts} attempts of every task and "
+            f"some have {fewest}; give --attempts {fewest} or run more attempts",
+            code=USAGE,
+        )
+    k = attempts or min(3, fewest)
     pool = (
         open_pool(str(out / "pool"), collection="experiment", create=False)
         if (out / "pool" / "chroma.sqlite3").exists()
         else None
     )
-    path = write_report(results, out_dir=out, pool=pool, k=attempts)
+    path = write_report(results, out_dir=out, pool=pool, k=k)
     if as_json:
         from langgraph_mtl.cli.output import print_json
 
-        rows = list(ResultStore(results).rows())
         print_json(
             {
                 "report": str(path),
                 "attempts": len(rows),
-                "k": attempts,
-                "summary": summarize(rows, k=attempts),
+                "k": k,
+                "summary": summarize(rows, k=k),
             }
         )
         return

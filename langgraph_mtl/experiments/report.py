@@ -334,9 +334,15 @@ def write_report(
     lines = ["# Experiment report", ""]
     if command:
         lines += ["Command:", "", "```bash", command, "```", ""]
+
+    def rates(cell: dict[str, float]) -> str:
+        """pass@1 and pass@k, or pass@1 alone when k is 1."""
+        return f"{cell['pass@1']:.3f}" + (f" / {cell[f'pass@{k}']:.3f}" if k > 1 else "")
+
+    metric = f"pass@1 / pass@{k}" if k > 1 else "pass@1"
     header = [
         "condition",
-        *[f"{d} pass@1 / pass@{k}" for d in domains],
+        *[f"{d} {metric}" for d in domains],
         "avg (domains)",
         "avg (tasks)",
         "delta vs zero-shot",
@@ -346,16 +352,9 @@ def write_report(
         cells = [condition]
         for d in domains:
             cell = row.get(d)
-            cells.append(
-                f"{cell['pass@1']:.3f} / {cell[f'pass@{k}']:.3f} (n={cell['tasks']})"
-                if cell
-                else "-"
-            )
+            cells.append(f"{rates(cell)} (n={cell['tasks']})" if cell else "-")
         avg_d, avg_t = row["avg (domains)"], row["avg (tasks)"]
-        cells += [
-            f"{avg_d['pass@1']:.3f} / {avg_d[f'pass@{k}']:.3f}",
-            f"{avg_t['pass@1']:.3f} / {avg_t[f'pass@{k}']:.3f}",
-        ]
+        cells += [rates(avg_d), rates(avg_t)]
         delta = avg_d[f"pass@{k}"] - base if base is not None else None
         cells.append("-" if delta is None or condition == "zero-shot" else f"{delta:+.3f}")
         lines.append("| " + " | ".join(cells) + " |")

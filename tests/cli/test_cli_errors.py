@@ -99,6 +99,23 @@ def test_user_errors_get_a_short_message_and_the_right_exit_code(home, capsys, a
     assert not list(home.glob("ftp*"))
 
 
+def test_a_report_of_single_attempts_shows_pass_at_1_and_refuses_pass_at_3(home, capsys):
+    from langgraph_mtl.experiments.runner import ResultStore
+
+    store = ResultStore(home / "run" / "results.jsonl")
+    for task, passed in (("t1", True), ("t2", False)):
+        row = {"condition": "zero-shot", "domain": "python", "task_id": task, "attempt": 0}
+        store.add({**row, "passed": passed})
+    result = run_cli(capsys, "experiment", "report", str(home / "run"))
+    assert result.code == 0, result.text
+    table = (home / "run" / "report.md").read_text().splitlines()[2]
+    assert table.startswith("| condition | python pass@1 | avg (domains) |"), table
+    refused = run_cli(capsys, "experiment", "report", str(home / "run"), "--attempts", "3")
+    assert refused.code == 2
+    assert "pass@3 needs 3 attempts of every task and some have 1" in refused.text
+    _short(refused)
+
+
 def test_a_pool_location_that_is_a_file_is_refused_from_the_environment(home, capsys, monkeypatch):
     (home / "afile").write_text("not a pool")
     monkeypatch.setenv("MTL_POOL", str(home / "afile"))
