@@ -178,6 +178,24 @@ def check(
         raise typer.Exit(1)
 
 
+_COMMANDS = "commands.txt"
+
+
+def _record_command(out: Path, command: str) -> None:
+    """Add a run's command to the directory's record (once: a resumed run repeats it)."""
+    path = out / _COMMANDS
+    known = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    if command not in known:
+        with path.open("a", encoding="utf-8") as f:
+            f.write(command + "\n")
+
+
+def _commands(out: Path) -> str:
+    """The commands that made a results directory, in the order first run."""
+    path = out / _COMMANDS
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+
+
 @experiment_app.command("run")
 def run(
     out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
@@ -260,6 +278,28 @@ def run(
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out} is a file; give a directory", code=2)
     out.mkdir(parents=True, exist_ok=True)
+    given = {
+        "out": out,
+        "domains": domains,
+        "conditions": conditions,
+        "sweep": sweep,
+        "limit": limit,
+        "source-limit": source_limit,
+        "attempts": attempts,
+        "steps": steps,
+        "concurrency": concurrency,
+        "model": model,
+        "temperature": evaluated_at,
+        "memory-model": memory_model,
+        "pool": pool_dir,
+        "rerun-same-prompt": rerun_same_prompt,
+    }
+    command = "mtl experiment run " + " ".join(
+        f"--{name}" if value is True else f"--{name} {shlex.quote(str(value))}"
+        for name, value in given.items()
+        if value is not False and value not in ("", None)  # 0.0 == False: compared by identity
+    )  # every setting, defaults included, so the run can be repeated exactly
+    _record_command(out, command)
     pool = open_pool(str(pool_dir or out / "pool"), collection="experiment")
     store = ResultStore(out / "results.jsonl")
     for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
@@ -308,28 +348,7 @@ def run(
                     progress=progress,
                     reuse_same_prompt=reuse,
                 )
-    given = {
-        "out": out,
-        "domains": domains,
-        "conditions": conditions,
-        "sweep": sweep,
-        "limit": limit,
-        "source-limit": source_limit,
-        "attempts": attempts,
-        "steps": steps,
-        "concurrency": concurrency,
-        "model": model,
-        "temperature": evaluated_at,
-        "memory-model": memory_model,
-        "pool": pool_dir,
-        "rerun-same-prompt": rerun_same_prompt,
-    }
-    command = "mtl experiment run " + " ".join(
-        f"--{name}" if value is True else f"--{name} {shlex.quote(str(value))}"
-        for name, value in given.items()
-        if value is not False and value not in ("", None)  # 0.0 == False: compared by identity
-    )  # every setting, defaults included, so the run can be repeated exactly
-    path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=command)
+    path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=_commands(out))
     console.print(f"report: {path}")
 
 
@@ -370,7 +389,7 @@ def report(
         if (out / "pool" / "chroma.sqlite3").exists()
         else None
     )
-    path = write_report(results, out_dir=out, pool=pool, k=k)
+    path = write_report(results, out_dir=out, pool=pool, k=k, command=_commands(out))
     if as_json:
         from langgraph_mtl.cli.output import print_json
 

@@ -333,7 +333,8 @@ def write_report(
     base = summary.get("zero-shot", {}).get("avg (domains)", {}).get(f"pass@{k}")
     lines = ["# Experiment report", ""]
     if command:
-        lines += ["Command:", "", "```bash", command, "```", ""]
+        title = "Commands, in the order first run:" if "\n" in command else "Command:"
+        lines += [title, "", "```bash", command, "```", ""]
 
     def rates(cell: dict[str, float]) -> str:
         """pass@1 and pass@k, or pass@1 alone when k is 1."""

@@ -116,6 +116,22 @@ def test_a_report_of_single_attempts_shows_pass_at_1_and_refuses_pass_at_3(home,
     _short(refused)
 
 
+def test_a_report_names_every_command_that_made_its_results(home, capsys):
+    from langgraph_mtl.cli.experiment_commands import _record_command
+    from langgraph_mtl.experiments.runner import ResultStore
+
+    run = home / "run"
+    ResultStore(run / "results.jsonl").add(
+        {"condition": "zero-shot", "domain": "python", "task_id": "t1", "attempt": 0, "passed": 1}
+    )
+    first, second = (f"mtl experiment run --out run --limit {n}" for n in (10, 20))
+    for command in (first, first, second, first):  # a resumed run repeats its command
+        _record_command(run, command)
+    assert (run / "commands.txt").read_text().splitlines() == [first, second]
+    assert run_cli(capsys, "experiment", "report", str(run)).code == 0
+    assert f"```bash\n{first}\n{second}\n```" in (run / "report.md").read_text()
+
+
 def test_a_pool_location_that_is_a_file_is_refused_from_the_environment(home, capsys, monkeypatch):
     (home / "afile").write_text("not a pool")
     monkeypatch.setenv("MTL_POOL", str(home / "afile"))
