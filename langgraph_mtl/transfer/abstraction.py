@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import re
@@ -215,14 +214,6 @@ def _example(schema: type[BaseModel]) -> str:
     return json.dumps(example, indent=1)
 
 
-def _field_guide(schema: type[BaseModel]) -> str:
-    """What to write and in which fields: the schema's docstring, its instructions, and the
-    example. A grammar or a text-only model never shows the model the schema itself."""
-    return f"{inspect.cleandoc(schema.__doc__ or '')}\n\n" + JSON_ONLY.format(
-        example=_example(schema)
-    )
-
-
 def _describe(exc: Exception) -> str:
     """A one-line account of what is wrong with a reply."""
     if isinstance(exc, ValidationError):
@@ -235,8 +226,8 @@ def _ask_structured(
     model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
 ) -> BaseModel:
     """Structured output first, then text replies parsed and repaired, with the error fed back.
-    Every call shows the memory type's instructions and fields: a grammar keeps a local model's
-    reply inside the schema but does not tell it what to write."""
+    Every call shows the fields to fill in: a grammar keeps a local model's reply inside the
+    schema but does not tell it what the fields mean."""
     model = capped(model, REPLY_TOKENS)
     errors: list[str] = []
     structured: Any = None
@@ -244,7 +235,7 @@ def _ask_structured(
         structured = model.with_structured_output(schema, method="json_schema", include_raw=True)
     except Exception as exc:  # models without structured output use the text path
         log.debug("structured output unavailable (%s); using text parsing", exc)
-    ask_text = HumanMessage(_field_guide(schema))
+    ask_text = HumanMessage(JSON_ONLY.format(example=_example(schema)))
     history = [*messages, ask_text]
     for attempt in range(attempts):
         raw = ""
