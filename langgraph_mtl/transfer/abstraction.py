@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import re
@@ -214,6 +215,12 @@ def _example(schema: type[BaseModel]) -> str:
     return json.dumps(example, indent=1)
 
 
+def _guidance(schema: type[BaseModel]) -> str:
+    """What a memory type asks for (its schema's docstring): a grammar or a text-only model
+    never shows the model the schema, so the instructions go into the system message."""
+    return "What to write: " + inspect.cleandoc(schema.__doc__ or "")
+
+
 def _describe(exc: Exception) -> str:
     """A one-line account of what is wrong with a reply."""
     if isinstance(exc, ValidationError):
@@ -223,11 +230,18 @@ def _describe(exc: Exception) -> str:
 
 
 def _ask_structured(
-    model: BaseChatModel, schema: type[BaseModel], messages: list[Any], attempts: int
+    model: BaseChatModel,
+    schema: type[BaseModel],
+    messages: list[Any],
+    attempts: int,
+    *,
+    guidance: str = "",
 ) -> BaseModel:
     """Structured output first, then text replies parsed and repaired, with the error fed back.
     Every call shows the fields to fill in: a grammar keeps a local model's reply inside the
-    schema but does not tell it what the fields mean."""
+    schema but does not tell it what the fields mean. ``guidance`` (what the memory type asks
+    for) is added to the system message of the first call only: a small model that cannot
+    follow it within the reply budget gets the plain request next."""
     model = capped(model, REPLY_TOKENS)
     errors: list[str] = []
     structured: Any = None
@@ -236,32 +250,34 @@ def _ask_structured(
     except Exception as exc:  # models without structured output use the text path
         log.debug("structured output unavailable (%s); using text parsing", exc)
     ask_text = HumanMessage(JSON_ONLY.format(example=_example(schema)))
-    history = [*messages, ask_text]
+    first, *rest = messages
+    guided = [SystemMessage(f"{first.content}\n\n{guidance}"), *rest] if guidance else messages
+    structured_calls = 2 if guidance else 1
+    repair: list[Any] = []
     for attempt in range(attempts):
+        prompt = [*(guided if attempt == 0 else messages), ask_text]
         raw = ""
         try:
-            if structured is not None and attempt == 0:
+            if structured is not None and attempt < structured_calls:
                 with untraced():  # the run is traced by mtl.abstract_run, redacted
-                    out = structured.invoke(history)
+                    out = structured.invoke(prompt)
                 raw = str(getattr(out.get("raw"), "content", "") or "")
                 if out.get("parsed") is None:
                     error = out.get("parsing_error")
                     raise error if isinstance(error, ValueError) else ValueError("no JSON object")
                 return schema.model_validate(out["parsed"])
             with untraced():
-                raw = str(model.invoke(history).content)
+                raw = str(model.invoke([*prompt, *repair]).content)
             return schema.model_validate(_extract_json(raw))
         except (ValidationError, ValueError, TypeError) as exc:
             problem = _describe(exc)
             errors.append(f"attempt {attempt + 1}: {problem}")
             if raw:  # show the model its own bad reply and what was wrong with it
-                history = [
-                    *messages,
-                    ask_text,
+                repair = [
                     AIMessage(redact(raw[:4000]).text),
                     HumanMessage(REPAIR.format(problem=problem)),
                 ]
-        except Exception as exc:
+        except Exception as exc:  # e.g. a reply cut off at REPLY_TOKENS, a server error
             errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
     raise AbstractionError(
         f"no valid {schema.__name__} after {attempts} attempts; " + "; ".join(errors)
@@ -324,7 +340,10 @@ def abstract_run(
             SystemMessage(instruction),
             HumanMessage(f"Task:\n{task}\n\nOutcome: {result.value}\n\nRun:\n{transcript}"),
         ]
-        payload_model = _ask_structured(model, schema_for(kind), messages, attempts)
+        schema = schema_for(kind)
+        payload_model = _ask_structured(
+            model, schema, messages, attempts, guidance=_guidance(schema)
+        )
         abstraction_model = model_label(model)
 
     payload = payload_model.model_dump(mode="json")
