@@ -17,6 +17,7 @@ from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import InjectedState
 
 from langgraph_mtl.agent.actions import Action, code_from_reply
+from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 
 __all__ = [
@@ -74,7 +75,7 @@ def describe_workspace(
             parts.append(f"{name} ({len(text)} characters, not shown)")
             continue
         used += len(text)
-        parts.append(f"{name}:\n```\n{text.rstrip()}\n```")
+        parts.append(f"{name}:\n{fence_file(name, text.rstrip())}")
     return "Files in the workspace:\n" + "\n".join(parts)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import CONTENT_REQUEST
+from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = ["WRITER_SYSTEM", "current_text", "writer_messages"]
@@ -59,7 +60,7 @@ def writer_messages(
     system = WRITER_SYSTEM + (f"\n\n{memory_prompt}" if memory_prompt else "")
     prompt = f"{task}\n\n{CONTENT_REQUEST.format(path=path)}"
     if current:
-        prompt += f"\n\nThe current `{path}`:\n```\n{current}\n```"
+        prompt += f"\n\nThe current `{path}`:\n{fence_file(path, current)}"
     if seen := _seen(trajectory):
         prompt += f"\n\nWhat your last commands showed:\n{seen}"
         if reason.strip():

@@ -541,3 +541,22 @@ def test_a_dropped_connection_to_the_model_is_retried(pool, scripted, tmp_path):
     )
     assert out["verified"] is True
     assert out["steps_taken"] == 3
+
+
+def test_files_are_shown_in_fences_labelled_with_their_language(pool, scripted, tmp_path):
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "solution.py").write_text('def f():\n    """Return 1."""\n')
+    model = scripted(
+        "plan",
+        _json("write_file", path="solution.py"),
+        "```python\ndef f():\n    return 1\n```",
+        CHECK,
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "Implement f in solution.py"}, context=context(tmp_path))
+    assert out["submitted"]
+    opening = model.calls[1][1].content  # the act loop's first message: task and files
+    content_request = model.calls[2][-1].content  # the focused call that writes the file
+    for prompt in (opening, content_request):
+        assert '```python\ndef f():\n    """Return 1."""\n```' in prompt
