@@ -253,6 +253,7 @@ def run(
         generate_memories,
         pending_sources,
         run_condition,
+        supported_k,
     )
     from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.memory_pool import open_pool
@@ -348,7 +349,8 @@ def run(
                     progress=progress,
                     reuse_same_prompt=reuse,
                 )
-    path = write_report(store.path, out_dir=out, pool=pool, k=attempts, command=_commands(out))
+    k = supported_k(store.rows())
+    path = write_report(store.path, out_dir=out, pool=pool, k=k, command=_commands(out))
     console.print(f"report: {path}")
 
 
@@ -364,10 +366,8 @@ def report(
     as_json: JsonOpt = False,
 ) -> None:
     """(Re)write the report of a results directory."""
-    from collections import Counter
-
     from langgraph_mtl.experiments.report import write_report
-    from langgraph_mtl.experiments.runner import ResultStore, summarize
+    from langgraph_mtl.experiments.runner import ResultStore, summarize, supported_k
     from langgraph_mtl.pool.memory_pool import open_pool
 
     _needs_experiments_extra()
@@ -375,15 +375,13 @@ def report(
     if not results.is_file():
         raise CliError(f"no results at {results}: give a directory made by `mtl experiment run`")
     rows = list(ResultStore(results).rows())
-    per_task = Counter((r["condition"], r["domain"], r["task_id"]) for r in rows)
-    fewest = min(per_task.values(), default=1)
-    if attempts is not None and attempts > fewest:
+    try:
+        k = supported_k(rows, attempts)
+    except ValueError as exc:
         raise CliError(
-            f"--attempts {attempts}: pass@{attempts} needs {attempts} attempts of every task and "
-            f"some have {fewest}; give --attempts {fewest} or run more attempts",
+            f"--attempts {attempts}: {exc}; give a smaller --attempts or run more attempts",
             code=USAGE,
-        )
-    k = attempts or min(3, fewest)
+        ) from None
     pool = (
         open_pool(str(out / "pool"), collection="experiment", create=False)
         if (out / "pool" / "chroma.sqlite3").exists()

@@ -54,6 +54,7 @@ __all__ = [
     "run_condition",
     "attempt_task",
     "summarize",
+    "supported_k",
 ]
 
 
@@ -416,6 +417,18 @@ def generate_memories(
 
     _run_all([functools.partial(job, domain, task) for domain, task in work], concurrency)
     return sum(written)
+
+
+def supported_k(rows: Iterable[dict[str, Any]], requested: int | None = None) -> int:
+    """The k of pass@k these rows support: ``requested``, or the fewest attempts any task has
+    (at most 3); a ``requested`` k above that fewest raises ``ValueError``."""
+    per_task = Counter((r["condition"], r["domain"], r["task_id"]) for r in rows)
+    fewest = min(per_task.values(), default=1)
+    if requested is not None and requested > fewest:
+        raise ValueError(
+            f"pass@{requested} needs {requested} attempts of every task and some have {fewest}"
+        )
+    return requested or min(3, fewest)
 
 
 def summarize(rows: Iterable[dict[str, Any]], *, k: int = 3) -> dict[str, dict[str, Any]]:

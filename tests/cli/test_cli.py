@@ -312,3 +312,49 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     assert log.getvalue().splitlines()[-1] == (
         "zero-shot / rust: 2/40 done, pass rate 1.00, about 31 min left"
     )
+
+
+def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch):
+    import contextlib
+    import functools
+
+    from helpers import TinyDomain
+
+    import langgraph_mtl.cli.resources
+    import langgraph_mtl.experiments.report
+    import langgraph_mtl.experiments.runner
+    from langgraph_mtl.experiments import DOMAINS
+    from langgraph_mtl.experiments.runner import ResultStore
+    from langgraph_mtl.testing import ScriptedChatModel
+
+    @contextlib.contextmanager
+    def fake_model(spec, *, parallel=1, temperature=None):
+        yield ScriptedChatModel(default=lambda messages: "unused")
+
+    def three_attempts(condition, *args, store, **kwargs):
+        for attempt in range(3):
+            row = {"condition": condition.name, "domain": "alpha", "task_id": "t1"}
+            store.add({**row, "attempt": attempt, "passed": attempt == 2})
+
+    run = env / "run"
+    earlier = {"condition": "zero-shot", "domain": "alpha", "task_id": "t1", "attempt": 0}
+    ResultStore(run / "results.jsonl").add({**earlier, "passed": False})  # one attempt only
+    monkeypatch.setitem(DOMAINS, "alpha", functools.partial(TinyDomain, "alpha"))
+    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
+    monkeypatch.setattr(langgraph_mtl.experiments.runner, "run_condition", three_attempts)
+    ks: list[int] = []
+    monkeypatch.setattr(
+        langgraph_mtl.experiments.report,
+        "write_report",
+        lambda *a, k, **kw: ks.append(k) or env / "report.md",
+    )
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha", "--attempts", "3"]
+    result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
+    assert result.exit_code == 0, result.output
+    assert ks == [1]  # zero-shot's task has one attempt: pass@3 would not be pass@3 there
+    (run / "results.jsonl").write_text(
+        "".join(line for line in (run / "results.jsonl").open() if "zero-shot" not in line)
+    )
+    result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
+    assert result.exit_code == 0, result.output
+    assert ks[-1] == 3  # once every task has three
