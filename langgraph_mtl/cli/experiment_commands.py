@@ -20,6 +20,8 @@ from langgraph_mtl.cli.output import print_json
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from langgraph_mtl.pool.memory_pool import MemoryPool
+
 __all__ = ["CONDITION_NAMES", "DOMAIN_NAMES", "SWEEP_NAMES", "experiment_app"]
 
 # named here for --help without importing the experiments; a test keeps them in step
@@ -354,6 +356,27 @@ def run(
     console.print(f"report: {path}")
 
 
+def _report_pool(out: Path) -> tuple[MemoryPool | None, str]:
+    """The pool a report analyses: the run's own, else its committed ``pool-snapshot.jsonl``
+    embedded again (a fresh clone has no pool folder), else none; and a note of which."""
+    from langgraph_mtl.experiments.pools import pool_from_snapshot
+    from langgraph_mtl.pool.memory_pool import open_pool
+
+    if (out / "pool" / "chroma.sqlite3").exists():
+        return open_pool(str(out / "pool"), collection="experiment", create=False), ""
+    saved = out / "pool-snapshot.jsonl"
+    if not saved.is_file() or not saved.stat().st_size:
+        return None, ""
+    try:
+        pool = pool_from_snapshot(saved)
+    except ValueError as exc:
+        raise CliError(f"{exc}; restore the file from git or delete it") from None
+    return pool, (
+        f"The run's pool folder is not here: these are the {pool.count()} memories of "
+        f"`{saved.name}`, embedded again with {pool.identity_name}."
+    )
+
+
 @experiment_app.command("report")
 def report(
     out: Path,
@@ -368,7 +391,6 @@ def report(
     """(Re)write the report of a results directory."""
     from langgraph_mtl.experiments.report import write_report
     from langgraph_mtl.experiments.runner import ResultStore, summarize, supported_k
-    from langgraph_mtl.pool.memory_pool import open_pool
 
     _needs_experiments_extra()
     results = out / "results.jsonl"
@@ -382,12 +404,10 @@ def report(
             f"--attempts {attempts}: {exc}; give a smaller --attempts or run more attempts",
             code=USAGE,
         ) from None
-    pool = (
-        open_pool(str(out / "pool"), collection="experiment", create=False)
-        if (out / "pool" / "chroma.sqlite3").exists()
-        else None
+    pool, source = _report_pool(out)
+    path = write_report(
+        results, out_dir=out, pool=pool, k=k, command=_commands(out), pool_source=source
     )
-    path = write_report(results, out_dir=out, pool=pool, k=k, command=_commands(out))
     if as_json:
         from langgraph_mtl.cli.output import print_json
 

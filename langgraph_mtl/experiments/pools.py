@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import random
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import numpy as np
 
 from langgraph_mtl.experiments.analysis import abstraction_scores, embeddings_by_type
 from langgraph_mtl.experiments.conditions import Condition
-from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.transfer.retrieval import Scorer
 
@@ -22,6 +23,7 @@ __all__ = [
     "annotate_abstraction",
     "choose_sources",
     "condition_pool",
+    "pool_from_snapshot",
     "snapshot",
     "write_snapshot",
 ]
@@ -106,6 +108,23 @@ def write_snapshot(pool: MemoryPool, path: Path, **filters: Any) -> dict[str, ob
         "memories": count,
         "sha256": hashlib.sha256(text.encode()).hexdigest(),
     }
+
+
+def pool_from_snapshot(path: Path) -> MemoryPool:
+    """A new in-memory pool holding the records of a snapshot written by :func:`write_snapshot`,
+    embedded again with the default embedder (near-duplicates are kept apart, as stored).
+
+    Raises:
+        ValueError: a line of the snapshot is not a memory record.
+    """
+    name = f"snapshot-{uuid.uuid4().hex[:12]}"  # in-memory collections share one process
+    pool = open_pool(":memory:", collection=name, dedup_threshold=None)
+    with path.open(encoding="utf-8") as lines:
+        report = pool.import_jsonl(lines)
+    if report.errors:
+        line, why = report.errors[0]
+        raise ValueError(f"{path}, line {line}: {why} ({len(report.errors)} lines refused)")
+    return pool
 
 
 def snapshot(pool: MemoryPool, condition: Condition, directory: Path) -> dict[str, object]:

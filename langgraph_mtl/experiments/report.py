@@ -321,8 +321,10 @@ def write_report(
     pool: MemoryPool | None = None,
     k: int = 3,
     command: str = "",
+    pool_source: str = "",
 ) -> Path:
-    """Write ``report.md`` and plots for a results file; returns the report's path."""
+    """Write ``report.md`` and plots for a results file; returns the report's path.
+    ``pool_source`` says where ``pool``'s memories come from when it is not the run's pool."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rows = list(ResultStore(results).rows())
@@ -391,9 +393,9 @@ def write_report(
         groups = embeddings_by_type(pool)  # read once for the table and the figure
         analysed = abstraction_table(groups)
         if analysed:
+            lines += ["## Abstraction analysis", ""]
+            lines += [pool_source, ""] if pool_source else []
             lines += [
-                "## Abstraction analysis",
-                "",
                 "| type | memories | domains | DBI | LISI | abstraction score |",
                 "|---|---|---|---|---|---|",
             ]

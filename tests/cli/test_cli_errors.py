@@ -116,6 +116,41 @@ def test_a_report_of_single_attempts_shows_pass_at_1_and_refuses_pass_at_3(home,
     _short(refused)
 
 
+def test_a_report_without_the_pool_folder_analyses_the_committed_snapshot(home, capsys):
+    from langgraph_mtl.experiments.analysis import embeddings_by_type
+    from langgraph_mtl.experiments.pools import write_snapshot
+    from langgraph_mtl.experiments.report import abstraction_table
+    from langgraph_mtl.experiments.runner import ResultStore
+
+    run = home / "run"
+    made = open_pool(str(home / "made"), collection="experiment")  # the default embedder
+    words = ["tests", "compile", "profile", "schema"]
+    made.upsert(
+        [
+            record(domain, f"{domain}{i}", f"{domain}: check the {word} {kind}", kind=kind)
+            for domain in ("python", "rust", "shell")
+            for i, word in enumerate(words)
+            for kind in ("insight", "trajectory")
+        ]
+    )
+    write_snapshot(made, run / "pool-snapshot.jsonl")  # committed; the pool folder is not
+    row = {"condition": "zero-shot", "domain": "python", "task_id": "t1", "attempt": 0}
+    ResultStore(run / "results.jsonl").add({**row, "passed": True})
+    result = run_cli(capsys, "experiment", "report", str(run))
+    assert result.code == 0, result.text
+    text = (run / "report.md").read_text()
+    assert "these are the 24 memories of `pool-snapshot.jsonl`, embedded again" in text
+    for kind in abstraction_table(embeddings_by_type(made)):  # as on the pool that made it
+        line = f"| {kind.memory_type} | 12 | 3 | {kind.dbi:.2f} | {kind.lisi:.2f} |"
+        assert line in text
+    (run / "pool-snapshot.jsonl").write_text('{"record": {"domain": "python"}}\n')
+    refused = run_cli(capsys, "experiment", "report", str(run))
+    assert refused.code == 1
+    assert "pool-snapshot.jsonl, line 1" in refused.err
+    _short(refused)
+    assert (run / "report.md").read_text() == text  # the last good report is kept
+
+
 def test_a_report_names_every_command_that_made_its_results(home, capsys):
     from langgraph_mtl.cli.experiment_commands import _record_command
     from langgraph_mtl.experiments.runner import ResultStore
