@@ -231,6 +231,26 @@ def test_solve_leaves_no_empty_workspace_when_it_fails_early(
     assert list(scratch.iterdir()) == []
 
 
+@pytest.fixture
+def alpha_run(monkeypatch):
+    """`mtl experiment run` on a tiny "alpha" domain with a model that is never asked."""
+    import contextlib
+    import functools
+
+    from helpers import TinyDomain
+
+    import langgraph_mtl.cli.resources
+    from langgraph_mtl.experiments import DOMAINS
+    from langgraph_mtl.testing import ScriptedChatModel
+
+    @contextlib.contextmanager
+    def fake_model(spec, *, parallel=1, temperature=None):
+        yield ScriptedChatModel(default=lambda messages: "unused")
+
+    monkeypatch.setitem(DOMAINS, "alpha", functools.partial(TinyDomain, "alpha"))
+    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
+
+
 @pytest.mark.parametrize(
     ("extra", "reuse"),
     [
@@ -241,26 +261,12 @@ def test_solve_leaves_no_empty_workspace_when_it_fails_early(
     ],
 )
 def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
-    env, monkeypatch, extra, reuse
+    env, monkeypatch, alpha_run, extra, reuse
 ):
-    import contextlib
-    import functools
-
-    from helpers import TinyDomain
-
-    import langgraph_mtl.cli.resources
     import langgraph_mtl.experiments.report
     import langgraph_mtl.experiments.runner
-    from langgraph_mtl.experiments import DOMAINS
-    from langgraph_mtl.testing import ScriptedChatModel
-
-    @contextlib.contextmanager
-    def fake_model(spec, *, parallel=1, temperature=None):
-        yield ScriptedChatModel(default=lambda messages: "unused")
 
     given: list[bool] = []
-    monkeypatch.setitem(DOMAINS, "alpha", functools.partial(TinyDomain, "alpha"))
-    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
     monkeypatch.setattr(
         langgraph_mtl.experiments.runner,
         "run_condition",
@@ -314,22 +320,10 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     )
 
 
-def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch):
-    import contextlib
-    import functools
-
-    from helpers import TinyDomain
-
-    import langgraph_mtl.cli.resources
+def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch, alpha_run):
     import langgraph_mtl.experiments.report
     import langgraph_mtl.experiments.runner
-    from langgraph_mtl.experiments import DOMAINS
     from langgraph_mtl.experiments.runner import ResultStore
-    from langgraph_mtl.testing import ScriptedChatModel
-
-    @contextlib.contextmanager
-    def fake_model(spec, *, parallel=1, temperature=None):
-        yield ScriptedChatModel(default=lambda messages: "unused")
 
     def three_attempts(condition, *args, store, **kwargs):
         for attempt in range(3):
@@ -339,8 +333,6 @@ def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch
     run = env / "run"
     earlier = {"condition": "zero-shot", "domain": "alpha", "task_id": "t1", "attempt": 0}
     ResultStore(run / "results.jsonl").add({**earlier, "passed": False})  # one attempt only
-    monkeypatch.setitem(DOMAINS, "alpha", functools.partial(TinyDomain, "alpha"))
-    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", fake_model)
     monkeypatch.setattr(langgraph_mtl.experiments.runner, "run_condition", three_attempts)
     ks: list[int] = []
     monkeypatch.setattr(
