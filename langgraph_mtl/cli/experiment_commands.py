@@ -38,6 +38,11 @@ CONDITION_NAMES = (
 )
 SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 
+# a results directory: written by `run`, read back by `report`
+_POOL_FOLDER = "pool"
+_POOL_COLLECTION = "experiment"
+_POOL_SNAPSHOT = "pool-snapshot.jsonl"
+
 experiment_app = typer.Typer(
     help="Reproduce the MTL experiments on your own model.", no_args_is_help=True
 )
@@ -303,7 +308,7 @@ def run(
         if value is not False and value not in ("", None)  # 0.0 == False: compared by identity
     )  # every setting, defaults included, so the run can be repeated exactly
     _record_command(out, command)
-    pool = open_pool(str(pool_dir or out / "pool"), collection="experiment")
+    pool = open_pool(str(pool_dir or out / _POOL_FOLDER), collection=_POOL_COLLECTION)
     store = ResultStore(out / "results.jsonl")
     for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
         with console.status(f"{loader.name}: choosing and verifying tasks"):
@@ -332,7 +337,7 @@ def run(
                     concurrency=concurrency,
                     progress=progress,
                 )
-        whole = write_snapshot(pool, out / "pool-snapshot.jsonl")
+        whole = write_snapshot(pool, out / _POOL_SNAPSHOT)
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
         with chat_model(model, parallel=concurrency, temperature=evaluated_at) as chat:
@@ -360,11 +365,12 @@ def _report_pool(out: Path) -> tuple[MemoryPool | None, str]:
     """The pool a report analyses: the run's own, else its committed ``pool-snapshot.jsonl``
     embedded again (a fresh clone has no pool folder), else none; and a note of which."""
     from langgraph_mtl.experiments.pools import pool_from_snapshot
+    from langgraph_mtl.pool.location import SQLITE_FILE
     from langgraph_mtl.pool.memory_pool import open_pool
 
-    if (out / "pool" / "chroma.sqlite3").exists():
-        return open_pool(str(out / "pool"), collection="experiment", create=False), ""
-    saved = out / "pool-snapshot.jsonl"
+    if (out / _POOL_FOLDER / SQLITE_FILE).exists():
+        return open_pool(str(out / _POOL_FOLDER), collection=_POOL_COLLECTION, create=False), ""
+    saved = out / _POOL_SNAPSHOT
     if not saved.is_file() or not saved.stat().st_size:
         return None, ""
     try:
