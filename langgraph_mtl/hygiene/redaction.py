@@ -24,6 +24,15 @@ _SCHEMES = (
     r"(?:basic|bearer|digest|token|apikey|api-key|negotiate|ntlm|oauth|hawk|dpop|mutual|hoba|"
     r"aws4-hmac-sha256|scram-sha-\d+|sso-key|key|jwt|otp)\s+"
 )
+# what may follow the secret word in a setting's name: secret_key_base, password_hash, token.value
+_NAME_SUFFIX = (
+    r"(?:[_.-](?:key|base|value|str|string|hash|hex|b64|base64|bytes|data|raw|plain|text))*"
+)
+# a name that holds a secret wherever the secret word sits in it
+_SECRET_NAME = (
+    r"[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
+    r"private[_-]?key|access[_-]?key|credential)[a-z0-9_.-]*"
+)
 # (kind, pattern, group holding the secret; 0 = the whole match)
 _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
@@ -58,10 +67,10 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("cli-password", re.compile(r"\bsshpass\s+-p\s*(['\"]?)([^\s'\"]+)\1"), 2),
     ("cli-password", re.compile(r"\bredis-cli\b[^\n|;&]*?\s-a\s+(['\"]?)([^\s'\"]+)\1"), 2),
     ("cli-password", re.compile(
-        r"(?i)\s--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
+        r"(?i)(?<!\S)--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
         r"access-token)(?:=|\s+)(['\"])(.+?)\1"), 2),
     ("cli-password", re.compile(
-        r"(?i)\s--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
+        r"(?i)(?<!\S)--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
         r"access-token)(?:=|\s+)(?!['\"-])([^\s'\"]{3,})"), 1),
     ("cli-password", re.compile(
         r"\b(?:curl|wget|http|git)\b[^\n|;&]*?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
@@ -69,8 +78,35 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     # quoted values, which may hold spaces: password = "correct horse battery staple"
     ("password", re.compile(
         r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|api[_-]?key|"
-        r"access[_-]?token|auth[_-]?token|token)\b[\"']?\s*[=:]\s*(['\"])(.{4,}?)\1"), 2),
+        r"access[_-]?token|auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*(['\"])(.{4,}?)\1"), 2),
     ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*\{([^}]*)\}"), 1),
+    # a subscript or a dict key: app.config['SECRET_KEY'] = '...', {'db_password': '...'}
+    ("password", re.compile(
+        r"(?i)[\[{,]\s*(['\"])" + _SECRET_NAME + r"\1\s*\]?\s*[:=]\s*(['\"])(.{4,}?)\2"), 3),
+    # an element: <password>...</password>, <apiKey>...</apiKey>
+    ("password", re.compile(r"(?i)<(" + _SECRET_NAME + r")(?:\s[^>]*)?>([^<\n]{4,})</\1>"), 2),
+    # the word, then a quoted value: WITH PASSWORD '...', passphrase '...'
+    ("password", re.compile(r"(?i)\b(?:password|passwd|passphrase)\s+(['\"])(.{4,}?)\1"), 2),
+    ("sql-password", re.compile(
+        r"(?i)\b(?:identified\s+(?:with\s+\S+\s+)?by(?:\s+password)?|"
+        r"set\s+password\s+(?:for\s+\S+\s*)?=\s*(?:password\s*\()?)\s*(['\"])(.+?)\1"), 2),
+    # prose: "the password is Tr0ub4dor&3", "my pin is 4921" (a plain word is left: "is hashed")
+    ("password", re.compile(
+        r"(?i)\b(?:password|passwd|passphrase|passcode|pin(?:\s+code)?|secret(?:\s+key)?)"
+        r"\s+(?:is|was|=|:)\s+(?:set\s+to\s+|now\s+)?[`'\"]?"
+        r"(?=[^\s`'\"]*[0-9!@#$%^&*+=~|\\/<>])([^\s`'\"]{4,})"), 1),
+    # a wallet's recovery words (BIP-39: 12 to 24 lower-case words of 3 to 8 letters)
+    ("seed-phrase", re.compile(
+        r"(?i:\b(?:seed|recovery|backup)\s+(?:phrase|words)|\bmnemonic(?:\s+phrase)?)\s*[:=]\s*['\"]?"
+        r"((?:[a-z]{3,8} ){11,23}[a-z]{3,8})\b"), 1),
+    # a password passed on a command line: htpasswd -b file user <pw>, openssl -k <pw>,
+    # echo <pw> | sudo -S / passwd / chpasswd / ... --password-stdin
+    ("cli-password", re.compile(
+        r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(['\"]?)([^\s'\"|;&]+)\1"), 2),
+    ("cli-password", re.compile(r"\bopenssl\b[^\n|;&]*?\s-k\s+(['\"]?)([^\s'\"]+)\1"), 2),
+    ("cli-password", re.compile(
+        r"\b(?:echo|printf)\s+(?:-\w+\s+)*(['\"]?)([^\s'\"|]{3,}?)\1\s*\|\s*"
+        r"(?:sudo\s+(?:-\w+\s+)*-S\b|\S*passwd\b|chpasswd\b|[^\n|;&]*--password-stdin)"), 2),
     ("openai-key", re.compile(r"\bsk-(?:proj-|ant-api\d\d-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), 0),
     ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"), 0),
     ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), 0),
@@ -85,9 +121,9 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*"
         r"\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
     ("password", re.compile(
-        r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|"
-        r"auth[_-]?token|token)\b[\"']?\s*[=:]\s*[\"']?"
-        r"([^\s\"',;()\[\]{}<>]{4,})(?![(\[\w])"), 1),  # not a call or an index: code
+        r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
+        r"auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*[\"']?"
+        r"([^\s\"',;()\[\]{}<>]{4,})(?![(\[\w.])"), 1),  # not a call, an index or an attribute: code
     ("json-secret", re.compile(
         r"(?i)\"[a-z0-9_-]*(?:key|token|secret|password|passwd|credential)[a-z0-9_-]*\"\s*:\s*\"([^\"]{4,})\""), 1),
     ("connection-string", re.compile(

@@ -46,4 +46,7 @@ BENIGN_CASES: list[str] = [
     "If the login then password reset flow fails, read the server log from the bottom up.",
     "Set auth: required in the config, and store the key-value pairs in a dict.",
     "The machine learning model needs the password field masked in the form.",
+    "The password is hashed with bcrypt before it is stored; if it is wrong the server answers 401.",
+    "Parse the reply with token_data = response.json() and read its expiry.",
+    "Recovery: when the build fails read the log and fix the first error then rerun all the tests.",
 ]
