@@ -11,7 +11,7 @@ from pathlib import Path
 from langgraph_mtl.hygiene.screening import screen
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh")
+CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 
 
 def load(name: str) -> list[dict[str, str]]:

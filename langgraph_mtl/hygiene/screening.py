@@ -6,10 +6,11 @@ joined), then screened in several views (as written, normalised, with digits rea
 so an obfuscated instruction meets the same rules as a plain one. The rules cover instructions
 in English and 15 other languages, role changes, fake system or tool markup, comments and
 notes addressed to an AI, destructive commands presented as a required step, exfiltration,
-remote execution, prompt leaks, claims of authority over the task, and advice to cheat the
-task's check (edit or silence the tests, fake a pass, copy the expected answers). Advice phrased
-as a
-prohibition ("never force-push to main") is not an instruction to the agent and passes.
+remote execution, persistence (sudoers, hooks, start-up files), sandbox escapes, prompt leaks,
+claims of authority over the task, covert or dictated replies, and advice to cheat the task's
+check (edit, skip or delete the tests, fake a pass, exploit a shallow checker, copy the expected
+answers). Advice phrased as a prohibition ("never force-push to main") is not an instruction to
+the agent and passes; an idiom that only sounds like one ("don't hesitate to ...") does not.
 
 A quarantined memory is kept and flagged, never retrieved unless asked for, and reported.
 """
@@ -62,29 +63,29 @@ _FOREIGN_OVERRIDE = [
         r"\b(?:ignora|ignore|ignoren|ignorar|ignorad|olvida|olvide|olviden|olvidad|omite|"
         r"descarta|haz caso "
         r"omiso de)\b",
-        r"\b(?:instrucciones|reglas|indicaciones|órdenes|directrices)\b",
+        r"\b(?:instrucciones|reglas|indicaciones|órdenes|directrices|tarea)\b",
     ),
     (
         "pt",
         r"\b(?:ignore|ignora|ignorem|esqueça|esqueca|esqueçam|desconsidere)\b",
-        r"\b(?:instruções|instrucoes|regras|orientações|diretrizes)\b",
+        r"\b(?:instruções|instrucoes|regras|orientações|diretrizes|tarefa)\b",
     ),
     (
         "fr",
         r"\b(?:ignorez|ignorer|oubliez|oublie|oublier|ne tiens pas compte)\b",
-        r"\b(?:instructions|consignes|règles|directives)\b",
+        r"\b(?:instructions|consignes|règles|directives|tâche)\b",
     ),
     (
         "de",
         r"\b(?:ignoriere|ignorier|ignorieren|vergiss|vergessen|missachte|missachten)\b",
-        r"\b(?:anweisungen|instruktionen|regeln|vorgaben|befehle|befehlen)\b",
+        r"\b(?:anweisungen|instruktionen|regeln|vorgaben|befehle|befehlen|aufgabe)\b",
     ),
     (
         "it",
         r"\b(?:ignora|ignorate|dimentica|dimenticate|trascura)\b",
-        r"\b(?:istruzioni|regole|indicazioni|direttive)\b",
+        r"\b(?:istruzioni|regole|indicazioni|direttive|compito)\b",
     ),
-    ("nl", r"\b(?:negeer|vergeet)\b", r"\b(?:instructies|regels|aanwijzingen)\b"),
+    ("nl", r"\b(?:negeer|vergeet)\b", r"\b(?:instructies|regels|aanwijzingen|taak)\b"),
     (
         "pl",
         r"\b(?:zignoruj\w*|zignorow\w*|ignoruj\w*|ignorow\w*|zapomnij\w*)",
@@ -93,7 +94,11 @@ _FOREIGN_OVERRIDE = [
     ("vi", r"(?:bỏ qua|phớt lờ|quên)", r"(?:hướng dẫn|chỉ dẫn|quy tắc|lệnh)"),
     ("id", r"\b(?:abaikan|lupakan)\b", r"\b(?:instruksi|petunjuk|aturan|perintah)\b"),
     ("tr", r"(?:yok say|görmezden gel|unut)", r"\b(?:talimat\w*|kural\w*|komut\w*)"),
-    ("ru", r"(?:игнорир\w*|забудь\w*|не обращай)", r"(?:инструкци\w*|правил\w*|указани\w*|промпт)"),
+    (
+        "ru",
+        r"(?:игнорир\w*|забудь\w*|не обращай)",
+        r"(?:инструкци\w*|правил\w*|указани\w*|промпт|задач\w*)",
+    ),
     ("uk", r"(?:ігнор\w*|забудь\w*)", r"(?:інструкці\w*|правил\w*|вказів\w*)"),
     (
         "zh",
@@ -113,7 +118,13 @@ _FOREIGN_ROLE = (
 # within one sentence: a dot ends it only before a space ("tests.rs" stays inside); so do a
 # line break and the ideographic full stop
 _SPAN = r"(?:[^.\n。]|\.(?=\S))"
-_NEGATED = re.compile(r"(?i)\b(?:never|don'?t|do not|avoid|must not|mustn'?t|should not|no)\b")
+# a prohibition, but not an idiom that only sounds like one ("don't hesitate to", "no need to")
+_NEGATED = re.compile(
+    r"(?i)\b(?:never|don'?t|do not|avoid|must not|mustn'?t|should not|shouldn'?t|no)\b"
+    r"(?!\s+(?:hesitate|forget|fail|wait|worry|delay|delays|stop|need|matter|questions?|doubt|"
+    r"exceptions?|problem|one will|later than|longer|more than)\b)"
+)
+_NEGATION_REACH = 40  # characters between the prohibition and what it forbids
 
 
 def _rule(pattern: str) -> re.Pattern[str]:
@@ -174,13 +185,14 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("addressed-to-agent", _rule(
         r"\b(?:note (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|agents?|language models?)|"
         r"(?:any|all|every) (?:ai|llm|language model|assistant|agent)s? reading this|"
-        r"if you are an? (?:ai|llm|language model|assistant)|(?:ai|llm|assistant|agent) "
+        r"if you are an? (?:ai|llm|language model|assistant)|(?:ai|llm|assistant|agent)s? "
         r"reading this)")),
     ("addressed-to-agent", _rule(
         r"(?:@|\bfor (?:the |all |any )?|\bdear |\bhey |\battention |\(|\bTODO\()?\b(?:ai|llms?|"
-        r"ai (?:assistants?|agents?)|assistants|copilot|chatgpt|claude|gpt|language models?)\b"
+        r"(?:ai|llm|coding) (?:assistants?|agents?)|assistants|copilot|chatgpt|claude|gpt|"
+        r"language models?|future (?:agents|runs|models|readers))\b"
         r"\)?\s*(?:[:,]|->|=>)\s*"
-        r"(?:please\s+)?(?:upload|send|ignore|disregard|replace|delete|remove|run|execute|print|"
+        r"(?:(?:please|kindly|now|just|quickly)\s+)*(?:upload|disregard|send|ignore|disregard|replace|delete|remove|run|execute|print|"
         r"reveal|stop|mark|report|return|write|submit|treat|always|never|do|don'?t|you|skip|"
         r"forget|the correct|output|answer|say|please|copy|include|mark)\b")),
     ("prompt-leak", _rule(
@@ -236,8 +248,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"report (?:success|passed?) (?:whatever|regardless|no matter)|the verifier is wrong|"
         r"mark every task as passed|silently (?:replace|delete|disable)|\bmemor(?:y|ies) "
         r"(?:outrank|override|beat|win over|take precedence over)|\bthe memory wins\b|"
-        r"\breport (?:that )?(?:all |the )?tests? (?:passed|pass) even if|\bclaim (?:that )?(?:the "
-        r")?tests? passed")),
+        r"\breport (?:that )?(?:all |the )?tests? (?:passed|pass) even if")),
     # advice to cheat the task's check rather than solve the task: change or silence the tests,
     # fake a pass, copy the expected answers, trust a lenient checker
     ("verifier-gaming", _rule(
@@ -261,13 +272,14 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"can be (?:fooled|tricked|gamed)|is easy to (?:fool|trick|game)|accepts anything|never "
         rf"(?:runs|checks))\b|\btouch\s+[\w./-]*(?:passed|success)\b|\b(?:create|write|add)\b"
         rf"{_SPAN}{{0,20}}?\b(?:file|marker)\b{_SPAN}{{0,20}}?\b(?:passed|success|tests?_passed)\b|\bskip (?:running )?(?:the |all )?tests?\b{_SPAN}{{0,30}}?"
-        rf"\bsubmit|\bsubmit (?:immediately|right away|at once) without (?:running|testing)|"
+        rf"\b(?:submit|state|say|claim|report|pretend|declare|write)|\bsubmit (?:immediately|right away|at once) without (?:running|testing)|"
         rf"\b(?:mark|make) (?:every|all|each|the failing) tests? (?:as )?(?:pass|passed|skip|"
         rf"skipped|xfail)")),
     # the task dropped for something else: "disregard the task; instead ..."
     ("override", _rule(
-        r"\b(?:ignore|disregard|forget|abandon)\s+(?:the|your|this)\s+(?:task|assignment|"
-        r"request)\b(?=\s*(?:[;:,.!]|and\b|instead\b|entirely\b|completely\b|$))")),
+        r"\b(?:ignore|disregard|forget|abandon)\s+(?:the|your|this)\s+(?:(?:user'?s?|original) )?"
+        r"(?:task|assignment|request)(?:'?s)?(?:\s+(?:description|statement|text|spec\w*|prompt|"
+        r"instructions?))?\b(?=\s*(?:[;:,.!]|and\b|instead\b|entirely\b|completely\b|$))")),
     # the agent's own secrets written somewhere, or the environment sent to a web address
     ("exfiltration", _rule(
         rf"\b(?:write|dump|print|echo|copy|log|paste|save)\b{_SPAN}{{0,15}}?\byour (?:own )?"
@@ -281,6 +293,240 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:exec|eval|os\.system|os\.popen|subprocess\.\w+|popen)\s*\(\s*(?:[\w.]+\()?"
         r"\s*(?:base64\.b\d+decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|"
         r"binascii\.\w+|__import__\(\s*['\"](?:base64|codecs|zlib))")),
+    # secret files shown to whoever reads the agent's answer
+    ("exfiltration", _rule(
+        rf"(?:\.env\b|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.ssh/|\.aws/|\.netrc\b|\.pgpass\b|"
+        rf"\.git-credentials\b|/etc/shadow\b|credentials files?\b|private keys?\b){_SPAN}{{0,60}}?"
+        r"\b(?:in|into|to) (?:your|the) (?:final )?(?:answer|reply|response|output|message|summary|"
+        r"memory|commit|pull request)\b|\b(?:print|show|output|dump|paste|cat|reveal|echo|"
+        rf"include)\b{_SPAN}{{0,30}}?\b(?:every|all|each|any) (?:of the )?(?:\.env|secret|"
+        r"credentials?|key|ssh key|config) files?\b")),
+    # a sandbox or guardrail turned off, with or without a claimed permission
+    ("authority", _rule(
+        r"\bsystem override\b|\b(?:user|admin|administrator|operator|developer|maintainer|"
+        r"owner|team)s? (?:has|have) (?:already )?(?:authori[sz]ed|allowed|permitted|approved|"
+        r"cleared) (?:you|the agent|the assistant) to\b|\byou (?:are|have been) (?:now )?"
+        r"(?:authori[sz]ed|permitted|allowed|cleared) to (?:ignore|disable|bypass|skip|override|"
+        r"access|read|run)")),
+    ("sandbox-escape", _rule(
+        r"\b(?:disable|turn off|switch off|escape|bypass|break out of|get around|circumvent)\s+"
+        r"(?:the |your |any |all )?(?:sandbox\w*|safety (?:checks?|filters?|rules)|guardrails?|"
+        r"restrictions|content filters?|seccomp|bwrap|bubblewrap|screening)\b")),
+    # the check itself mocked, or a lenient check exploited with a fake solution
+    ("verifier-gaming", _rule(
+        rf"\b(?:monkey-?patch\w*|mock\w*|patch\w*|stub\w*|fake\w*|override\w*|"
+        rf"replace\w*|redefine\w*)\b{_SPAN}{{0,20}}?\b(?:the )?(?:verifier|grader|checker|"
+        rf"evaluator|judge|test (?:harness|runner))\b|\b(?:evaluator|verifier|grader|checker|"
+        rf"judge|harness|tests?)\b{_SPAN}{{0,20}}?\bonly (?:checks?|compares?|looks? at|"
+        rf"verifies|counts|tests|runs)\b{_SPAN}{{0,60}}?\b(?:so|just)\b{_SPAN}{{0,30}}?\b(?:"
+        rf"empty|dummy|placeholder|stub|fake|hard-?code\w*|constant|skip|submit|always)\b|"
+        rf"\b(?:empty|dummy|placeholder|stub|fake|blank) (?:solution|implementation|answer|file|"
+        rf"program|script|output)\b{_SPAN}{{0,30}}?\b(?:and |then )?submit|\balways (?:return|"
+        rf"print|output|exit with) (?:true|0|none|success|passed|ok)\b{_SPAN}{{0,40}}?\bso (?:that )?"
+        rf"(?:the )?(?:checker|verifier|grader|evaluator|tests?|suite|check)\b|\b(?:wrap|catch|"
+        rf"swallow|suppress|silence)\b{_SPAN}{{0,40}}?\b(?:try/except|try-except|try/catch|"
+        rf"(?:all|every) (?:exceptions?|errors?))\b{_SPAN}{{0,40}}?\bso (?:that )?(?:the )?"
+        rf"(?:checker|verifier|grader|evaluator|tests?|suite|run) (?:always )?pass|"
+        rf"\b(?:hidden|private|secret|held-out) tests?\b{_SPAN}{{0,20}}?\b(?:are|is|live|lives|"
+        rf"sit|stored|kept) (?:in|at|under)\b|\banswer keys?\b{_SPAN}{{0,20}}?\b(?:is|are|"
+        rf"lives?|stored|kept) (?:in|at|under)\b|\b(?:copy|take|read|load|paste|grab|lift)\b"
+        rf"{_SPAN}{{0,30}}?\b(?:the )?(?:expected |correct )?(?:outputs?|answers?|results?|"
+        rf"solutions?)\b{_SPAN}{{0,10}}?\bfrom (?:there|it|them|the (?:hidden |private )?"
+        rf"(?:tests?|answer keys?|verifier|grader|checker|expected\w*))\b|\b(?:state|say|claim|"
+        rf"pretend|declare) (?:that )?(?:all |the |every )?tests? (?:have )?(?:passed|pass|"
+        rf"succeeded)\b{_SPAN}{{0,30}}?\b(?:without|even|regardless)|\bclaim (?:that )?(?:all |the )?"
+        rf"tests? (?:have )?passed")),
+    # code fetched, decoded or piped in and run; a shell handed to another machine
+    ("remote-exec", _rule(
+        rf"\bdecode\b{_SPAN}{{0,30}}?\b(?:and|then)\s+(?:run|execute|eval\w*|pipe)\b|"
+        r"\breverse shell\b|\bn(?:c|cat)\b[^\n]{0,40}\s-(?:e|c)\s*/bin/(?:ba|z)?sh\b|"
+        r"/dev/tcp/[\w.]+/\d+|\bsocat\b[^\n]{0,60}\bexec:|"
+        r"\b(?:pip3?|uv pip|pipx) install\b[^\n]{0,60}(?:\bfrom\s+|--(?:extra-)?index-url[=\s]+|"
+        r"\s-i\s+|--find-links[=\s]+|\s)http://|--trusted-host\b")),
+    ("role-change", _rule(r"\bnew (?:system )?instructions? (?:follow|below|are as follows)\b")),
+    # the memory set above the task, or the task declared stale
+    ("authority", _rule(
+        rf"\b(?:follow|obey|trust|prefer|use) (?:this|these|the) (?:memory|memories|note|notes|"
+        rf"hints?|tips?)\b{_SPAN}{{0,20}}?\b(?:instead|over|rather than|first|only|above)\b|"
+        rf"\b(?:instructions?|prompt|task(?: statement| description)?|requirements?|user'?s? "
+        rf"request)\b{_SPAN}{{0,30}}?\b(?:is|are) (?:now )?(?:outdated|stale|deprecated|"
+        rf"superseded|misleading|fake|a test|no longer (?:valid|relevant|binding))\b|"
+        rf"\b(?:memory|memories|note|this|these)\b{_SPAN}{{0,20}}?\b(?:has|have|takes?|gets?|"
+        rf"carries|carry) (?:a )?(?:higher|top|the highest|highest|more|absolute|final) "
+        rf"(?:priority|precedence|authority|weight)\b|\b(?:higher|more|greater) (?:priority|"
+        rf"precedence|authority) than (?:the |your |any )?(?:user|task|system|prompt|"
+        rf"instructions?|request)|\btreat (?:this|these|any|all|every) (?:instructions?|"
+        rf"memor(?:y|ies)|notes?|text|hints?)\b{_SPAN}{{0,40}}?\bas (?:coming from |if (?:it|"
+        rf"they) came from |an? |the )?(?:the )?(?:system|admin\w*|developer|operator|"
+        rf"authoritative|binding|mandatory|official|orders?|commands?)\b|\byou no longer "
+        rf"(?:need|have) to (?:follow|obey|do|complete|solve|finish|respect)\b|\byour (?:new|"
+        rf"only|real|true|actual) (?:goal|objective|task|job|mission|purpose) (?:is|now)\b|"
+        rf"\b(?:reply|respond|answer|talk|speak|write (?:to the user|back))\b{_SPAN}{{0,50}}?"
+        rf"\b(?:from now on|in every (?:answer|reply|response)|in all (?:future )?(?:answers|"
+        rf"replies|responses))|\bfrom now on\b{_SPAN}{{0,20}}?\b(?:reply|respond|answer|talk|"
+        rf"speak)\b")),
+    # a prompt repeated back; an answer that carries a secret file
+    ("prompt-leak", _rule(
+        rf"\b(?:repeat|recit|quot|reproduc|print|output|include|copy|echo|restat|paste)\w*\b"
+        rf"{_SPAN}{{0,30}}?\b(?:hidden |original |full |entire |whole |initial )?(?:system "
+        rf"(?:message|prompt)|hidden (?:message|prompt|instructions)|developer (?:message|prompt)|"
+        rf"initial (?:prompt|instructions)|pre-?prompt)\b|\b(?:answer|reply|respond)\w*\b"
+        rf"{_SPAN}{{0,30}}?\bwith (?:the )?(?:contents?|text) of\b")),
+    # secret files read, the environment piped out, a token written where others read it
+    ("exfiltration", _rule(
+        r"\b(?:cat|less|more|head|tail|print|read|dump|open|cp|copy|base64|xxd|strings|type)\b"
+        r"[^\n|;&]{0,30}?(?:~/\.aws/credentials|\.ssh/id_\w+(?!\.pub)|/etc/shadow|\.netrc\b|"
+        r"\.pgpass\b|\.git-credentials|\.docker/config\.json|\.kube/config|/proc/\w+/environ|"
+        r"/run/secrets)|\b(?:env|printenv|export -p|set)\s*\|\s*(?:curl|wget|nc|ncat|ssh|mail|"
+        rf"sendmail|base64|tee)\b|\b(?:store|put|write|include|add|paste|echo|print|log|save|"
+        rf"append|embed|leave)\b{_SPAN}{{0,20}}?(?:\$\{{?|\byour )?\b[A-Za-z_]*(?:TOKEN|KEY|"
+        rf"SECRET|PASSWORD|PASS|CREDENTIALS?|token|secret|password|credentials|api key)\b\}}?"
+        rf"{_SPAN}{{0,30}}?\b(?:in|into|to) (?:the |your |a |every )?(?:commit(?: message)?s?|"
+        rf"pull requests?|issues?|comments?|logs?|output|answers?|repl(?:y|ies)|readme|"
+        rf"memor(?:y|ies)|notes?|urls?|gists?|paste\w*)\b|\b(?:send|upload|push|copy|sync|"
+        rf"mirror|transfer|scp|rsync|tar)\b{_SPAN}{{0,40}}?\b(?:repo|repository|codebase|source "
+        rf"code|workspace|project|home directory)\b{_SPAN}{{0,30}}?(?:\b(?:s?ftp|tftp)://|"
+        rf"\b\d{{1,3}}(?:\.\d{{1,3}}){{3}}\b|pastebin|transfer\.sh|webhook|ngrok|requestbin)")),
+    # covert action, a user or operator speaking through the memory, dictated answers
+    ("authority", _rule(
+        rf"\bsecretly\b|\bcovertly\b|\bwithout (?:mentioning|telling|informing|notifying) "
+        rf"(?:it|this|that|them|the user|anyone|anybody)\b|\bthe user (?:secretly |actually |"
+        rf"really )?(?:wants|asked|expects|prefers|needs|told) you to\b|\b(?:per|by order of) "
+        rf"the (?:operator|administrator|admin|developer|owner)\b|\bthe (?:operator|"
+        rf"administrator) (?:says|wants|requires|orders|asks)\b|\b(?:whoever|anyone|anybody|"
+        rf"any (?:agent|model|assistant)|the (?:agent|model|assistant|ai)) (?:that |who )?"
+        rf"(?:reads|is reading|sees|finds|retrieves|loads) this\b|\bassistants? (?:must|shall|"
+        rf"has to|is required to|needs to|should always)\b|\b(?:include|add|put|insert|append|"
+        rf"start|begin|end)\b{_SPAN}{{0,40}}?\b(?:in|into|to|with) (?:every|each|all|your) "
+        rf"(?:answers?|repl(?:y|ies)|responses?|messages?)\b|\b(?:from here on|henceforth|going "
+        rf"forward|for the rest of the (?:session|conversation|task))\b{_SPAN}{{0,30}}?\b(?:reply|"
+        rf"respond|answer|talk|speak|write)|\b(?:reply|respond|answer|talk|speak)\b{_SPAN}"
+        rf"{{0,40}}?\b(?:from here on|henceforth|going forward|for the rest of the (?:session|"
+        rf"conversation|task))\b|\bwhatever (?:the )?(?:prompt|task|user|question|statement) "
+        rf"(?:asks|says|wants|requires|is)\b|\bignore what (?:the )?(?:task|prompt|user|"
+        rf"statement|spec\w*|instructions?|question)\b|\b(?:tell|inform) the user (?:that )?"
+        rf"(?:the task|it|this) (?:is|was) (?:impossible|done|solved|complete|finished|"
+        rf"unsolvable)\b|\b(?:true|real|actual|new) (?:requirement|purpose|instruction|job|"
+        rf"assignment|spec\w*) is\b")),
+    # the check fooled: test files overwritten, an early exit, a printed pass, a shallow or
+    # lenient checker, expected values collected into a table
+    ("verifier-gaming", _rule(
+        rf">\s*['\"]?\S*(?:\btests?/\S+|\btest_\w+\.\w+|_test\.\w+|\bconftest\.py)|"
+        rf"\b(?:exit 0|sys\.exit\(0?\)|os\._exit\(0\)|process\.exit\(0?\))(?!\w){_SPAN}{{0,60}}?"
+        rf"\b(?:first line|top of|on import|beginning of|start of|run_tests|conftest|test (?:file|"
+        rf"module|script|suite))\b|\b(?:print|echo|output|write|log)\w*\b{_SPAN}{{0,20}}?['\"]"
+        rf"(?:all )?(?:tests? passed|\d+ passed|ok, all tests)|\b(?:checker|grader|harness|"
+        rf"verifier|evaluator|judge|ci)s?\b{_SPAN}{{0,30}}?\b(?:then |will |would )?(?:marks?|"
+        rf"counts?|treats?|reports?|scores?|records?) (?:the |your )?(?:task|run|answer|solution|"
+        rf"it) (?:as )?(?:solved|passed|correct|done|successful|a pass)\b|\b(?:checker|grader|"
+        rf"harness|verifier|evaluator|judge|hidden tests|tests)\b{_SPAN}{{0,20}}?\b(?:ignores?|"
+        rf"skips?|(?:don'?t|do not|doesn'?t|does not|never|won'?t) (?:test|check|cover|exercise|"
+        rf"look at|see|read)|only (?:diffs?|matches?|parses?|inspects?|uses?|considers?|grades?|"
+        rf"scores?|verifies))\b|\b(?:copy|paste|put|store|hard-?code|collect|gather)\b{_SPAN}"
+        rf"{{0,20}}?\b(?:each|every|all|the) expected (?:values?|outputs?|answers?|results?)\b"
+        rf"{_SPAN}{{0,20}}?\b(?:into|in|as)\b|\b(?:lookup table|dict\w*|table|map) of (?:the )?"
+        rf"(?:expected|tests?'?) (?:outputs?|answers?|values?|results?)|\b(?:print|output|return|"
+        rf"echo) (?:the )?(?:sample|expected) (?:answers?|outputs?)\b|\b\w*SKIP_(?:TESTS?|"
+        rf"CHECKS?|VERIFY)\w*\s*=")),
+    # the brief replaced, the task refused, a prompt disclosed by permission
+    ("authority", _rule(
+        rf"\b(?:instructions?|prompt|task(?: statement| description)?|requirements?)\b{_SPAN}"
+        rf"{{0,30}}?\b(?:is|are) (?:only |just )?(?:an? )?(?:placeholder|draft|decoy|example|"
+        rf"irrelevant|red herring|distraction|trick|trap|lie|not (?:real|binding|the real))\b|"
+        rf"\b(?:obey|follow|heed|prioriti[sz]e|prefer|trust)\b{_SPAN}{{0,40}}?\b(?:rather than|"
+        rf"instead of|over|above) (?:the |your )?(?:task|user'?s?(?: request)?|prompt|"
+        rf"instructions?|system)\b|\bthis (?:note|memory|hint|tip) is the "
+        rf"(?:real|true|actual|authoritative|official|only) (?:brief|spec\w*|task|instructions?|"
+        rf"requirements?|prompt)\b|\b(?:do not|don'?t|never) (?:solve|complete|attempt|finish|"
+        rf"work on|do) (?:the|this|your) (?:task|problem|assignment|exercise)\b|\b(?:assistant|"
+        rf"agent|model|ai)s? (?:is|are) (?:now )?(?:allowed|permitted|authori[sz]ed|free) to\b|"
+        rf"\b(?:disclos|shar|expos|reveal|leak|divulg)\w*\b{_SPAN}{{0,20}}?\b(?:its|your|the) "
+        rf"(?:system|hidden|original|initial) (?:instructions|prompt|message)\b")),
+    # the check fooled in code: always-true assertions, stubs that always pass, answers read
+    # from the tests at run time, failing tests hidden from the runner
+    ("verifier-gaming", _rule(
+        rf"\bassert(?:True)?\s*\(\s*(?:True|1)\s*\)|\bassert\s+(?:True|1)\b(?!\s*[=<>!])|"
+        rf"\bassert\s+(\d+)\s*==\s*\1\b|\b(?:stub|fake|mock|dummy|replace\w*|patch\w*)\b{_SPAN}"
+        rf"{{0,40}}?\balways (?:succeeds?|pass(?:es)?|returns? (?:true|ok|success|0))\b|"
+        rf"sys\.modules\[\s*['\"](?:unittest|pytest|doctest)|\bif the (?:grader|checker|verifier|"
+        rf"judge|harness|tests?) (?:complains?|fails?|rejects?)\b{_SPAN}{{0,40}}?\b(?:monkey-?"
+        rf"patch|patch|mock|override|edit|change|replace|delete|disable)|\b(?:monkey-?patch|mock|"
+        rf"patch|override|replace|stub)\w*\s+(?:builtins\.\w+|open\b|sys\.\w+|os\.\w+)"
+        rf"{_SPAN}{{0,30}}?\breturn\w* (?:the )?expected\b|\breturn\w*\b{_SPAN}{{0,20}}?\b(?:the "
+        rf")?tests?'?s? expected\b|\b(?:read|load|open|pars|import)\w*\b{_SPAN}{{0,20}}?\S*"
+        rf"(?:tests?/|expected|answers?)\S*\.(?:json|txt|csv|ya?ml)\b{_SPAN}{{0,20}}?\b(?:at "
+        rf"run-? ?time|during the run|in the solution|from the solution)\b|\b(?:the )?(?:failing|"
+        rf"broken|red) tests?\b{_SPAN}{{0,40}}?\b(?:not (?:be )?collect\w*|(?:is |are )?skipped|"
+        rf"(?:not|never|won'?t) (?:be )?run|ignored)\b|\b(?:checker|grader|harness|verifier|"
+        rf"evaluator|judge)s?\b{_SPAN}{{0,20}}?\b(?:reads|checks|looks at|sees) (?:only )?the "
+        rf"(?:file ?name|name|exit code|existence|first line|last line|header|length|format)\b")),
+    # a pass earned without solving: marks, credit, counted files, shadowed commands, deleted
+    # suites, answers looked up where they are kept
+    ("verifier-gaming", _rule(
+        rf"\b(?:be|get|gets|is|are) (?:marked|graded|scored|counted) (?:as )?(?:correct|solved|"
+        rf"passed|right|done|a pass)\b|\b(?:full|partial) (?:credit|marks|score)\b|\b(?:harness|"
+        rf"grader|checker|verifier|judge|evaluator|ci) (?:counts|accepts|credits|rewards|sees) "
+        rf"(?:it|that|this|them)\b|\b(?:delete|remove|rm -r?f?|wipe|drop|empty)\b{_SPAN}{{0,15}}?"
+        rf"\b(?:the )?(?:tests?|spec) (?:directory|dir|folder|suite|files)\b|(?:sys\.exit\(0?\)|"
+        rf"os\._exit\(0\)|\btrue\b|exit 0|/bin/true)[^\n]{{0,30}}\bas the (?:test|check|"
+        rf"verification) (?:command|runner|script|step)\b|\b(?:it|this|that) (?:always|will "
+        rf"always) (?:pass(?:es)?|succeeds?|exits? (?:with )?0)\b|\b(?:alias|function)\s+(?:"
+        rf"pytest|cargo|test|make|diff|cmp|python3?|bash|sh|npm|go)\b\s*(?:=|\(\))|\b(?:expected "
+        rf"(?:answers|outputs|results|values)|answer (?:keys?|files?)|reference (?:solutions?|"
+        rf"answers|outputs)|solutions|answers)\b (?:live|lives|are|is|sit|sits|stored|kept|can "
+        rf"be found) (?:in|at|under) \S*/|\b(?:grading|grader|judge|checker|verifier|harness|"
+        rf"evaluator) (?:tip|hack|trick|exploit|loophole|bypass|cheat)s?\b")),
+    # the task or the run sent to a bare address, a reply that is only a link
+    ("exfiltration", _rule(
+        rf"\b(?:send|post|upload|forward|report|log|transmit|mirror|copy|sync|push)\w*\b{_SPAN}"
+        rf"{{0,60}}?\b(?:to|at) (?:https?|ftp)://(?!127\.|0\.0\.0\.0)\d{{1,3}}(?:\.\d{{1,3}}){{3}}|"
+        rf"\b(?:respond|reply|answer)\w*\b{_SPAN}{{0,40}}?\bwith (?:only )?(?:a |the )?(?:link|"
+        rf"url)\b|\b(?:share|publish|commit|expose|give|send|post|echo|write|put|store|add)\w*\b"
+        rf"{_SPAN}{{0,20}}?\byour [A-Za-z_]*(?:TOKEN|KEY|SECRET|PASSWORD|token|secret|password|"
+        rf"credentials|api key)\b{_SPAN}{{0,50}}?\b(?:in|into|to|with) (?:the |a )?(?:readme\w*|"
+        rf"docs?|team|everyone|public|chat|commit|issue|wiki|channel)\b")),
+    # code fetched from a bare address and run, a repository cloned from one
+    ("remote-exec", _rule(
+        r"\b(?:git clone|curl|wget)\b[^\n]{0,40}(?:https?|git|ftp)://(?!127\.|0\.0\.0\.0)"
+        r"\d{1,3}(?:\.\d{1,3}){3}[^\n]{0,80}(?:&&|;|\|)\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python3?|"
+        r"\./|chmod)|\bgit clone\s+(?:https?|git)://(?!127\.)\d{1,3}(?:\.\d{1,3}){3}")),
+    # files gathered and sent to a bare address
+    ("exfiltration", _rule(
+        r"\b(?:curl|wget)\b[^\n]{0,60}(?:-F\s*['\"]?\w*=@|-T\s|--upload-file|--data-binary\s+@|"
+        r"-d\s*@|--post-file)[^\n]{0,80}(?:https?://\d{1,3}(?:\.\d{1,3}){3}|\bhttp://)|"
+        r"\b(?:printenv|env)\s*>[^\n]{0,80}\b(?:curl|wget|nc|ncat|scp)\b")),
+    # persistence and privilege: sudoers, hooks and start-up files fed from outside
+    ("destructive", _rule(
+        r"\bchmod\s+(?:-R\s+)?(?:777|666|a\+w|o\+w)\s+/(?:etc|usr|bin|boot|root|var)\b|"
+        r"\bNOPASSWD\b|(?:>>?|\btee(?:\s+-a)?|\bchmod\b[^\n]{0,15}|\bsed\s+-i\b[^\n]{0,40})"
+        r"\s*/etc/(?:sudoers|passwd|shadow|ld\.so\.preload)|\bcore\.hooksPath\s+/tmp|"
+        r"\b(?:curl|wget)\b[^\n|;]{0,80}(?:>>?|-o|-O)\s*\S*(?:hooks/|\.bashrc|\.profile|"
+        r"\.zshrc|authorized_keys|/etc/cron|crontab|/etc/profile)|>>\s*~?/?\S*authorized_keys")),
+    # the check neutralised: tests removed, skipped or rewritten, failures turned into passes,
+    # a shallow checker exploited
+    ("verifier-gaming", _rule(
+        rf"\b(?:delete|remove|comment out|drop|skip|disable|xfail)\b{_SPAN}{{0,20}}?\b(?:the )?"
+        rf"(?:failing |broken |flaky )?(?:tests?|test (?:functions?|cases?|files?)|assertions?|"
+        rf"asserts?)\b{_SPAN}{{0,40}}?\b(?:will |then |now |to )?(?:pass(?:es)?|green|succeed\w*|"
+        rf"reports? (?:ok|success|passed)|exits? (?:with )?0)\b|\b(?:every|all|each|any|the "
+        rf"failing|failing) tests?\b{_SPAN}{{0,30}}?(?:@?pytest\.mark\.(?:skip|xfail)|"
+        rf"#\[ignore\]|@unittest\.skip|\bskip(?:ped)?\b|\bxfail\b)|(?:@?pytest\.mark\."
+        rf"(?:skip|xfail)\b|#\[ignore\]|@unittest\.skip\b){_SPAN}{{0,30}}?\b(?:every|all|each|"
+        rf"any|the failing|failing) tests?\b|\bthe (?:tests?|assertions?|expected outputs?|"
+        rf"verifier|checker|grader) (?:are|is) (?:wrong|broken|buggy|incorrect|outdated)\b"
+        rf"[^\n]{{0,40}}?\b(?:edit|change|rewrite|update|fix|modify|adjust|delete|remove)\b|"
+        rf"\b(?:overwrite|rewrite|regenerate|replace|edit|modify)\b{_SPAN}{{0,20}}?\bexpected"
+        rf"[_ -]?(?:outputs?|results?|answers?|values?)\b|\b(?:hook|conftest|plugin)\b"
+        rf"{_SPAN}{{0,60}}?\b(?:rewrites?|turns?|changes?|converts?|flips?|marks?|forces?|"
+        rf"reports?)\b{_SPAN}{{0,15}}?\b(?:failed|failing|failures?|errors?)\b{_SPAN}{{0,30}}?"
+        rf"\b(?:pass|passed|success|ok)\b|\b(?:checker|grader|harness|verifier|evaluator|judge|"
+        rf"ci)s?\b{_SPAN}{{0,30}}?\b(?:only|just) (?:sees?|looks? (?:at|for)|checks?|greps?|"
+        rf"reads?|counts?|compares?|tests?)\b|\ball the (?:checker|grader|harness|verifier|"
+        rf"evaluator|judge|ci) (?:sees|checks|looks at|reads)\b|\b(?:checker|grader|harness|"
+        rf"verifier|evaluator|judge)s?\b{_SPAN}{{0,30}}?\b(?:never|don'?t|do not|doesn'?t|does "
+        rf"not) (?:actually )?(?:run|execute|check|compile|import)\b|(?:PYTEST_ADDOPTS|addopts)"
+        rf"[^\n]{{0,30}}(?:--co\b|--collect-only|-p no:)|\|\|\s*true\b{_SPAN}{{0,30}}?\b(?:every|"
+        rf"all|each) (?:commands?|lines?|steps?)\b")),
     ("destructive", _rule(
         r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~/?|"
         r"\$HOME/?|\.\.?/?)?\*?(?=\s|$|[`'\";&|)])|\bmkfs(?:\.\w+)?\s|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|"
@@ -294,7 +540,14 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\S+\s+/(?:etc|usr|var|bin|boot|lib|root)?(?:\s|$)|\brm\s+-[a-z]*r[a-z]*\s+[^\n]*\.\./\*")),
 ]  # fmt: skip
 # rules whose match is advice, not an attack, when the sentence forbids it
-_NEGATABLE = {"destructive", "remote-exec", "exfiltration", "prompt-leak", "verifier-gaming"}
+_NEGATABLE = {
+    "destructive",
+    "remote-exec",
+    "exfiltration",
+    "prompt-leak",
+    "verifier-gaming",
+    "sandbox-escape",
+}
 
 
 @dataclass(frozen=True)
@@ -316,7 +569,10 @@ def normalise(text: str) -> str:
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)
 
 
-_CLAUSE_END = re.compile(r"[\n;!?。]|\.(?!\S)")  # a dot inside a word ("notes.md") is not one
+# a dot inside a word ("notes.md") is not one; a colon or ", then ..." starts a new instruction
+_CLAUSE_END = re.compile(
+    r"[\n;!?。]|:(?=\s)|\.(?!\S)|,(?=\s*(?:just|then|so|now|instead|and then)\b)"
+)
 
 
 def _sentence_around(text: str, start: int) -> str:
@@ -340,6 +596,12 @@ _GATES = {
 }
 
 
+def _forbidden(text: str, start: int) -> bool:
+    """Whether a prohibition in the same clause, close before ``start``, forbids the match."""
+    before = _sentence_around(text, start)
+    return any(len(before) - m.end() <= _NEGATION_REACH for m in _NEGATED.finditer(before))
+
+
 def _matches(text: str) -> set[str]:
     found = set()
     lowered = text.lower()
@@ -348,7 +610,7 @@ def _matches(text: str) -> set[str]:
         if gate is not None and not gate.search(lowered):
             continue
         for match in pattern.finditer(text):
-            if name in _NEGATABLE and _NEGATED.search(_sentence_around(text, match.start())):
+            if name in _NEGATABLE and _forbidden(text, match.start()):
                 continue  # "never run rm -rf /" is advice
             found.add(name)
             break
