@@ -2,9 +2,10 @@
 
 Text is normalised before the rules run (Unicode NFKC, zero-width, soft-hyphen and bidi
 characters removed, lookalike letters from other scripts mapped to Latin, spelled-out words
-joined), then screened in several views (as written, normalised, with digits read as letters),
+joined), then screened in several views (as written, normalised, with digits read as letters,
+and decoded where the text shows an encoding: see :mod:`views`),
 so an obfuscated instruction meets the same rules as a plain one. The rules cover instructions
-in English and 15 other languages, role changes, fake system or tool markup, comments and
+in English and 31 other languages, role changes, fake system or tool markup, comments and
 notes addressed to an AI, destructive commands presented as a required step, exfiltration,
 remote execution, persistence (sudoers, hooks, start-up files), sandbox escapes, prompt leaks,
 claims of authority over the task, covert or dictated replies, and advice to cheat the task's
@@ -23,6 +24,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from langgraph_mtl.hygiene.views import decoded_views
 
 __all__ = [
     "CLASSIFIER_PROMPT",
@@ -54,7 +57,7 @@ _SPELLED = re.compile(
 _EN_VERB = r"(?:ignore|disregard|forget|override|bypass|discard|pay no attention to)"
 _EN_WHAT = (
     r"(?:instructions?|prompts?|rules|guidelines|directives|messages?|context|constraints|"
-    r"requirements|orders|everything)"
+    r"requirements|orders|everything|guidance|directions|commands)"
 )
 # (language, verb, noun): an instruction to drop what the agent was told
 _FOREIGN_OVERRIDE = [
@@ -85,7 +88,38 @@ _FOREIGN_OVERRIDE = [
         r"\b(?:ignora|ignorate|dimentica|dimenticate|trascura)\b",
         r"\b(?:istruzioni|regole|indicazioni|direttive|compito)\b",
     ),
-    ("nl", r"\b(?:negeer|vergeet)\b", r"\b(?:instructies|regels|aanwijzingen|taak)\b"),
+    ("nl", r"\b(?:negeer|vergeet|ignoreer)\b", r"\b(?:instructies|regels|aanwijzingen|taak)\b"),
+    ("sv", r"\b(?:ignorera|glöm|strunta i)\b", r"\b(?:instruktioner\w*|regler\w*|uppgift\w*)"),
+    (
+        "da-no",
+        r"\b(?:ignorer|ignorér|glem)\b",
+        r"\b(?:instruktioner\w*|instrukser|regler\w*|oppgave\w*|opgave\w*)",
+    ),
+    ("fi", r"\b(?:ohita|unohda|jätä huomiotta)\b", r"\b(?:ohje\w*|sääntö\w*|säännöt|tehtävä\w*)"),
+    (
+        "cs-sk",
+        r"\b(?:ignoruj\w*|zapomeň\w*|zabudni\w*)",
+        r"\b(?:pokyn\w*|instrukc\w*|inštrukci\w*|pravidl\w*|úkol\w*)",
+    ),
+    (
+        "ro",
+        r"\b(?:ignoră|ignorați|ignora|uită|uitați)\b",
+        r"\b(?:instrucțiuni\w*|instructiuni\w*|regul\w*|sarcin\w*)",
+    ),
+    (
+        "hu",
+        r"(?:hagyd figyelmen kívül|hagyja figyelmen kívül|felejtsd el|ignoráld)",
+        r"(?:utasítás\w*|szabály\w*|feladat\w*)",
+    ),
+    ("el", r"(?:αγνόησε|αγνοήστε|ξέχασε|ξεχάστε)", r"(?:οδηγί\w*|κανόν\w*|εντολ\w*)"),
+    ("he", r"(?:התעלם|התעלמי|התעלמו|שכח|שכחי)", r"(?:הוראות|ההוראות|הכללים|כללים|ההנחיות)"),
+    ("fa", r"(?:نادیده بگیر|فراموش کن)", r"(?:دستورالعمل|دستورات|قوانین)"),
+    ("th", r"(?:เพิกเฉย|ละเว้น|ลืม|ไม่ต้องสนใจ)", r"(?:คำสั่ง|คำแนะนำ|กฎ)"),
+    (
+        "sw-tl",
+        r"\b(?:puuza|sahau|huwag pansinin|kalimutan)\b",
+        r"\b(?:maagizo|maelekezo|sheria|tagubilin|utos|patakaran)\b",
+    ),
     (
         "pl",
         r"\b(?:zignoruj\w*|zignorow\w*|ignoruj\w*|ignorow\w*|zapomnij\w*)",
@@ -485,6 +519,24 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"{_SPAN}{{0,20}}?\byour [A-Za-z_]*(?:TOKEN|KEY|SECRET|PASSWORD|token|secret|password|"
         rf"credentials|api key)\b{_SPAN}{{0,50}}?\b(?:in|into|to|with) (?:the |a )?(?:readme\w*|"
         rf"docs?|team|everyone|public|chat|commit|issue|wiki|channel)\b")),
+    # script in a link or an event handler that reads cookies or storage and sends them
+    ("exfiltration", _rule(
+        r"\]\(\s*javascript:|\bon(?:error|load|click|mouseover|focus)\s*=\s*['\"]?[^\n]{0,80}"
+        r"\b(?:fetch|XMLHttpRequest|sendBeacon|document\.cookie|localStorage|eval)\b|"
+        r"\b(?:document\.cookie|localStorage\.\w+|sessionStorage\.\w+)[^\n]{0,10}\+[^\n]{0,60}"
+        r"(?:fetch|https?://|new Image)|(?:fetch|new Image\(\)\.src\s*=)[^\n]{0,80}\+\s*"
+        r"(?:document\.cookie|localStorage|sessionStorage)")),
+    # the conversation so far declared a test, the "actual" instruction given, an encoded one
+    # to decode and obey, a role without restrictions
+    ("override", _rule(
+        rf"\b(?:previous|earlier|above|prior) (?:steps|messages|instructions|text|prompt|"
+        rf"conversation)\b (?:were|was|is|are) (?:only |just )?(?:a test|fake|a joke|a decoy|"
+        rf"a trick|not real)\b|\b(?:actual|real|true) (?:instructions?|task|request|order|"
+        rf"command|objective|goal)\s*(?:is|are|:)|\bdecode\b{_SPAN}{{0,30}}?\b(?:and|then)\s+"
+        rf"(?:follow|obey|do|apply|carry out)\b|\byou are (?:now )?(?:unrestricted|unfiltered|"
+        rf"uncensored|jailbroken|free of (?:all )?(?:rules|restrictions))\b|\b(?:you (?:now )?have no|"
+        rf"(?:ai|assistant|model|agent) (?:with|without) (?:any )?) (?:restrictions|"
+        rf"limits|rules|guidelines|filters)\b")),
     # code fetched from a bare address and run, a repository cloned from one
     ("remote-exec", _rule(
         r"\b(?:git clone|curl|wget)\b[^\n]{0,40}(?:https?|git|ftp)://(?!127\.|0\.0\.0\.0)"
@@ -634,7 +686,8 @@ def screen(*texts: str, classifier: Classifier | None = None) -> Screening:
     joined = "\n".join(texts)
     plain = normalise(joined)
     found: set[str] = set()
-    for view in dict.fromkeys((joined, plain, plain.translate(_LEET))):  # distinct views only
+    views = (joined, plain, plain.translate(_LEET), *map(normalise, decoded_views(joined)))
+    for view in dict.fromkeys(views):  # distinct views only
         found |= _matches(view)
     reasons = tuple(name for name in dict.fromkeys(n for n, _ in _RULES) if name in found)
     undecided = not reasons and classifier is not None and _UNDECIDED.search(plain)

@@ -1,0 +1,69 @@
+"""Decoded views of a text: what an instruction hidden by an encoding reads as.
+
+Each view exists only when the text shows a sign of its encoding (percent escapes, HTML
+entities, a base64 run, a mention of rot13, words stacked one per line), so ordinary text
+costs one cheap search per encoding.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import html
+import re
+from urllib.parse import unquote
+
+__all__ = ["decoded_views"]
+
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&(?:#[0-9]{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,10});")
+_ROT13 = re.compile(r"(?i)\brot-?13\b|\bcaesar\b")
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+# three or more lines in a row of at most two words each: a sentence written downwards
+_STACKED = re.compile(r"(?m)(?:^[ \t]*\S+(?:[ \t]+\S+)?[ \t]*\n){2,}[ \t]*\S+(?:[ \t]+\S+)?[ \t]*$")
+_MAX_PIECES = 20
+
+
+def _printable(data: bytes) -> str | None:
+    """The bytes as text when they are mostly printable (a decoded instruction), else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    shown = sum(ch.isprintable() or ch in "\n\t" for ch in text)
+    return text if text and shown >= 0.9 * len(text) and re.search(r"[A-Za-z]{2}", text) else None
+
+
+def _base64_pieces(text: str) -> list[str]:
+    pieces = []
+    for match in _BASE64.finditer(text):
+        run = match.group(0)
+        try:
+            data = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        decoded = _printable(data)
+        if decoded is not None:
+            pieces.append(decoded)
+        if len(pieces) >= _MAX_PIECES:
+            break
+    return pieces
+
+
+def decoded_views(text: str) -> list[str]:
+    """The text as each encoding it shows signs of would decode it (possibly none)."""
+    views = []
+    if _PERCENT.search(text):
+        views.append(unquote(text))
+    if _ENTITY.search(text):
+        views.append(html.unescape(text))
+    if _ROT13.search(text):
+        views.append(codecs.encode(text, "rot13"))
+    pieces = _base64_pieces(text)
+    if pieces:
+        views.append("\n".join(pieces))
+    stacked = [m.group(0) for m in _STACKED.finditer(text)]
+    if stacked:
+        views.append("\n".join(" ".join(block.split()) for block in stacked))
+    return views
