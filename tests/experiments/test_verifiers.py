@@ -18,6 +18,7 @@ from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run
 from langgraph_mtl.experiments.soundness import check_soundness
 from langgraph_mtl.experiments.tasks import Domain, Task
 from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
+from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
 from langgraph_mtl.experiments.verifiers.scratch import read_result
 from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
 from langgraph_mtl.experiments.verifiers.verilog import tag_testbench
@@ -233,6 +234,28 @@ def test_a_suite_run_that_never_reports_fails(tmp_path):
     suite = UnittestSuite(tests="import unittest\n", entry="f", python="python3")
     verdict = suite.check({"solution.py": "def f():\n    return 1\n"}, "none")
     assert not verdict.passed  # no tests: nothing to pass
+
+
+@pytest.mark.parametrize(
+    ("source", "names"),
+    [
+        ("fn f() { std::process::exit(0) }", ["process"]),
+        ("fn f() { r#process::exit(0) }", ["process"]),
+        ('fn f() { let _ = std::fs::read("/proc/self/exe"); unsafe {} }', ["fs", "unsafe"]),
+        ('fn f() { include_str!("/proc/self/exe"); std::env::args(); }', ["env", "include_str"]),
+        ('#[no_mangle] pub fn f() {} extern "C" { fn g(); }', ["extern", "no_mangle"]),
+        ('fn f() { let s = "a\\"b"; use std::net; }', ["net"]),
+        # comments, strings, raw strings, chars and names that only contain a word pass
+        ('fn f() { let s = "std::process"; // process\n /* env /* fs */ os */ }', []),
+        ("fn f<'a>(x: &'a str) -> char { let c = '\"'; let r = r#\"fs\"#; 'x' }", []),
+        ("fn f(os_name: &str, process_id: u32) -> u32 { process_id }", []),
+        ('fn f() { let s = "unterminated }', ["an unterminated comment or literal"]),
+    ],
+)
+def test_a_rust_solution_may_not_name_what_reaches_outside_its_computation(source, names):
+    """A Rust solution runs in its tests' process: reading its own binary, listing its tests or
+    stopping the run would let it print libtest's lines itself."""
+    assert forbidden_names(source) == names
 
 
 @pytest.mark.toolchain

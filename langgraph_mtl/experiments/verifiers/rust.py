@@ -2,7 +2,8 @@
 a separate test crate that imports only the task's function, so crate attributes and macros in
 the solution cannot reach the tests. Each build and the test run are sandboxed apart (the
 solution's build never sees the tests). A pass needs libtest's own line for every test,
-including one named with this run's nonce, and a summary counting them all."""
+including one named with this run's nonce, and a summary counting them all; the solution may not
+name what would let it learn the nonce or stop the run (see :mod:`rust_reach`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
 from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
 
 __all__ = ["RustTests"]
@@ -31,6 +33,11 @@ class RustTests(OneFileVerifier):
     timeout: float = 120.0
 
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
+        if names := forbidden_names(text):
+            return failed(
+                f"solution.rs may not use {', '.join(names)}: the function must only compute its "
+                "result (no files, processes, environment, unsafe or foreign code)"
+            )
         nonce = new_nonce()
         expected = len(re.findall(r"#\[test\]", self.tests)) + 1
         library = re.sub(
