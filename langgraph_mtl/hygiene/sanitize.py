@@ -50,6 +50,17 @@ def redact_identifier(value: str) -> tuple[str, int]:
     return _PLACEHOLDER.sub(r"REDACTED-\1", result.text), result.count
 
 
+def _strings(value: object) -> list[str]:
+    """Every string inside a JSON-like value (keys of objects included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (*_strings(key), *_strings(item))]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
 def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> Sanitized:
     """Redact every string field of ``record`` and screen its text for injection attempts
     (``classifier`` decides texts the rules leave open, see :func:`screen`)."""
@@ -75,7 +86,10 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
         flags[name] = value
     if found:
         flags["redacted"] = int(flags.get("redacted", 0)) + found
-    verdict = screen(str(update["key"]), str(update["content"]), classifier=classifier)
+    content = str(update["content"])
+    # the payload is served too (the store's values): what of it the content does not repeat
+    unseen = [text for text in _strings(payload) if text not in content]
+    verdict = screen(str(update["key"]), content, *unseen, classifier=classifier)
     if verdict.flagged:
         flags["quarantined"] = True
         flags["quarantine_reason"] = ",".join(verdict.reasons)
