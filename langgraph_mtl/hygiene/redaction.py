@@ -104,6 +104,18 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("cli-password", re.compile(
         r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(['\"]?)([^\s'\"|;&]+)\1"), 2),
     ("cli-password", re.compile(r"\bopenssl\b[^\n|;&]*?\s-k\s+(['\"]?)([^\s'\"]+)\1"), 2),
+    # a registry or cloud login's -p value: docker/az/helm/oc login -u user -p <pw>
+    ("cli-password", re.compile(
+        r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oc|az|cf|crane|oras|regctl|argocd)\b"
+        r"[^\n|;&]*?\blogin\b[^\n|;&]*?\s-p\s*(['\"]?)((?!-)[^\s'\"]+)\1"), 2),
+    # a password as the second positional argument of a login or basic-auth call
+    ("password", re.compile(
+        r"(?:\.login|\b\w*(?:Basic|Digest|Proxy)Auth|\bauth\s*=\s*)\(\s*(['\"])[^'\"\n]*\1\s*,"
+        r"\s*(['\"])([^'\"\n]{4,})\2"), 3),
+    # the output line of a command that prints a token
+    ("printed-token", re.compile(
+        r"\b(?:auth:token|print-access-token|print-identity-token|get-login-password|"
+        r"get-authorization-token|create-token|token create)\b[^\n]*\n\s*(\S{16,})"), 1),
     ("cli-password", re.compile(
         r"\b(?:echo|printf)\s+(?:-\w+\s+)*(['\"]?)([^\s'\"|]{3,}?)\1\s*\|\s*"
         r"(?:sudo\s+(?:-\w+\s+)*-S\b|\S*passwd\b|chpasswd\b|[^\n|;&]*--password-stdin)"), 2),

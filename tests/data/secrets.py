@@ -175,4 +175,80 @@ SECRET_CASES: list[tuple[str, str]] = [
         "seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident",
         "abandon ability able about above absent absorb abstract absurd abuse access accident",
     ),
+    # a second round, each written before the rules that catch it (25 of 30 were caught)
+    (
+        "export GH_TOKEN=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+        "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+    ),
+    (
+        "const stripe = require('stripe')('sk_test_51Hq7ZpL2mN4bV6cX8zA0sD');",
+        "sk_test_51Hq7ZpL2mN4bV6cX8zA0sD",
+    ),
+    ("az login --service-principal -u 1111 -p 'Az.Pw~12345-abcde' --tenant t", "Az.Pw~12345-abcde"),
+    ("docker login -u bob -p Dckr9Pw registry.example.com", "Dckr9Pw"),
+    (
+        "git config --global credential.helper store && echo 'https://bob:Gh0stPw9@github.com' > ~/.git-credentials",
+        "Gh0stPw9",
+    ),
+    (
+        "pip install --index-url https://__token__:pypi-AgEIcHlwaS5vcmc2@pypi.example/simple pkg",
+        "pypi-AgEIcHlwaS5vcmc2",
+    ),
+    (
+        "[default]\naws_access_key_id = AKIAQ3EGUJ6YKVHXWZMN\naws_secret_access_key = 9dR3+qW8vN2mL5kJ7hG4fD1sA0zX6cV9bN3mQ8wE",
+        "9dR3+qW8vN2mL5kJ7hG4fD1sA0zX6cV9bN3mQ8wE",
+    ),
+    ("client_secret=GOCSPX-1a2b3c4d5e6f7g8h9i0jKLMNop", "GOCSPX-1a2b3c4d5e6f7g8h9i0jKLMNop"),
+    ("DATABASE_URL=mysql+pymysql://app:My%40Pass%21@db/app", "My%40Pass%21"),
+    ("ssh -i key.pem ubuntu@host  # key passphrase: Ubuntu-Key-77", "Ubuntu-Key-77"),
+    (
+        "heroku auth:token\n8c4f1a2b-9d3e-4f5a-b6c7-d8e9f0a1b2c3",
+        "8c4f1a2b-9d3e-4f5a-b6c7-d8e9f0a1b2c3",
+    ),
+    (
+        'const firebaseConfig = { apiKey: "AIzaSyB1c2D3e4F5g6H7i8J9k0L1m2N3o4P5q6R" };',
+        "AIzaSyB1c2D3e4F5g6H7i8J9k0L1m2N3o4P5q6R",
+    ),
+    (
+        "discord bot token: MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.MnOpQrStUvWxYz0123456789AbCdEfGhIjKl",
+        "MTA5ODc2NTQzMjEwOTg3NjU0.GhIjKl.MnOpQrStUvWxYz0123456789AbCdEfGhIjKl",
+    ),
+    (
+        "TELEGRAM_BOT=123456789:AAHk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0",
+        "123456789:AAHk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0",
+    ),
+    (
+        "PRIVATE_KEY=0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+        "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    ),
+    (
+        'curl -H "PRIVATE-TOKEN: glpat-abcDEF123ghiJKL456mn" https://gitlab.example/api/v4/projects',
+        "glpat-abcDEF123ghiJKL456mn",
+    ),
+    ("requests.post(url, data={'username': 'bob', 'password': 'Pw-in-dict-9'})", "Pw-in-dict-9"),
+    (
+        '<connectionStrings><add connectionString="Server=db;User ID=sa;Password=XmlConn9!;"/></connectionStrings>',
+        "XmlConn9!",
+    ),
+    ("vault kv put secret/app db_password=Vault-Pw-88", "Vault-Pw-88"),
+    ("kubectl create secret docker-registry reg --docker-password=K8sReg-Pw1", "K8sReg-Pw1"),
+    ("$ mysql -uroot -pR00tPass123 -e 'show databases'", "R00tPass123"),
+    (
+        'RUN echo "machine github.com login x password ghp_abcdefghijklmnopqrstuvwxyz0123456789" > ~/.netrc',
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    ),
+    ("smtp.login('me@example.com', 'Smtp-App-Pw-7')", "Smtp-App-Pw-7"),
+    ("psycopg2.connect('dbname=app user=app password=ConnStr-Pw5 host=db')", "ConnStr-Pw5"),
+    (
+        'export OPENAI_API_KEY="sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd"',
+        "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd",
+    ),
+    ("auth = HTTPBasicAuth('admin', 'BasicAuth-Pw3')", "BasicAuth-Pw3"),
+    ("ftp.login(user='anon', passwd='Ftp-Pw-42')", "Ftp-Pw-42"),
+    ("jdbc:postgresql://db:5432/app?user=app&password=Jdbc-Pw-6", "Jdbc-Pw-6"),
+    ("The API key is 7f9c2ba4e88f827d616045507605853e", "7f9c2ba4e88f827d616045507605853e"),
+    (
+        "wallet private key 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
+        "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
+    ),
 ]
