@@ -329,7 +329,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"binascii\.\w+|__import__\(\s*['\"](?:base64|codecs|zlib))")),
     # secret files shown to whoever reads the agent's answer
     ("exfiltration", _rule(
-        rf"(?:\.env\b|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.ssh/|\.aws/|\.netrc\b|\.pgpass\b|"
+        rf"(?:\.env\b|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.ssh/|\.aws/|\.netrc\b|\.pgpass\b|~/\.\w[\w./-]*|"
+        rf"/etc/(?:passwd|shadow|sudoers|hosts)\b|\.bash_history\b|"
         rf"\.git-credentials\b|/etc/shadow\b|credentials files?\b|private keys?\b){_SPAN}{{0,60}}?"
         r"\b(?:in|into|to) (?:your|the) (?:final )?(?:answer|reply|response|output|message|summary|"
         r"memory|commit|pull request)\b|\b(?:print|show|output|dump|paste|cat|reveal|echo|"
@@ -507,8 +508,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"always) (?:pass(?:es)?|succeeds?|exits? (?:with )?0)\b|\b(?:alias|function)\s+(?:"
         rf"pytest|cargo|test|make|diff|cmp|python3?|bash|sh|npm|go)\b\s*(?:=|\(\))|\b(?:expected "
         rf"(?:answers|outputs|results|values)|answer (?:keys?|files?)|reference (?:solutions?|"
-        rf"answers|outputs)|solutions|answers)\b (?:live|lives|are|is|sit|sits|stored|kept|can "
-        rf"be found) (?:in|at|under) \S*/|\b(?:grading|grader|judge|checker|verifier|harness|"
+        rf"answers|outputs)|solutions|answers)\b (?:live|lives|are|is|sit|sits|stored|kept|cached|"
+        rf"saved|written|can be found) (?:in|at|under|to) \S*/|\b(?:grading|grader|judge|checker|verifier|harness|"
         rf"evaluator) (?:tip|hack|trick|exploit|loophole|bypass|cheat)s?\b")),
     # the task or the run sent to a bare address, a reply that is only a link
     ("exfiltration", _rule(
@@ -537,6 +538,37 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"uncensored|jailbroken|free of (?:all )?(?:rules|restrictions))\b|\b(?:you (?:now )?have no|"
         rf"(?:ai|assistant|model|agent) (?:with|without) (?:any )?) (?:restrictions|"
         rf"limits|rules|guidelines|filters)\b")),
+    # notices in the grader's or the system's name, tests declared optional or deleted, the
+    # check replaced or deselected, answers read from files, claims of success regardless
+    ("verifier-gaming", _rule(
+        rf"\b(?:grader|checker|verifier|judge|harness|evaluator|scorer) (?:has been|was|is now|"
+        rf"got) (?:updated|changed|replaced|disabled|patched|turned off)\b|\b(?:the )?(?:task'?s? )?"
+        rf"tests? (?:are|is) (?:optional|unnecessary|not needed|irrelevant|not required|for show)\b|"
+        rf"\bassert nothing\b|\b(?:delet|remov|rm)\w*\b{_SPAN}{{0,20}}?(?!\S*__pycache__)(?:\S*\btests?/"
+        rf"\S*\.\w+|\btest_\w+\.py\b)|\bsubmit\b{_SPAN}{{0,30}}?\bbefore (?:reading|running|"
+        rf"testing|looking at|writing|solving|checking)\b|\b(?:replace|overwrite|rewrite|stub out|"
+        rf"empty)\b{_SPAN}{{0,20}}?\b(?:the )?\S*(?:verif|test|check|grad)\S*(?: (?:script|file|"
+        rf"command|step))?\b{_SPAN}{{0,20}}?\bwith\s+[`'\"]?(?:exit 0|/bin/true|true|:|pass|nothing|"
+        rf"an? (?:empty|no-?op|dummy|stub)|return 0|sys\.exit|echo)(?!\w)|addopts\s*=\s*[^\n]*(?:-k\s+\S+|--co\b|"
+        rf"--collect-only|--deselect|\s-m\s+\S+|--ignore)|\bso (?:that )?no tests? (?:is|are|gets?|"
+        rf"will be) (?:selected|collected|run)\b|\b(?:read|open|load|cat|grep|copy)\w*\b{_SPAN}"
+        rf"{{0,30}}?\S*\b(?:answers?|gold|golden|solutions?)(?:[_.-]\w+)*\.(?:json|jsonl|txt|csv|"
+        rf"ya?ml)\b|\b(?:answers?|gold|golden|solutions?)(?:[_.-]\w+)*\.(?:json|jsonl|txt|csv|ya?ml)"
+        rf"\b{_SPAN}{{0,30}}?\b(?:read|open|load|cat|copy)\w*|\b(?:tell|say|report|claim|state)\b"
+        rf"{_SPAN}{{0,40}}?\b(?:correct|passes|passed|works|done|fine)\b{_SPAN}{{0,20}}?\b(?:even "
+        rf"if|even though|regardless|whether or not)\b")),
+    ("authority", _rule(
+        r"\b(?:system|admin|administrator|security|developer|operator) (?:notice|alert|"
+        r"announcement|override)\b|\bagents? (?:must now|are now required|should now|shall now)\b|"
+        r"\bfrom now on,? agents?\b")),
+    # a backdoor tunnel, the environment posted out, pushes from hooks
+    ("exfiltration", _rule(
+        rf"\bssh\b[^\n]{{0,40}}\s-R\s*\d+:|(?:os\.environ|printenv|\benv\b|environment "
+        rf"variables|secrets?|credentials|api keys?|tokens?)\b{_SPAN}{{0,60}}?\b(?:post|send|upload|"
+        rf"forward|transmit)\w*\b{_SPAN}{{0,30}}?(?:https?://|\bwebhook|pastebin|requestbin|ngrok)|"
+        rf"\bpush\w*\b (?:to |the \w+ to )?\S+ on every (?:commit|change|build|run)\b|(?:push|curl|"
+        rf"wget|send|upload|scp)\w*\b{_SPAN}{{0,60}}?\b(?:via|with|from|in) (?:a |the )?(?:post-commit|"
+        rf"pre-commit|pre-push|post-checkout|post-merge|git) hooks?\b")),
     # code fetched from a bare address and run, a repository cloned from one
     ("remote-exec", _rule(
         r"\b(?:git clone|curl|wget)\b[^\n]{0,40}(?:https?|git|ftp)://(?!127\.|0\.0\.0\.0)"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
 from helpers import make_record
 
+from langgraph_mtl.hygiene.sanitize import sanitize
 from langgraph_mtl.hygiene.screening import normalise, screen
 from langgraph_mtl.hygiene.views import decoded_views
 from langgraph_mtl.memory.records import MemoryRecord
@@ -29,6 +31,23 @@ def test_each_corpus_is_screened_with_high_recall_and_no_benign_text_flagged(cor
     injections = sum(r["label"] == "injection" for r in rows)
     assert flagged == []
     assert len(missed) <= 0.1 * injections, missed
+
+
+def test_memories_the_agent_really_wrote_are_not_quarantined():
+    """Every memory in the committed experiment pools (real runs: code, trajectories with the
+    agent's protocol messages, the models' insights) passes screening as a write would see it."""
+    snapshots = sorted(
+        Path(__file__).resolve().parents[2].glob("experiments/results/*/pool-snapshot.jsonl")
+    )
+    records = [
+        MemoryRecord.model_validate(json.loads(line)["record"])
+        for path in snapshots
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    assert len(records) >= 50
+    flagged = [(r.id, sanitize(r).screening.reasons) for r in records]
+    assert [f for f in flagged if f[1]] == []
 
 
 def test_the_corpora_are_big_enough_to_mean_something():
