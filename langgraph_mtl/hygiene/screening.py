@@ -3,7 +3,8 @@
 Text is normalised before the rules run (Unicode NFKC, zero-width, soft-hyphen and bidi
 characters removed, lookalike letters from other scripts mapped to Latin, spelled-out words
 joined), then screened in several views (as written, normalised, with digits read as letters,
-and decoded where the text shows an encoding: see :mod:`views`),
+and decoded where the text shows an encoding, see :mod:`views`, and glossed into English where
+it is written in another language, see :mod:`gloss`),
 so an obfuscated instruction meets the same rules as a plain one. The rules cover instructions
 in English and 31 other languages, role changes, fake system or tool markup, comments and
 notes addressed to an AI, destructive commands presented as a required step, exfiltration,
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.views import decoded_views
 
 __all__ = [
@@ -718,7 +720,10 @@ def screen(*texts: str, classifier: Classifier | None = None) -> Screening:
     joined = "\n".join(texts)
     plain = normalise(joined)
     found: set[str] = set()
-    views = (joined, plain, plain.translate(_LEET), *map(normalise, decoded_views(joined)))
+    decoded = [normalise(view) for view in decoded_views(joined)]
+    as_written = unicodedata.normalize("NFKC", joined)  # Cyrillic words before lookalike mapping
+    glossed = [g for view in (as_written, plain, *decoded) if (g := gloss(view)) is not None]
+    views = (joined, plain, plain.translate(_LEET), *decoded, *glossed)
     for view in dict.fromkeys(views):  # distinct views only
         found |= _matches(view)
     reasons = tuple(name for name in dict.fromkeys(n for n, _ in _RULES) if name in found)
