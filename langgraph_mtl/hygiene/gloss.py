@@ -10,6 +10,7 @@ It is not a translation: text without any of these words comes back unchanged.
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = ["gloss"]
@@ -472,6 +473,7 @@ _REORDER = [
 ]
 
 
+@functools.cache
 def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     english: dict[str, str] = {}
     latin: list[str] = []
@@ -487,7 +489,6 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile("|".join(alternatives), re.IGNORECASE), english
 
 
-_WORD, _ENGLISH = _pattern()
 # a sign of another language: a letter outside ASCII, or a common function word of French,
 # German, Spanish, Italian or Portuguese (written without accents)
 _FOREIGN = re.compile(
@@ -503,6 +504,7 @@ def gloss(text: str) -> str | None:
     original = text
     for pattern, order in _REORDER:
         text = pattern.sub(order, text)
-    glossed = _WORD.sub(lambda m: f" {_ENGLISH[m.group(0).lower()]} ", text)
+    words, english = _pattern()
+    glossed = words.sub(lambda m: f" {english[m.group(0).lower()]} ", text)
     glossed = re.sub(r"[ \t]{2,}", " ", glossed)
     return glossed if glossed != original else None
