@@ -219,7 +219,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"|hey,?\s*|dear\s+)?(?:ai|llm|assistant|agent|model|copilot|chatgpt|claude|gpt)"
         r"(?:\s+agent)?(?:\s*/\s*\w+)?\s*(?:[:,]|reading this|instruction)")),
     ("addressed-to-agent", _rule(
-        r"\b(?:note (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|agents?|language models?)|"
+        r"\b(?:note (?:to|for) (?:the |any |all )?(?:ai|llm|assistant|agents?|language models?|"
+        r"models?(?=\s*:))|"
         r"(?:any|all|every) (?:ai|llm|language model|assistant|agent)s? reading this|"
         r"if you are an? (?:ai|llm|language model|assistant)|(?:ai|llm|assistant|agent)s? "
         r"reading this)")),
@@ -571,6 +572,29 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\bpush\w*\b (?:to |the \w+ to )?\S+ on every (?:commit|change|build|run)\b|(?:push|curl|"
         rf"wget|send|upload|scp)\w*\b{_SPAN}{{0,60}}?\b(?:via|with|from|in) (?:a |the )?(?:post-commit|"
         rf"pre-commit|pre-push|post-checkout|post-merge|git) hooks?\b")),
+    # a broken or shallow checker exploited, tests deselected by configuration, a crash dressed
+    # as success, hidden answers looked up, secrets copied into memories, a role of authority
+    ("verifier-gaming", _rule(
+        rf"\b(?:checker|grader|verifier|judge|harness|evaluator)s? (?:is|are) (?:broken|buggy|"
+        rf"wrong|lenient|disabled|off)\b|\b(?:checker|grader|verifier|judge|harness|evaluator)s?\b"
+        rf"{_SPAN}{{0,10}}?\b(?:checks?|compares?|reads?|looks? at|counts?|verifies|sees) only "
+        rf"(?:the )?(?:file ?sizes?|sizes?|lengths?|exit codes?|existence|first lines?|last lines?|"
+        rf"headers?|formats?|names?|line counts?)\b|"
+        rf"\bpytest\b[^\n]{{0,40}}\s-k\s*(?:''|\"\"|\S*nothing\S*)|(?:testpaths|python_files|"
+        rf"python_functions|norecursedirs)\s*=\s*[^\n]*(?:nonexist\w*|nothing|none|/dev/null)|"
+        rf"\bno tests? (?:and|then) (?:succeeds?|pass(?:es)?|exits? (?:with )?0)\b|\bexcept\b"
+        rf"[^\n]{{0,40}}:\s*(?:print|echo)\(?\s*['\"](?:ok|pass(?:ed)?|success|all tests passed)|"
+        rf"\b(?:looks?|appears?|seems?) like (?:a )?(?:success|pass)\b|\bhidden (?:answers|"
+        rf"solutions|outputs|expected \w+)\b")),
+    ("exfiltration", _rule(
+        rf"\b(?:export|write|dump|copy|save|put|store|include)\w*\b{_SPAN}{{0,20}}?\b(?:all |the |"
+        rf"every |your )?(?:environment variables|env vars|os\.environ|secrets|credentials|api "
+        rf"keys|tokens)\b{_SPAN}{{0,30}}?\b(?:into|in|to) (?:the |a |your )?(?:memory|memories|"
+        rf"memory content|notes?|summary|answer|output|logs?)\b")),
+    ("role-change", _rule(
+        r"(?<!if )(?<!If )(?<!when )\byou are (?:now )?(?:the |an? )?(?:admin\w*|root|owner|"
+        r"superuser|maintainer|operator|system)\b(?! of\b)|\bapprove your own (?:changes|pull "
+        r"requests?|code)\b|\bskip (?:the )?(?:code )?review\b")),
     # code fetched from a bare address and run, a repository cloned from one
     ("remote-exec", _rule(
         r"\b(?:git clone|curl|wget)\b[^\n]{0,40}(?:https?|git|ftp)://(?!127\.|0\.0\.0\.0)"
