@@ -576,7 +576,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # as success, hidden answers looked up, secrets copied into memories, a role of authority
     ("verifier-gaming", _rule(
         rf"\b(?:checker|grader|verifier|judge|harness|evaluator)s? (?:is|are) (?:broken|buggy|"
-        rf"wrong|lenient|disabled|off)\b|\b(?:checker|grader|verifier|judge|harness|evaluator)s?\b"
+        rf"disabled|off)\b|\bapprove your own (?:changes|pull requests?|code)\b|\bskip (?:the )?"
+        rf"(?:code )?review\b|\b(?:checker|grader|verifier|judge|harness|evaluator)s?\b"
         rf"{_SPAN}{{0,10}}?\b(?:checks?|compares?|reads?|looks? at|counts?|verifies|sees) only "
         rf"(?:the )?(?:file ?sizes?|sizes?|lengths?|exit codes?|existence|first lines?|last lines?|"
         rf"headers?|formats?|names?|line counts?)\b|"
@@ -593,8 +594,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"memory content|notes?|summary|answer|output|logs?)\b")),
     ("role-change", _rule(
         r"(?<!if )(?<!If )(?<!when )\byou are (?:now )?(?:the |an? )?(?:admin\w*|root|owner|"
-        r"superuser|maintainer|operator|system)\b(?! of\b)|\bapprove your own (?:changes|pull "
-        r"requests?|code)\b|\bskip (?:the )?(?:code )?review\b")),
+        r"superuser|maintainer|operator|system)\b(?! of\b)")),
     # code fetched from a bare address and run, a repository cloned from one
     ("remote-exec", _rule(
         r"\b(?:git clone|curl|wget)\b[^\n]{0,40}(?:https?|git|ftp)://(?!127\.|0\.0\.0\.0)"
