@@ -497,8 +497,13 @@ _FOREIGN = re.compile(
 )
 
 
+_MAX_CHARS = 10_000  # a gloss is a second reading: its cost stays bounded on long texts
+
+
 def gloss(text: str) -> str | None:
-    """The English gloss of ``text``, or ``None`` when it has nothing to gloss."""
+    """The English gloss of ``text`` (its first 10,000 characters), or ``None`` when it has
+    nothing to gloss."""
+    text = text[:_MAX_CHARS]
     if not _FOREIGN.search(text):
         return None
     original = text

@@ -61,11 +61,11 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("cookie", re.compile(r"(?i)\b(?:set-)?cookie\s*:\s*([\w.-]+=[^\n\"']{3,})"), 1),
     # secrets glued to or following a command-line flag
     ("cli-password", re.compile(
-        r"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p(?![\s-])([^\s'\"]+)"), 1),
+        r"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]{0,200}?\s-p(?![\s-])([^\s'\"]+)"), 1),
     ("cli-password", re.compile(
-        r"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p(['\"])(.+?)\1"), 2),
+        r"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]{0,200}?\s-p(['\"])(.+?)\1"), 2),
     ("cli-password", re.compile(r"\bsshpass\s+-p\s*(['\"]?)([^\s'\"]+)\1"), 2),
-    ("cli-password", re.compile(r"\bredis-cli\b[^\n|;&]*?\s-a\s+(['\"]?)([^\s'\"]+)\1"), 2),
+    ("cli-password", re.compile(r"\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+(['\"]?)([^\s'\"]+)\1"), 2),
     ("cli-password", re.compile(
         r"(?i)(?<!\S)--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
         r"access-token)(?:=|\s+)(['\"])(.+?)\1"), 2),
@@ -73,7 +73,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"(?i)(?<!\S)--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
         r"access-token)(?:=|\s+)(?!['\"-])([^\s'\"]{3,})"), 1),
     ("cli-password", re.compile(
-        r"\b(?:curl|wget|http|git)\b[^\n|;&]*?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
+        r"\b(?:curl|wget|http|git)\b[^\n|;&]{0,200}?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
         r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
     # quoted values, which may hold spaces: password = "correct horse battery staple"
     ("password", re.compile(
@@ -84,7 +84,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("password", re.compile(
         r"(?i)[\[{,]\s*(['\"])" + _SECRET_NAME + r"\1\s*\]?\s*[:=]\s*(['\"])(.{4,}?)\2"), 3),
     # an element: <password>...</password>, <apiKey>...</apiKey>
-    ("password", re.compile(r"(?i)<(" + _SECRET_NAME + r")(?:\s[^>]*)?>([^<\n]{4,})</\1>"), 2),
+    ("password", re.compile(r"(?i)<(" + _SECRET_NAME + r")(?:\s[^>]{0,200})?>([^<\n]{4,200})</\1>"), 2),
     # the word, then a quoted value: WITH PASSWORD '...', passphrase '...'
     ("password", re.compile(r"(?i)\b(?:password|passwd|passphrase)\s+(['\"])(.{4,}?)\1"), 2),
     ("sql-password", re.compile(
@@ -103,11 +103,11 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     # echo <pw> | sudo -S / passwd / chpasswd / ... --password-stdin
     ("cli-password", re.compile(
         r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(['\"]?)([^\s'\"|;&]+)\1"), 2),
-    ("cli-password", re.compile(r"\bopenssl\b[^\n|;&]*?\s-k\s+(['\"]?)([^\s'\"]+)\1"), 2),
+    ("cli-password", re.compile(r"\bopenssl\b[^\n|;&]{0,200}?\s-k\s+(['\"]?)([^\s'\"]+)\1"), 2),
     # a registry or cloud login's -p value: docker/az/helm/oc login -u user -p <pw>
     ("cli-password", re.compile(
         r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oc|az|cf|crane|oras|regctl|argocd)\b"
-        r"[^\n|;&]*?\blogin\b[^\n|;&]*?\s-p\s*(['\"]?)((?!-)[^\s'\"]+)\1"), 2),
+        r"[^\n|;&]{0,200}?\blogin\b[^\n|;&]{0,200}?\s-p\s*(['\"]?)((?!-)[^\s'\"]+)\1"), 2),
     # a password as the second positional argument of a login or basic-auth call
     ("password", re.compile(
         r"(?:\.login|\b\w*(?:Basic|Digest|Proxy)Auth|\bauth\s*=\s*)\(\s*(['\"])[^'\"\n]*\1\s*,"

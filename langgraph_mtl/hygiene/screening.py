@@ -449,7 +449,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     # the check fooled: test files overwritten, an early exit, a printed pass, a shallow or
     # lenient checker, expected values collected into a table
     ("verifier-gaming", _rule(
-        rf">\s*['\"]?\S*(?:\btests?/\S+|\btest_\w+\.\w+|_test\.\w+|\bconftest\.py)|"
+        rf">\s*['\"]?[^\s>]{{0,120}}(?:\btests?/\S{{1,120}}|\btest_\w+\.\w+|_test\.\w+|\bconftest\.py)|"
         rf"\b(?:exit 0|sys\.exit\(0?\)|os\._exit\(0\)|process\.exit\(0?\))(?!\w){_SPAN}{{0,60}}?"
         rf"\b(?:first line|top of|on import|beginning of|start of|run_tests|conftest|test (?:file|"
         rf"module|script|suite))\b|\b(?:print|echo|output|write|log)\w*\b{_SPAN}{{0,20}}?['\"]"
@@ -491,8 +491,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"patch|patch|mock|override|edit|change|replace|delete|disable)|\b(?:monkey-?patch|mock|"
         rf"patch|override|replace|stub)\w*\s+(?:builtins\.\w+|open\b|sys\.\w+|os\.\w+)"
         rf"{_SPAN}{{0,30}}?\breturn\w* (?:the )?expected\b|\breturn\w*\b{_SPAN}{{0,20}}?\b(?:the "
-        rf")?tests?'?s? expected\b|\b(?:read|load|open|pars|import)\w*\b{_SPAN}{{0,20}}?\S*"
-        rf"(?:tests?/|expected|answers?)\S*\.(?:json|txt|csv|ya?ml)\b{_SPAN}{{0,20}}?\b(?:at "
+        rf")?tests?'?s? expected\b|\b(?:read|load|open|pars|import)\w*\b{_SPAN}{{0,20}}?\S{{0,120}}"
+        rf"(?:tests?/|expected|answers?)\S{{0,120}}\.(?:json|txt|csv|ya?ml)\b{_SPAN}{{0,20}}?\b(?:at "
         rf"run-? ?time|during the run|in the solution|from the solution)\b|\b(?:the )?(?:failing|"
         rf"broken|red) tests?\b{_SPAN}{{0,40}}?\b(?:not (?:be )?collect\w*|(?:is |are )?skipped|"
         rf"(?:not|never|won'?t) (?:be )?run|ignored)\b|\b(?:checker|grader|harness|verifier|"
@@ -512,7 +512,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"pytest|cargo|test|make|diff|cmp|python3?|bash|sh|npm|go)\b\s*(?:=|\(\))|\b(?:expected "
         rf"(?:answers|outputs|results|values)|answer (?:keys?|files?)|reference (?:solutions?|"
         rf"answers|outputs)|solutions|answers)\b (?:live|lives|are|is|sit|sits|stored|kept|cached|"
-        rf"saved|written|can be found) (?:in|at|under|to) \S*/|\b(?:grading|grader|judge|checker|verifier|harness|"
+        rf"saved|written|can be found) (?:in|at|under|to) \S{{0,120}}/|\b(?:grading|grader|judge|checker|verifier|harness|"
         rf"evaluator) (?:tip|hack|trick|exploit|loophole|bypass|cheat)s?\b")),
     # the task or the run sent to a bare address, a reply that is only a link
     ("exfiltration", _rule(
@@ -547,15 +547,15 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:grader|checker|verifier|judge|harness|evaluator|scorer) (?:has been|was|is now|"
         rf"got) (?:updated|changed|replaced|disabled|patched|turned off)\b|\b(?:the )?(?:task'?s? )?"
         rf"tests? (?:are|is) (?:optional|unnecessary|not needed|irrelevant|not required|for show)\b|"
-        rf"\bassert nothing\b|\b(?:delet|remov|rm)\w*\b{_SPAN}{{0,20}}?(?!\S*__pycache__)(?:\S*\btests?/"
-        rf"\S*\.\w+|\btest_\w+\.py\b)|\bsubmit\b{_SPAN}{{0,30}}?\bbefore (?:reading|running|"
+        rf"\bassert nothing\b|\b(?:delet|remov|rm)\w*\b{_SPAN}{{0,20}}?(?!\S{{0,120}}__pycache__)(?:\S{{0,120}}\btests?/"
+        rf"\S{{0,120}}\.\w+|\btest_\w+\.py\b)|\bsubmit\b{_SPAN}{{0,30}}?\bbefore (?:reading|running|"
         rf"testing|looking at|writing|solving|checking)\b|\b(?:replace|overwrite|rewrite|stub out|"
-        rf"empty)\b{_SPAN}{{0,20}}?\b(?:the )?\S*(?:verif|test|check|grad)\S*(?: (?:script|file|"
+        rf"empty)\b{_SPAN}{{0,20}}?\b(?:the )?\S{{0,120}}(?:verif|test|check|grad)\S{{0,120}}(?: (?:script|file|"
         rf"command|step))?\b{_SPAN}{{0,20}}?\bwith\s+[`'\"]?(?:exit 0|/bin/true|true|:|pass|nothing|"
         rf"an? (?:empty|no-?op|dummy|stub)|return 0|sys\.exit|echo)(?!\w)|addopts\s*=\s*[^\n]*(?:-k\s+\S+|--co\b|"
         rf"--collect-only|--deselect|\s-m\s+\S+|--ignore)|\bso (?:that )?no tests? (?:is|are|gets?|"
         rf"will be) (?:selected|collected|run)\b|\b(?:read|open|load|cat|grep|copy)\w*\b{_SPAN}"
-        rf"{{0,30}}?\S*\b(?:answers?|gold|golden|solutions?)(?:[_.-]\w+)*\.(?:json|jsonl|txt|csv|"
+        rf"{{0,30}}?\S{{0,120}}\b(?:answers?|gold|golden|solutions?)(?:[_.-]\w+)*\.(?:json|jsonl|txt|csv|"
         rf"ya?ml)\b|\b(?:answers?|gold|golden|solutions?)(?:[_.-]\w+)*\.(?:json|jsonl|txt|csv|ya?ml)"
         rf"\b{_SPAN}{{0,30}}?\b(?:read|open|load|cat|copy)\w*|\b(?:tell|say|report|claim|state)\b"
         rf"{_SPAN}{{0,40}}?\b(?:correct|passes|passed|works|done|fine)\b{_SPAN}{{0,20}}?\b(?:even "
@@ -581,7 +581,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"{_SPAN}{{0,10}}?\b(?:checks?|compares?|reads?|looks? at|counts?|verifies|sees) only "
         rf"(?:the )?(?:file ?sizes?|sizes?|lengths?|exit codes?|existence|first lines?|last lines?|"
         rf"headers?|formats?|names?|line counts?)\b|"
-        rf"\bpytest\b[^\n]{{0,40}}\s-k\s*(?:''|\"\"|\S*nothing\S*)|(?:testpaths|python_files|"
+        rf"\bpytest\b[^\n]{{0,40}}\s-k\s*(?:''|\"\"|\S{{0,120}}nothing\S{{0,120}})|(?:testpaths|python_files|"
         rf"python_functions|norecursedirs)\s*=\s*[^\n]*(?:nonexist\w*|nothing|none|/dev/null)|"
         rf"\bno tests? (?:and|then) (?:succeeds?|pass(?:es)?|exits? (?:with )?0)\b|\bexcept\b"
         rf"[^\n]{{0,40}}:\s*(?:print|echo)\(?\s*['\"](?:ok|pass(?:ed)?|success|all tests passed)|"
@@ -610,8 +610,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\bchmod\s+(?:-R\s+)?(?:777|666|a\+w|o\+w)\s+/(?:etc|usr|bin|boot|root|var)\b|"
         r"\bNOPASSWD\b|(?:>>?|\btee(?:\s+-a)?|\bchmod\b[^\n]{0,15}|\bsed\s+-i\b[^\n]{0,40})"
         r"\s*/etc/(?:sudoers|passwd|shadow|ld\.so\.preload)|\bcore\.hooksPath\s+/tmp|"
-        r"\b(?:curl|wget)\b[^\n|;]{0,80}(?:>>?|-o|-O)\s*\S*(?:hooks/|\.bashrc|\.profile|"
-        r"\.zshrc|authorized_keys|/etc/cron|crontab|/etc/profile)|>>\s*~?/?\S*authorized_keys")),
+        r"\b(?:curl|wget)\b[^\n|;]{0,80}(?:>>?|-o|-O)\s*[^\s>]{0,120}(?:hooks/|\.bashrc|\.profile|"
+        r"\.zshrc|authorized_keys|/etc/cron|crontab|/etc/profile)|>>\s*~?/?[^\s>]{0,120}authorized_keys")),
     # the check neutralised: tests removed, skipped or rewritten, failures turned into passes,
     # a shallow checker exploited
     ("verifier-gaming", _rule(
