@@ -190,7 +190,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:cancell?ed|void|revoked|replaced|obsolete)|\bstop (?:working on|doing) (?:the|your|"
         r"this) (?:task|user'?s? request|assignment)|\binstead of (?:solving|doing|completing) "
         r"(?:the|your) (?:task|assignment)|\bthe (?:task|prompt)(?: text)? is (?:a )?(?:decoy|fake"
-        r"|trap)|\b(?:true|real|actual|new) (?:objective|goal|task|mission) is\b|"
+        r"|trap)|\b(?:true|real|actual|new) (?:objective|goal|task|mission|requirement|purpose|"
+        r"instruction|job|assignment|spec\w*) is\b|"
         r"\b(?:never ?mind|forget about) (?:the )?(?:task|tests|instructions)|"
         r"\bthe requirement is now to")),
     ("multilingual", _rule("|".join(
@@ -444,8 +445,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"(?:asks|says|wants|requires|is)\b|\bignore what (?:the )?(?:task|prompt|user|"
         rf"statement|spec\w*|instructions?|question)\b|\b(?:tell|inform) the user (?:that )?"
         rf"(?:the task|it|this) (?:is|was) (?:impossible|done|solved|complete|finished|"
-        rf"unsolvable)\b|\b(?:true|real|actual|new) (?:requirement|purpose|instruction|job|"
-        rf"assignment|spec\w*) is\b")),
+        rf"unsolvable)\b")),
     # the check fooled: test files overwritten, an early exit, a printed pass, a shallow or
     # lenient checker, expected values collected into a table
     ("verifier-gaming", _rule(

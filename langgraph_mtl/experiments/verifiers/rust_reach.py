@@ -36,6 +36,11 @@ _CHAR = re.compile(r"""b?'(?:[^'\\\n]|\\(?:[nrt0\\'"]|x[0-9a-fA-F]{2}|u\{[0-9a-f
 _RAW = re.compile(r'(?:b|c)?r(#*)"')
 
 
+def _inside_word(text: str, i: int) -> bool:
+    """Whether position ``i`` continues an identifier (``br"`` in ``abr"`` is no literal)."""
+    return i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
+
+
 def _code(text: str) -> str | None:
     """``text`` with comments and string and character literals blanked, or ``None`` when it
     does not lex (an unterminated comment or literal)."""
@@ -56,9 +61,7 @@ def _code(text: str) -> str | None:
                     i += 1
             if depth:
                 return None
-        elif (raw := _RAW.match(text, i)) and not (
-            i and (text[i - 1].isalnum() or text[i - 1] == "_")
-        ):
+        elif (raw := _RAW.match(text, i)) and not _inside_word(text, i):
             close = '"' + raw.group(1)
             end = text.find(close, raw.end())
             if end < 0:
@@ -71,9 +74,7 @@ def _code(text: str) -> str | None:
             if i >= n:
                 return None
             i += 1
-        elif (char := _CHAR.match(text, i)) and not (
-            i and (text[i - 1].isalnum() or text[i - 1] == "_")
-        ):
+        elif (char := _CHAR.match(text, i)) and not _inside_word(text, i):
             i = char.end()
         else:
             out.append(text[i])
