@@ -40,7 +40,7 @@ class PytestSuite(Verifier):
         """The harness's report on the project with ``files`` in place, and its output."""
         nonce = new_nonce()
         chosen = {k: v for k, v in files.items() if k in self.modules}
-        with scratch(("run_pytest.py", "integrity.py")) as dirs:
+        with scratch(("run_pytest.py", "integrity.py", "confine.py")) as dirs:
             dirs.write({**self.tree, **chosen})
             box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
             command = (

@@ -49,7 +49,7 @@ class UnittestSuite(OneFileVerifier):
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
         expected = count_tests(self.tests)
         nonce = new_nonce()
-        with scratch(("run_unittests.py", "integrity.py")) as dirs:
+        with scratch(("run_unittests.py", "integrity.py", "confine.py")) as dirs:
             dirs.write({"solution.py": text})
             dirs.write({"tests.py": self.tests, "stub.py": self.stub}, dirs.harness)
             box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))

@@ -1,15 +1,20 @@
 """Notices a solution that patched the test machinery (standard library only; run inside the
 verifier's sandbox, next to the code under test).
 
-``snapshot`` records the identity of every function and class attribute of the loaded modules
-named by prefix, before the solution is imported; ``changed`` lists what differs afterwards.
+``watch(prefixes)``, called before the solution is loaded, records the identity of every
+function and class attribute of the loaded modules named by prefix and returns two functions:
+one taking such a record now, one listing what differs from the first record (or from one
+given, such as the record taken as the suite called the solution, so the suite's own mocks are
+not taken for the solution's patches). ``equality_probe()`` returns a function telling a result forged to
+equal anything. Both hold on to everything they use (the ``sys.modules`` mapping, the builtins
+they call), so patching this module, ``builtins`` or ``sys`` afterwards cannot blind them.
 """
 
 from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 CALLABLE = (
     types.FunctionType,
@@ -25,55 +30,68 @@ CALLABLE = (
 )
 
 
-def _watched(prefixes: Iterable[str]) -> list[tuple[str, types.ModuleType]]:
+Snapshot = dict[str, int]
+
+
+def watch(
+    prefixes: Iterable[str],
+) -> tuple[Callable[[], Snapshot], Callable[[Snapshot | None], list[str]]]:
+    """Snapshot now; returns ``(snapshot, changed)``: ``changed(since)`` lists what was
+    replaced or removed since ``since`` (default: now) (first five)."""
     wanted = tuple(prefixes)
-    return [
-        (name, module)
-        for name, module in list(sys.modules.items())
-        if isinstance(module, types.ModuleType)
-        and any(name == p or name.startswith(p + ".") for p in wanted)
-    ]
+    modules, module_type, kinds = sys.modules, types.ModuleType, CALLABLE
+    isinstance_, vars_, list_, id_, any_ = isinstance, vars, list, id, any
 
-
-def snapshot(prefixes: Iterable[str]) -> dict[str, int]:
-    """``{"module.attr" or "module.Class.attr": id(value)}`` for callables and classes."""
-    seen: dict[str, int] = {}
-    for name, module in _watched(prefixes):
-        for attr, value in list(vars(module).items()):
-            if not isinstance(value, CALLABLE):
+    def snapshot() -> Snapshot:
+        seen: Snapshot = {}
+        for name, module in list_(modules.items()):
+            if not isinstance_(module, module_type) or not any_(
+                name == p or name.startswith(p + ".") for p in wanted
+            ):
                 continue
-            seen[f"{name}.{attr}"] = id(value)
-            if isinstance(value, type) and value.__module__ == name:
-                for key, member in list(vars(value).items()):
-                    if isinstance(member, CALLABLE):
-                        seen[f"{name}.{attr}.{key}"] = id(member)
-    return seen
+            for attr, value in list_(vars_(module).items()):
+                if not isinstance_(value, kinds):
+                    continue
+                seen[f"{name}.{attr}"] = id_(value)
+                if isinstance_(value, type) and value.__module__ == name:
+                    for key, member in list_(vars_(value).items()):
+                        if isinstance_(member, kinds):
+                            seen[f"{name}.{attr}.{key}"] = id_(member)
+        return seen
 
+    first = snapshot()
 
-def changed(before: dict[str, int], prefixes: Iterable[str]) -> list[str]:
-    """What the snapshot recorded that is now replaced or gone (first five)."""
-    now = snapshot(prefixes)
-    return [key for key, ident in before.items() if now.get(key) != ident][:5]
+    def changed(since: Snapshot | None = None) -> list[str]:
+        before, now = since or first, snapshot()
+        return [key for key, ident in before.items() if now.get(key) != ident][:5]
+
+    return snapshot, changed
 
 
 class Sentinel:
     """A value no real result equals."""
 
 
-def always_equal(value: object, depth: int = 0) -> bool:
-    """True when ``value`` (or an element of a list, tuple, set or dict it holds) claims to
-    equal something it cannot equal: a result forged to pass any comparison."""
-    probe = Sentinel()
-    try:
-        if (value == probe) is True or (value != probe) is False:
-            return True
-    except Exception:  # element-wise types may refuse; they are not forgeries
-        pass
-    if depth >= 2:
-        return False
-    items: Iterable[object] = ()
-    if type(value) in (list, tuple, set, frozenset):
-        items = list(value)[:200]  # type: ignore[call-overload]
-    elif type(value) is dict:
-        items = [*list(value.values())[:200], *list(value.keys())[:200]]  # type: ignore[attr-defined]
-    return any(always_equal(item, depth + 1) for item in items)
+def equality_probe() -> Callable[[object], bool]:
+    """A function telling whether a value (or an element of a list, tuple, set or dict it
+    holds) claims to equal something it cannot equal: a result forged to pass any comparison."""
+    sentinel, type_, list_, any_ = Sentinel, type, list, any
+    containers = (list, tuple, set, frozenset)
+
+    def always_equal(value: object, depth: int = 0) -> bool:
+        probe = sentinel()
+        try:
+            if (value == probe) is True or (value != probe) is False:
+                return True
+        except Exception:  # element-wise types may refuse; they are not forgeries
+            pass
+        if depth >= 2:
+            return False
+        items: Iterable[object] = ()
+        if type_(value) in containers:
+            items = list_(value)[:200]  # type: ignore[call-overload]
+        elif type_(value) is dict:
+            items = [*list_(value.values())[:200], *list_(value.keys())[:200]]  # type: ignore[attr-defined]
+        return any_(always_equal(item, depth + 1) for item in items)
+
+    return always_equal

@@ -2,42 +2,92 @@
 pytest).
 
 Run inside the verifier's sandbox as ``python -I run_pytest.py <tests> [pytest args]`` in the
-project's folder, with the run's nonce as the first line of stdin. The report is
-``MTL-RESULT <nonce> {json}``: tests passed, failed, errored and skipped as pytest's own hooks
-saw them, and any patching of pytest's machinery by the code under test. An exit status
-means nothing: without the tagged line the run fails.
+project's folder, with the run's nonce as the first line of stdin. The suite runs in a thread
+of its own under ``confine`` (no frames, tracing, garbage-collector lists or raw memory for the
+project's code, and no signal handlers), and the harness works only with what it took before
+pytest started. The report is ``MTL-RESULT <nonce> {...}`` (a Python literal): tests passed,
+failed, errored and skipped as pytest's own reports told them (each test's last report counts,
+and only pytest's own report objects do), and any patching of pytest's machinery or request
+``confine`` refused. An exit status means nothing: without the tagged line the run fails.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from integrity import changed, snapshot
+from confine import confine
+from integrity import watch
 
-WATCH = ("builtins", "unittest", "_pytest", "pytest", "pluggy", "__main__", "integrity")
+HERE = os.path.dirname(os.path.abspath(__file__))
+WATCH = (
+    "builtins",
+    "unittest",
+    "_pytest",
+    "pytest",
+    "pluggy",
+    "__main__",
+    "integrity",
+    "confine",
+)
 
 
-class Counter:
-    """Counts test outcomes from pytest's report hooks."""
+def reporter(report_type: type) -> tuple[Any, Callable[[], dict[str, int]]]:
+    """A pytest plugin counting outcomes, and the function that reads its counts (held in
+    the plugin's closure, not in attributes the code under test could reach). Only pytest's
+    own report objects for the tests it collected count, each test phase by its last report
+    (so a report forged ahead of pytest's is overwritten), a collected test without a report
+    is an error, and so is the plugin being unregistered."""
+    last: dict[tuple[str, str], str | None] = {}
+    collected: list[str] = []
+    managers: list[Any] = []
+    errors = [0]
+    type_, set_ = type, set
 
-    def __init__(self) -> None:
-        self.outcome: dict[str, Any] = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
+    class Counter:
+        def pytest_configure(self, config: Any) -> None:
+            if not managers:  # pytest's own call comes before any code under test is imported
+                managers.append(config.pluginmanager)
 
-    def pytest_runtest_logreport(self, report: Any) -> None:
-        if report.when == "call" and report.passed:
-            self.outcome["passed"] += 1
-        elif report.failed:
-            self.outcome["failed" if report.when == "call" else "errors"] += 1
-        elif report.skipped:
-            self.outcome["skipped"] += 1
+        def pytest_collection_finish(self, session: Any) -> None:
+            collected[:] = [item.nodeid for item in session.items]
 
-    def pytest_collectreport(self, report: Any) -> None:
-        if report.failed:
-            self.outcome["errors"] += 1
+        def pytest_runtest_logreport(self, report: Any) -> None:
+            if type_(report) is not report_type:
+                errors[0] += 1
+                return
+            outcome = None
+            if report.when == "call" and report.passed:
+                outcome = "passed"
+            elif report.failed:
+                outcome = "failed" if report.when == "call" else "errors"
+            elif report.skipped:
+                outcome = "skipped"
+            last[(report.nodeid, report.when)] = outcome
+
+        def pytest_collectreport(self, report: Any) -> None:
+            if report.failed:
+                errors[0] += 1
+
+    plugin = Counter()
+
+    def counts() -> dict[str, int]:
+        out = {"passed": 0, "failed": 0, "errors": errors[0], "skipped": 0}
+        known = set_(collected)
+        for (nodeid, _), outcome in last.items():
+            if outcome is not None and nodeid in known:
+                out[outcome] += 1
+        reported = {nodeid for (nodeid, when), o in last.items() if when == "call" or o}
+        out["errors"] += len(known - reported)
+        if not managers or not managers[0].is_registered(plugin):
+            out["errors"] += 1
+        return out
+
+    return plugin, counts
 
 
 def main() -> None:
@@ -45,21 +95,35 @@ def main() -> None:
     report = os.fdopen(os.dup(1), "w")
     sys.path.insert(0, os.getcwd())
     import pytest
+    from _pytest.reports import TestReport
 
-    before = snapshot(WATCH)
-    counter = Counter()
+    _, changed = watch(WATCH)
+    plugin, counts = reporter(TestReport)
+    exit_now, repr_ = os._exit, repr
     args = ["-q", "-p", "no:cacheprovider", "--rootdir", os.getcwd(), *sys.argv[1:]]
-    try:
-        pytest.main(args, plugins=[counter])
-    except BaseException as exc:
-        counter.outcome["errors"] += 1
-        counter.outcome["crash"] = f"{type(exc).__name__}: {exc}"[:300]
-    counter.outcome["tampered"] = (
-        [f"patched: {', '.join(p)}"] if (p := changed(before, WATCH)) else []
-    )
-    report.write(f"\nMTL-RESULT {nonce} {json.dumps(counter.outcome)}\n")
+    crash: list[str] = []
+
+    def run() -> None:
+        try:
+            pytest.main(args, plugins=[plugin])
+        except BaseException as exc:
+            crash.append(f"{type(exc).__name__}: {exc}"[:300])
+
+    refused = confine(HERE)
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join()
+    outcome: dict[str, Any] = counts()
+    if crash:
+        outcome["errors"] += 1
+        outcome["crash"] = crash[0]
+    tampered = [f"refused: {r}" for r in refused()]
+    if patched := changed():
+        tampered.append(f"patched: {', '.join(patched)}")
+    outcome["tampered"] = tampered
+    report.write(f"\nMTL-RESULT {nonce} {repr_(outcome)}\n")
     report.flush()
-    os._exit(0)
+    exit_now(0)
 
 
 if __name__ == "__main__":

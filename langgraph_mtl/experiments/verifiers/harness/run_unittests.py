@@ -5,25 +5,33 @@ Run inside the verifier's sandbox as ``python -I run_unittests.py <tests.py> <st
 <function>``, with the run's nonce as the first line of stdin (read before the solution is
 imported). The tests run in their own namespace: the task's stub (its imports and constants)
 plus the solution's function, so nothing else the solution defines (a ``len`` or ``isinstance``
-of its own, say) reaches them. The report is ``MTL-RESULT <nonce> {json}``: how many tests ran
-and passed, and any tampering seen (test machinery patched, a test class not from the suite, a
-result forged to equal anything or of a type the solution defined). An exit status means
-nothing: without the tagged line the run fails.
+of its own, say) reaches them. The stub and the suite load first, so every module they compare
+with is watched; then ``confine`` keeps the solution away from the harness's frames and memory,
+and the harness works only with what it took before the solution loaded. The report is
+``MTL-RESULT <nonce> {...}`` (a Python literal): how many tests ran and passed, and any
+tampering seen (test machinery patched, a request ``confine`` refused, a test class not from
+the suite, a result forged to equal anything or of a type the solution defined). An exit status
+means nothing: without the tagged line the run fails.
 """
 
 from __future__ import annotations
 
+import _thread
+import ast
 import builtins
 import functools
-import json
 import os
 import sys
+import threading
 import unittest
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from integrity import always_equal, changed, snapshot
+from confine import confine
+from integrity import equality_probe, watch
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 WATCH = (
     "builtins",
     "unittest",
@@ -34,8 +42,12 @@ WATCH = (
     "functools",
     "os",
     "sys",
+    "json",
+    "re",
+    "collections",
     "__main__",
     "integrity",
+    "confine",
 )
 TESTS_FILE = "<mtl-tests>"
 SOLUTION_FILE = "solution.py"
@@ -47,10 +59,28 @@ def _prepare() -> None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot
+
+        matplotlib.pyplot.switch_backend("Agg")  # bound now, not at the first plot
         import numpy.testing  # noqa: F401
         import pandas.testing  # noqa: F401
     except ImportError:
         pass
+
+
+def _imported(*sources: str) -> tuple[str, ...]:
+    """The top-level modules the sources import (the suite compares with them)."""
+    names: set[str] = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+    return tuple(sorted(names))
 
 
 def _solution_made(kind: type) -> bool:
@@ -65,14 +95,34 @@ def _solution_made(kind: type) -> bool:
     return False
 
 
-def _guard(function: Any, forged: list[str]) -> Any:
+def _guard(
+    function: Any,
+    forged: list[str],
+    always_equal: Callable[[object], bool],
+    solution_made: Callable[[type], bool],
+    watched: tuple[Callable[[], Any], Callable[[Any], list[str]]],
+    threads: Callable[[], int],
+) -> Any:
+    """The solution's function as the suite calls it: each result is checked for forgery,
+    and the machinery for patches made during the call (the suite's own mocks are in place
+    before it) and for threads left running, before the suite sees it."""
+    baseline = threads()
+    snapshot, changed = watched
+
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
+        mark = snapshot()
         value = function(*args, **kwargs)
         if always_equal(value):
             forged.append(f"{type(value).__name__} result equals anything")
-        elif _solution_made(type(value)):
+        elif solution_made(type(value)):
             forged.append(f"{type(value).__name__} result is of a type the solution defined")
+        if patched := changed(mark):
+            forged.append(f"patched: {', '.join(patched)}")
+        if threads() > baseline:
+            forged.append("a thread the solution started runs on after it returned")
+        if forged:
+            raise RuntimeError("tampering: " + "; ".join(forged))
         return value
 
     return checked
@@ -89,63 +139,121 @@ def _from_suite(cls: type) -> bool:
     return True
 
 
+def _load(path: str, name: str, namespace: dict[str, Any]) -> None:
+    with open(path, encoding="utf-8") as handle:
+        source = handle.read()
+    try:
+        code = compile(source, name, "exec")
+    except SyntaxError:  # a stub that is a bare signature
+        code = compile(source + "    pass\n", name, "exec")
+    exec(code, namespace)
+
+
+def _check(
+    namespace: dict[str, Any],
+    entry: str,
+    classes: list[type],
+    outcome: dict[str, Any],
+    forged: list[str],
+    taken: dict[str, Any],
+) -> None:
+    """Load the solution and run the suite (in a thread of its own: code the solution runs
+    there can never install a signal handler, which would be handed the main thread's frame)."""
+    changed = taken["watched"][1]
+    module = taken["module_type"]("solution")
+    module.__file__ = SOLUTION_FILE
+    taken["modules"]["solution"] = module  # dataclasses and pickle look their module up
+    try:
+        with open(SOLUTION_FILE, encoding="utf-8") as handle:
+            exec(compile(handle.read(), SOLUTION_FILE, "exec"), module.__dict__)
+    except BaseException as exc:
+        outcome["errors"].append(f"solution.py failed to load: {type(exc).__name__}: {exc}"[:300])
+    if patched := changed():
+        forged.append(f"patched: {', '.join(patched)}")
+    function = module.__dict__.get(entry)
+    namespace[entry] = (
+        taken["guard"](
+            function,
+            forged,
+            taken["always_equal"],
+            taken["solution_made"],
+            taken["watched"],
+            taken["threads"],
+        )
+        if function is not None and not forged
+        else None
+    )
+    for cls in classes:
+        if not taken["from_suite"](cls):
+            outcome["tampered"].append(f"test class {cls.__name__} is not the suite's")
+            continue
+        for test in taken["loader"].loadTestsFromTestCase(cls):
+            result = taken["result_type"]()
+            try:
+                taken["runs"][cls](test, result)
+            except BaseException as exc:
+                outcome["errors"].append(f"{test}: {type(exc).__name__}")
+                continue
+            outcome["ran"] += 1
+            problems = result.failures + result.errors + result.skipped
+            if taken["was_successful"](result) and not problems and result.testsRun == 1:
+                outcome["passed"] += 1
+            else:
+                detail = "".join(str(p[1]) for p in problems)[-400:]
+                outcome["errors"].append(f"{test}: {detail}")
+            if patched := changed():
+                outcome["tampered"].append(f"patched: {', '.join(patched)}")
+                return
+
+
 def main() -> None:
     nonce = sys.stdin.readline().strip()
     tests_path, stub_path, entry = sys.argv[1], sys.argv[2], sys.argv[3]
     report = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
     _prepare()
-    before = snapshot(WATCH)
-    solution: dict[str, Any] = {"__name__": "solution", "__builtins__": builtins}
     outcome: dict[str, Any] = {"ran": 0, "passed": 0, "tampered": [], "errors": []}
     forged: list[str] = []
-    try:
-        with open(SOLUTION_FILE, encoding="utf-8") as handle:
-            exec(compile(handle.read(), SOLUTION_FILE, "exec"), solution)
-    except BaseException as exc:
-        outcome["errors"].append(f"solution.py failed to load: {type(exc).__name__}: {exc}"[:300])
     namespace: dict[str, Any] = {"__name__": "suite", "__builtins__": builtins}
-    with open(stub_path, encoding="utf-8") as handle:  # the task's own imports and constants
-        stub = handle.read()
-    try:
-        code = compile(stub, "<mtl-stub>", "exec")
-    except SyntaxError:  # a bare signature
-        code = compile(stub + "    pass\n", "<mtl-stub>", "exec")
-    exec(code, namespace)
-    namespace[entry] = _guard(solution[entry], forged) if entry in solution else None
     with open(tests_path, encoding="utf-8") as handle:
-        exec(compile(handle.read(), TESTS_FILE, "exec"), namespace)
+        tests = handle.read()
+    with open(stub_path, encoding="utf-8") as handle:
+        stub = handle.read()
+    _load(stub_path, "<mtl-stub>", namespace)  # the task's own imports and constants
+    exec(compile(tests, TESTS_FILE, "exec"), namespace)
     classes = [
         v
         for v in list(namespace.values())
         if isinstance(v, type) and issubclass(v, unittest.TestCase) and v is not unittest.TestCase
     ]
-    loader = unittest.TestLoader()
-    for cls in classes:
-        if not _from_suite(cls):
-            outcome["tampered"].append(f"test class {cls.__name__} is not the suite's")
-            continue
-        for test in loader.loadTestsFromTestCase(cls):
-            result = unittest.TestResult()
-            try:
-                test.run(result)
-            except BaseException as exc:
-                outcome["errors"].append(f"{test}: {type(exc).__name__}")
-                continue
-            outcome["ran"] += 1
-            problems = result.failures + result.errors + result.skipped
-            if result.wasSuccessful() and not problems and result.testsRun == 1:
-                outcome["passed"] += 1
-            else:
-                detail = "".join(str(p[1]) for p in problems)[-400:]
-                outcome["errors"].append(f"{test}: {detail}")
-            if patched := changed(before, WATCH):
-                outcome["tampered"].append(f"patched: {', '.join(patched)}")
-                break
-    outcome["tampered"] += sorted(set(forged))
-    report.write(f"\nMTL-RESULT {nonce} {json.dumps(outcome)}\n")
+    # everything the harness uses from here on is taken before the solution can touch it
+    taken: dict[str, Any] = {
+        "watched": watch(WATCH + _imported(stub, tests)),
+        "always_equal": equality_probe(),
+        "loader": unittest.TestLoader(),
+        "result_type": unittest.TestResult,
+        "was_successful": unittest.TestResult.wasSuccessful,
+        "runs": {cls: cls.run for cls in classes},
+        "threads": _thread._count,
+        "guard": _guard,
+        "from_suite": _from_suite,
+        "solution_made": _solution_made,
+        "modules": sys.modules,
+        "module_type": type(sys),
+    }
+    exit_now, repr_, sorted_, set_ = os._exit, repr, sorted, set
+    refused = confine(HERE)
+    worker = threading.Thread(
+        target=_check, args=(namespace, entry, classes, outcome, forged, taken), daemon=True
+    )
+    worker.start()
+    worker.join()
+    outcome["tampered"] = sorted_(
+        set_(outcome["tampered"] + forged + [f"refused: {r}" for r in refused()])
+    )
+    report.write(f"\nMTL-RESULT {nonce} {repr_(outcome)}\n")
     report.flush()
-    os._exit(0)  # exit hooks the solution registered never run
+    exit_now(0)  # exit hooks the solution registered never run
 
 
 if __name__ == "__main__":

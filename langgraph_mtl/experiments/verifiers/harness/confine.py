@@ -1,0 +1,164 @@
+"""Keeps code under test from reaching into the harness that checks it (standard library
+only; run inside the verifier's sandbox, in the same process as the code under test).
+
+``confine(harness_dir)`` installs an audit hook that refuses, on behalf of code outside the
+interpreter's own libraries and ``harness_dir`` (the solution, the project under test, the
+suite, code they compile), the ways into the harness's state:
+
+- a frame older than that code's own (``sys._getframe``, also through a library such as
+  pandas' ``eval(level=...)``), or any frame it asks for itself (``inspect``, a traceback's,
+  generator's or coroutine's frame); libraries asking for their own purposes pass (pandas
+  finding a warning's stack level, ``collections.namedtuple`` naming its module);
+- while it is running at all: every thread's frames, tracing of every thread, monitoring
+  callbacks and the garbage collector's object lists;
+- asked for by it: tracing or profiling, raw memory (``ctypes``), code objects made by hand or
+  passed off as a library's; from anywhere: ``/proc/<pid>/mem``.
+
+``inspect``, ``traceback``, the debuggers and ``ctypes`` hand on what their caller asked for,
+so their caller is the one judged (``doctest`` restoring the tracer it found passes). A refused request raises ``PermissionError`` and is listed by the function
+``confine`` returns, which the harness reports as tampering. An audit hook cannot be removed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from collections.abc import Callable
+from types import FrameType
+
+FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+WHILE_RUNNING = frozenset(
+    {
+        "sys._current_frames",
+        "sys._current_exceptions",
+        "sys._settraceallthreads",
+        "sys._setprofileallthreads",
+        "sys.monitoring.register_callback",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+    }
+)
+ASKED_BY = frozenset(
+    {"sys.settrace", "sys.setprofile", "code.__new__", "marshal.loads", "marshal.load"}
+)
+HANDS_ON = (
+    (os.sep + "inspect.py", ("currentframe", "stack", "trace", "getouterframes", "getinnerframes")),
+    (os.sep + "traceback.py", ("walk_stack", "walk_tb")),
+    (os.sep + "bdb.py", ()),
+    (os.sep + "pdb.py", ()),
+    (os.sep + "ctypes" + os.sep, ()),
+    (os.sep + "ctypeslib.py", ()),
+)
+
+
+def _library_roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    keys = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple(sorted({os.path.realpath(paths[k]) + os.sep for k in keys if k in paths}))
+
+
+def _hands_on(frame: FrameType, started: bool) -> bool:
+    """``frame`` runs a function that hands frames or memory on to its caller (once one has,
+    every frame of those modules is passed through)."""
+    code = frame.f_code
+    for suffix, functions in HANDS_ON:
+        if code.co_filename.endswith(suffix) or (
+            suffix.endswith(os.sep) and suffix in code.co_filename
+        ):
+            return started or not functions or code.co_name in functions
+    return False
+
+
+def confine(harness_dir: str) -> Callable[[], list[str]]:
+    """Install the hook; returns a function listing what was refused (first ten)."""
+    import _thread
+
+    roots = (*_library_roots(), os.path.realpath(harness_dir) + os.sep)
+    refused: list[str] = []
+    busy: set[int] = set()
+    getframe, get_ident, realpath = sys._getframe, _thread.get_ident, os.path.realpath
+    known: dict[str, bool] = {}
+
+    def trusted(frame: FrameType) -> bool:
+        name = frame.f_code.co_filename
+        verdict = known.get(name)
+        if verdict is None:
+            verdict = name.startswith("<frozen ") or (
+                os.path.isabs(name) and realpath(name).startswith(roots)
+            )
+            known[name] = verdict
+        return verdict
+
+    def asker(raiser: FrameType | None) -> FrameType | None:
+        """The frame that asked, seen through the functions that hand things on."""
+        started = False
+        while raiser is not None and _hands_on(raiser, started):
+            started, raiser = True, raiser.f_back
+        return raiser
+
+    def innermost_untrusted(raiser: FrameType | None) -> FrameType | None:
+        while raiser is not None and trusted(raiser):
+            raiser = raiser.f_back
+        return raiser
+
+    def reason(event: str, args: tuple[object, ...], raiser: FrameType | None) -> str | None:
+        if event == "open":
+            path = args[0] if args else None
+            if isinstance(path, bytes):
+                path = path.decode("utf-8", "replace")
+            return f"open {path}" if isinstance(path, str) and _raw_memory(path) else None
+        if event in WHILE_RUNNING:
+            return event if innermost_untrusted(raiser) is not None else None
+        if event == "sys._getframe":
+            first = asker(raiser)
+            if first is not None and not trusted(first):
+                return event
+            untrusted = innermost_untrusted(raiser)
+            given = args[0] if args else None
+            if untrusted is None or given is None:
+                return None
+            frame: FrameType | None = raiser
+            while frame is not None and frame is not given and frame is not untrusted:
+                frame = frame.f_back
+            return None if frame is given else "a frame above the solution's own"
+        if event == "object.__getattr__":
+            if len(args) < 2 or args[1] not in FRAME_ATTRIBUTES:
+                return None
+            event = f"the {args[1]} attribute"
+        elif event == "compile":
+            name = args[1] if len(args) > 1 else None
+            if not (
+                isinstance(name, str) and os.path.isabs(name) and realpath(name).startswith(roots)
+            ):
+                return None
+            event = f"code named as a library's ({name})"
+        elif not (event in ASKED_BY or event.startswith("ctypes.")):
+            return None
+        first = asker(raiser)
+        return event if first is not None and not trusted(first) else None
+
+    def hook(event: str, args: tuple[object, ...]) -> None:
+        ident = get_ident()
+        if ident in busy:
+            return
+        busy.add(ident)
+        try:
+            found = reason(event, args, getframe(1))
+        finally:
+            busy.discard(ident)
+        if found is not None:
+            if len(refused) < 10:
+                refused.append(found)
+            raise PermissionError(f"{found}: not allowed while the solution is checked")
+
+    sys.addaudithook(hook)
+    return lambda: list(refused)
+
+
+def _raw_memory(path: str) -> bool:
+    """``/proc/<pid>/mem`` and the like: a process's memory read as a file."""
+    parts = path.replace("\\", "/").rstrip("/").split("/")
+    in_proc = len(parts) >= 4 and parts[1] == "proc"
+    return (in_proc and parts[-1] in ("mem", "pagemap")) or path in ("/dev/mem", "/dev/kmem")
