@@ -43,6 +43,7 @@ WHILE_RUNNING = frozenset(
 ASKED_BY = frozenset(
     {"sys.settrace", "sys.setprofile", "code.__new__", "marshal.loads", "marshal.load"}
 )
+WATCHED = WHILE_RUNNING | ASKED_BY | {"open", "sys._getframe", "object.__getattr__", "compile"}
 HANDS_ON = (
     (os.sep + "inspect.py", ("currentframe", "stack", "trace", "getouterframes", "getinnerframes")),
     (os.sep + "traceback.py", ("walk_stack", "walk_tb")),
@@ -78,17 +79,21 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
     roots = (*_library_roots(), os.path.realpath(harness_dir) + os.sep)
     refused: list[str] = []
     busy: set[int] = set()
-    getframe, get_ident, realpath = sys._getframe, _thread.get_ident, os.path.realpath
+    getframe, get_ident = sys._getframe, _thread.get_ident
+    realpath, isabs = os.path.realpath, os.path.isabs
     known: dict[str, bool] = {}
+
+    def library_path(name: object) -> bool:
+        try:
+            return isinstance(name, str) and isabs(name) and realpath(name).startswith(roots)
+        except (ValueError, OSError):  # a name no file can have
+            return False
 
     def trusted(frame: FrameType) -> bool:
         name = frame.f_code.co_filename
         verdict = known.get(name)
         if verdict is None:
-            verdict = name.startswith("<frozen ") or (
-                os.path.isabs(name) and realpath(name).startswith(roots)
-            )
-            known[name] = verdict
+            verdict = known[name] = name.startswith("<frozen ") or library_path(name)
         return verdict
 
     def asker(raiser: FrameType | None) -> FrameType | None:
@@ -129,9 +134,7 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
             event = f"the {args[1]} attribute"
         elif event == "compile":
             name = args[1] if len(args) > 1 else None
-            if not (
-                isinstance(name, str) and os.path.isabs(name) and realpath(name).startswith(roots)
-            ):
+            if not library_path(name):
                 return None
             event = f"code named as a library's ({name})"
         elif not (event in ASKED_BY or event.startswith("ctypes.")):
@@ -140,12 +143,20 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
         return event if first is not None and not trusted(first) else None
 
     def hook(event: str, args: tuple[object, ...]) -> None:
+        if event not in WATCHED and not event.startswith("ctypes."):
+            return
         ident = get_ident()
         if ident in busy:
             return
         busy.add(ident)
         try:
-            found = reason(event, args, getframe(1))
+            try:
+                raiser: FrameType | None = getframe(1)
+            except ValueError:  # raised from a thread with no Python frame
+                raiser = None
+            found = reason(event, args, raiser)
+        except Exception as exc:  # a check that cannot decide refuses
+            found = f"{event} (undecided: {type(exc).__name__})"
         finally:
             busy.discard(ident)
         if found is not None:
