@@ -94,7 +94,15 @@ def test_a_cheat_in_the_solutions_process_fails_and_is_named_tampering(suite, na
     assert verdict.tampered or "signal only works in main thread" in verdict.report, verdict.report
 
 
-def test_a_patch_that_undoes_itself_when_used_is_seen_before_the_suite_uses_it(suite):
+def test_a_patch_that_undoes_itself_when_used_is_seen_before_the_suite_uses_it():
+    tests = SUITE.replace(
+        "self.assertEqual(f(2), 4)", "got = f(2)\n        self.assertEqual(got, 4)"
+    )
+    tests = tests.replace(
+        "self.assertEqual(f(3), 9)", "got = f(3)\n        self.assertEqual(got, 9)"
+    )
+    suite = UnittestSuite(tests=tests, entry="f", python=sys.executable, stub=STUB)
+    assert suite.check({"solution.py": RIGHT}, "none").passed
     verdict = suite.check({"solution.py": SELF_RESTORING}, "none")
     assert not verdict.passed
     assert "patched: unittest.case.TestCase.assertEqual" in verdict.report
