@@ -139,13 +139,12 @@ def _from_suite(cls: type) -> bool:
     return True
 
 
-def _load(path: str, name: str, namespace: dict[str, Any]) -> None:
-    with open(path, encoding="utf-8") as handle:
-        source = handle.read()
+def _load_stub(source: str, namespace: dict[str, Any]) -> None:
+    """The task's starting file (its imports and constants), even if it is a bare signature."""
     try:
-        code = compile(source, name, "exec")
-    except SyntaxError:  # a stub that is a bare signature
-        code = compile(source + "    pass\n", name, "exec")
+        code = compile(source, "<mtl-stub>", "exec")
+    except SyntaxError:
+        code = compile(source + "    pass\n", "<mtl-stub>", "exec")
     exec(code, namespace)
 
 
@@ -219,7 +218,7 @@ def main() -> None:
         tests = handle.read()
     with open(stub_path, encoding="utf-8") as handle:
         stub = handle.read()
-    _load(stub_path, "<mtl-stub>", namespace)  # the task's own imports and constants
+    _load_stub(stub, namespace)
     exec(compile(tests, TESTS_FILE, "exec"), namespace)
     classes = [
         v
