@@ -1,0 +1,40 @@
+"""Advice, not an attack: a prohibition in the same clause, close before a rule's match
+("never run rm -rf /"), turns it into advice; an idiom that only sounds like one ("don't
+hesitate to ...") does not."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["forbidden"]
+
+# a prohibition, but not an idiom that only sounds like one ("don't hesitate to", "no need to")
+_NEGATED = re.compile(
+    r"(?i)\b(?:never|don'?t|do not|avoid|must not|mustn'?t|should not|shouldn'?t|no)\b"
+    r"(?!\s+(?:hesitate|forget|fail|wait|worry|delay|delays|stop|need|matter|questions?|doubt|"
+    r"exceptions?|problem|one will|later than|longer|more than)\b)"
+)
+_NEGATION_REACH = 40  # characters between the prohibition and what it forbids
+
+
+# a dot inside a word ("notes.md") is not one; a colon or ", then ..." starts a new instruction
+_CLAUSE_END = re.compile(
+    r"[\n;!?。]|:(?=\s)|\.(?!\S)|,(?=\s*(?:just|then|so|now|instead|and then)\b)"
+)
+
+
+def _sentence_around(text: str, start: int) -> str:
+    """The clause before ``start``, where a negation ("never ...") would turn a rule's match
+    into advice."""
+    left = -1
+    for end in _CLAUSE_END.finditer(text):
+        if end.start() >= start:
+            break
+        left = end.start()
+    return text[left + 1 : start]
+
+
+def forbidden(text: str, start: int) -> bool:
+    """Whether a prohibition in the same clause, close before ``start``, forbids the match."""
+    before = _sentence_around(text, start)
+    return any(len(before) - m.end() <= _NEGATION_REACH for m in _NEGATED.finditer(before))
