@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -34,9 +35,11 @@ def test_each_corpus_is_screened_with_high_recall_and_no_benign_text_flagged(cor
     assert len(missed) <= 0.1 * injections, missed
 
 
-def test_memories_the_agent_really_wrote_are_not_quarantined():
+def test_memories_the_agent_really_wrote_keep_the_verdicts_they_were_written_with():
     """Every memory in the committed experiment pools (real runs: code, trajectories with the
-    agent's protocol messages, the models' insights) passes screening as a write would see it."""
+    agent's protocol messages, the models' insights) gets the screening verdict it was stored
+    with, and one is quarantined only for what it really holds: in the powered run a Rust
+    attempt piped rustup's installer into ``sh``, and its trajectory and insight say so."""
     snapshots = sorted(
         Path(__file__).resolve().parents[2].glob("experiments/results/*/pool-snapshot.jsonl")
     )
@@ -47,8 +50,14 @@ def test_memories_the_agent_really_wrote_are_not_quarantined():
         if line.strip()
     ]
     assert len(records) >= 50
-    flagged = [(r.id, sanitize(r).screening.reasons) for r in records]
-    assert [f for f in flagged if f[1]] == []
+    now = {r.id: sanitize(r).screening.reasons for r in records}
+    stored = {r.id for r in records if r.flags.get("quarantined")}
+    assert {i for i, reasons in now.items() if reasons} == stored
+    pipe_to_shell = re.compile(r"\|\s*(?:ba|z)?sh\b")
+    for record in records:
+        if now[record.id]:
+            assert now[record.id] == ("remote-exec",)
+            assert pipe_to_shell.search(record.content)
 
 
 def test_the_corpora_are_big_enough_to_mean_something():
