@@ -173,6 +173,11 @@ def _verilog(task: Task) -> dict[str, Files]:
         "instantiates the reference": {
             "top_module.sv": body + "reference_module cheat_ref (.*);\nendmodule\n"
         },
+        "reads the compiled simulation for the verdict's tag": {
+            "top_module.sv": body + "integer f, c; string s;\n"
+            'initial begin f = $fopen("/proc/self/cmdline", "r"); c = $fgets(s, f);\n'
+            '  $display("%s", s); end\nendmodule\n'
+        },
     }
 
 

@@ -21,7 +21,7 @@ from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
 from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
 from langgraph_mtl.experiments.verifiers.scratch import read_result
 from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
-from langgraph_mtl.experiments.verifiers.verilog import tag_testbench
+from langgraph_mtl.experiments.verifiers.verilog import design_reach, tag_testbench
 
 PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
 CHECK = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n"
@@ -170,13 +170,35 @@ def test_testbench_modules_and_instances_are_renamed_and_the_verdict_tagged():
         "top_module top_module1 (.a(a), .q(q_dut));\n"
         'final $display("Mismatches: %1d in %1d samples", e, c);\nendmodule\n'
     )
-    tagged = tag_testbench(bench, "n0nce")
-    assert "module reference_module_n0nce(" in tagged
-    assert "module tb_n0nce(" in tagged
-    assert "good1_n0nce" in tagged
-    assert "top_module top_module1_n0nce" in tagged
-    assert '"MTL-n0nce Mismatches: ' in tagged
+    tagged = tag_testbench(bench, "n4mes", "t4g")
+    assert "module reference_module_n4mes(" in tagged
+    assert "module tb_n4mes(" in tagged
+    assert "good1_n4mes" in tagged
+    assert "top_module top_module1_n4mes" in tagged
+    assert '"MTL-t4g Mismatches: ' in tagged  # %m in the design shows the names, not the tag
     assert "reference_module good1 " not in tagged
+    assert "t4g" not in tagged.replace('"MTL-t4g Mismatches: ', "")
+
+
+@pytest.mark.parametrize(
+    ("design", "reach"),
+    [
+        ('initial begin f = $fopen("/proc/self/cmdline", "r"); end', ["$fopen"]),
+        (
+            'initial if ($value$plusargs("x=%s", s)) $readmemh("sim", m);',
+            ["$value$plusargs", "$readmemh"],
+        ),
+        ('initial $system("cat tb.sv");', ["$system"]),
+        # comments, writing, $fatal, $finish and $display are not reaching out
+        (
+            '// $fopen\n/* $fgets */ initial begin $display("%m"); $fdisplay(1, "x"); $finish; end',
+            [],
+        ),
+        ("always @(posedge clk) if (bad) $fatal(1);", []),
+    ],
+)
+def test_a_verilog_design_may_not_read_files_arguments_or_run_programs(design, reach):
+    assert design_reach(design) == reach
 
 
 def test_a_suite_counts_its_own_tests():

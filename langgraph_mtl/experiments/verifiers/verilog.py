@@ -1,7 +1,9 @@
 """Verilog tasks simulated against the reference module: the testbench's modules and instances
-get names with this run's nonce (a design cannot instantiate the reference, reach into the
-testbench, or print its verdict line), and a pass needs the tagged line reporting 0 mismatches
-in exactly as many samples as the reference's own run compares."""
+get names with a fresh token (a design cannot instantiate the reference or reach into the
+testbench), its verdict line is tagged with another (a design that reads its own hierarchical
+name with ``%m`` learns only the first), the design may not read files, arguments or run
+programs (so not the compiled simulation, where the tag is), and a pass needs the tagged line
+reporting 0 mismatches in exactly as many samples as the reference's own run compares."""
 
 from __future__ import annotations
 
@@ -14,18 +16,32 @@ from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
 
-__all__ = ["VerilogTestbench", "tag_testbench"]
+__all__ = ["VerilogTestbench", "design_reach", "tag_testbench"]
+
+# system tasks that read files or the simulator's arguments, or run programs
+_REACH = re.compile(
+    r"\$(?:fopen|fgetc|fgets|fscanf|fread|ungetc|fseek|ftell|rewind|readmem[bh]|sreadmem[bh]|"
+    r"value\$plusargs|test\$plusargs|system)\b"
+)
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 
-def tag_testbench(bench: str, nonce: str) -> str:
+def design_reach(text: str) -> list[str]:
+    """The system tasks in a design (comments aside) that read files or arguments or run
+    programs, in order of first use."""
+    found = _REACH.findall(_COMMENTS.sub(" ", text))
+    return list(dict.fromkeys(found))
+
+
+def tag_testbench(bench: str, names: str, tag: str) -> str:
     """The testbench with every module but ``top_module``, and every instance, renamed with
-    the nonce, and its verdict line tagged."""
+    ``names``, and its verdict line tagged with ``tag``."""
     modules = set(re.findall(r"\bmodule\s+(\w+)", bench))
     known = "|".join(map(re.escape, modules | {"top_module"}))
     instances = set(re.findall(rf"^\s*(?:{known})\s+(?:#\s*\(.*?\)\s*)?(\w+)\s*\(", bench, re.M))
     for name in sorted((modules - {"top_module"}) | instances, key=len, reverse=True):
-        bench = re.sub(rf"\b{re.escape(name)}\b", f"{name}_{nonce}", bench)
-    return bench.replace('"Mismatches: ', f'"MTL-{nonce} Mismatches: ')
+        bench = re.sub(rf"\b{re.escape(name)}\b", f"{name}_{names}", bench)
+    return bench.replace('"Mismatches: ', f'"MTL-{tag} Mismatches: ')
 
 
 @dataclass(frozen=True)
@@ -46,7 +62,7 @@ class VerilogTestbench(OneFileVerifier):
         nonce = new_nonce()
         with scratch() as dirs:
             dirs.write({"top_module.sv": files[self.solution_file]})
-            dirs.write({"tb.sv": tag_testbench(self.bench, nonce)}, dirs.harness)
+            dirs.write({"tb.sv": tag_testbench(self.bench, new_nonce(), nonce)}, dirs.harness)
             sim = dirs.out / "sim"
             done = dirs.box(
                 mode, timeout=self.timeout, read_only=(dirs.harness,), writable=(dirs.out,)
@@ -58,6 +74,11 @@ class VerilogTestbench(OneFileVerifier):
         return ((int(found[-1][0]), int(found[-1][1])) if found else None), done.output
 
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
+        if reach := design_reach(text):
+            return failed(
+                f"top_module.sv may not use {', '.join(reach)}: a design only computes its "
+                "outputs (no files, simulator arguments or programs)"
+            )
         counted, output = self.count({self.solution_file: text}, mode)
         if counted is None:
             return failed(f"the simulation did not reach its verdict:\n{output[-1200:]}")
