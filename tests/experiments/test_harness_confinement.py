@@ -55,6 +55,9 @@ CHEATS = {
     "json.dumps = lambda o, *a, **k: _d({'ran': 2, 'passed': 2, 'tampered': [], 'errors': []})\n",
     "integrity check patched": "import __main__, unittest\n__main__.changed = lambda *a: []\n"
     "unittest.TestCase.assertEqual = lambda *a, **k: None\n",
+    "its own thread still running": "import threading, time\n"
+    "def _wait():\n    time.sleep(3)\n"
+    "threading.Thread(target=_wait, daemon=True).start()\n",
     "thread that patches later": "import threading, time, unittest\n"
     "_o = unittest.TestCase.assertEqual\n"
     "def _loop():\n    time.sleep(0.05)\n"
@@ -77,6 +80,8 @@ HONEST = {
     "format_exc": "import traceback\ntry:\n    1/0\nexcept ZeroDivisionError:\n"
     "    _t = traceback.format_exc()\n",
     "warning": "import warnings\nwarnings.warn('careful', stacklevel=2)\n",
+    "a library's thread still running": "import threading, time\n"
+    "threading.Thread(target=time.sleep, args=(3,), daemon=True).start()\n",
     "thread pool": "from concurrent.futures import ThreadPoolExecutor\n"
     "with ThreadPoolExecutor(2) as ex:\n    _r = list(ex.map(abs, [-1, 2]))\n",
 }

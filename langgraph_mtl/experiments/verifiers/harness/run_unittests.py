@@ -16,7 +16,6 @@ means nothing: without the tagged line the run fails.
 
 from __future__ import annotations
 
-import _thread
 import ast
 import builtins
 import functools
@@ -95,6 +94,24 @@ def _solution_made(kind: type) -> bool:
     return False
 
 
+def _solution_threads(enumerate_threads: Callable[[], list[threading.Thread]]) -> Callable[[], int]:
+    """How many live threads run code from the solution's file (a ``Thread`` subclass's
+    ``run`` or a target the solution wrote)."""
+
+    def count() -> int:
+        running = 0
+        for thread in enumerate_threads():
+            run = getattr(type(thread), "run", None)
+            for function in (getattr(thread, "_target", None), run):
+                code = getattr(function, "__code__", None)
+                if code is not None and code.co_filename == SOLUTION_FILE:
+                    running += 1
+                    break
+        return running
+
+    return count
+
+
 def _guard(
     function: Any,
     forged: list[str],
@@ -105,8 +122,8 @@ def _guard(
 ) -> Any:
     """The solution's function as the suite calls it: each result is checked for forgery,
     and the machinery for patches made during the call (the suite's own mocks are in place
-    before it) and for threads left running, before the suite sees it."""
-    baseline = threads()
+    before it) and for threads running the solution's own code after it returned (a library's
+    worker or monitor thread is not one), before the suite sees it."""
     snapshot, changed = watched
 
     @functools.wraps(function)
@@ -119,8 +136,8 @@ def _guard(
             forged.append(f"{type(value).__name__} result is of a type the solution defined")
         if patched := changed(mark):
             forged.append(f"patched: {', '.join(patched)}")
-        if threads() > baseline:
-            forged.append("a thread the solution started runs on after it returned")
+        if threads():
+            forged.append("a thread running the solution's code runs on after it returned")
         if forged:
             raise RuntimeError("tampering: " + "; ".join(forged))
         return value
@@ -233,7 +250,7 @@ def main() -> None:
         "result_type": unittest.TestResult,
         "was_successful": unittest.TestResult.wasSuccessful,
         "runs": {cls: cls.run for cls in classes},
-        "threads": _thread._count,
+        "threads": _solution_threads(threading.enumerate),
         "guard": _guard,
         "from_suite": _from_suite,
         "solution_made": _solution_made,
