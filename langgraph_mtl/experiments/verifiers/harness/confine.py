@@ -15,8 +15,10 @@ suite, code they compile), the ways into the harness's state:
   passed off as a library's; from anywhere: ``/proc/<pid>/mem``.
 
 ``inspect``, ``traceback``, the debuggers and ``ctypes`` hand on what their caller asked for,
-so their caller is the one judged (``doctest`` restoring the tracer it found passes). A refused request raises ``PermissionError`` and is listed by the function
-``confine`` returns, which the harness reports as tampering. An audit hook cannot be removed.
+so their caller is the one judged (``doctest`` restoring the tracer it found passes). A
+refused request raises ``PermissionError`` and is listed by the function ``confine`` returns,
+which the harness reports as tampering. An audit hook cannot be removed, and is not a sandbox:
+this closes the routes named here, not every route into a process.
 """
 
 from __future__ import annotations
