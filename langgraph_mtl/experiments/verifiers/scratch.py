@@ -4,7 +4,6 @@ read-only harness folder, an empty HOME, and a sandbox that sees nothing else of
 from __future__ import annotations
 
 import ast
-import json
 import re
 import secrets
 import shutil
@@ -28,18 +27,15 @@ def new_nonce() -> str:
 
 
 def read_result(output: str, nonce: str) -> dict[str, Any] | None:
-    """The harness's ``MTL-RESULT <nonce> {...}`` report (JSON or a Python literal, which a
-    harness can write without any library the solution could have patched), or ``None``."""
+    """The harness's ``MTL-RESULT <nonce> {...}`` report, a Python literal (which a harness can
+    write with ``repr`` alone, no library the solution could have patched), or ``None``."""
     found = re.findall(rf"^MTL-RESULT {re.escape(nonce)} (\{{.*\}})$", output, re.MULTILINE)
     if not found:
         return None
     try:
-        parsed = json.loads(found[-1])
-    except json.JSONDecodeError:
-        try:
-            parsed = ast.literal_eval(found[-1])
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return None
+        parsed = ast.literal_eval(found[-1])
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
     return parsed if isinstance(parsed, dict) else None
 
 

@@ -85,18 +85,20 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
     realpath, isabs = os.path.realpath, os.path.isabs
     known: dict[str, bool] = {}
 
-    def library_path(name: object) -> bool:
-        try:
-            return isinstance(name, str) and isabs(name) and realpath(name).startswith(roots)
-        except (ValueError, OSError):  # a name no file can have
-            return False
+    def library_file(name: str) -> bool:
+        """A file under the libraries or ``harness_dir`` (decided once per name)."""
+        verdict = known.get(name)
+        if verdict is None:
+            try:
+                verdict = isabs(name) and realpath(name).startswith(roots)
+            except (ValueError, OSError):  # a name no file can have
+                verdict = False
+            known[name] = verdict
+        return verdict
 
     def trusted(frame: FrameType) -> bool:
         name = frame.f_code.co_filename
-        verdict = known.get(name)
-        if verdict is None:
-            verdict = known[name] = name.startswith("<frozen ") or library_path(name)
-        return verdict
+        return name.startswith("<frozen ") or library_file(name)
 
     def asker(raiser: FrameType | None) -> FrameType | None:
         """The frame that asked, seen through the functions that hand things on."""
@@ -104,6 +106,10 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
         while raiser is not None and _hands_on(raiser, started):
             started, raiser = True, raiser.f_back
         return raiser
+
+    def asked_by_untrusted(raiser: FrameType | None) -> bool:
+        first = asker(raiser)
+        return first is not None and not trusted(first)
 
     def innermost_untrusted(raiser: FrameType | None) -> FrameType | None:
         while raiser is not None and trusted(raiser):
@@ -119,8 +125,7 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
         if event in WHILE_RUNNING:
             return event if innermost_untrusted(raiser) is not None else None
         if event == "sys._getframe":
-            first = asker(raiser)
-            if first is not None and not trusted(first):
+            if asked_by_untrusted(raiser):
                 return event
             untrusted = innermost_untrusted(raiser)
             given = args[0] if args else None
@@ -136,13 +141,12 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
             event = f"the {args[1]} attribute"
         elif event == "compile":
             name = args[1] if len(args) > 1 else None
-            if not library_path(name):
+            if not (isinstance(name, str) and library_file(name)):
                 return None
             event = f"code named as a library's ({name})"
         elif not (event in ASKED_BY or event.startswith("ctypes.")):
             return None
-        first = asker(raiser)
-        return event if first is not None and not trusted(first) else None
+        return event if asked_by_untrusted(raiser) else None
 
     def hook(event: str, args: tuple[object, ...]) -> None:
         if event not in WATCHED and not event.startswith("ctypes."):

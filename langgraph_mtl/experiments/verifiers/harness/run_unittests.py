@@ -82,16 +82,20 @@ def _imported(*sources: str) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def _written_in(function: object, filename: str) -> bool:
+    """Whether ``function``'s code was compiled from ``filename``."""
+    code = getattr(function, "__code__", None)
+    return code is not None and code.co_filename == filename
+
+
 def _solution_made(kind: type) -> bool:
     """A class (or a base of it) whose methods the solution wrote."""
-    for klass in kind.__mro__:
-        for member in vars(klass).values():
-            code = getattr(member, "__code__", None) or getattr(
-                getattr(member, "__func__", None), "__code__", None
-            )
-            if code is not None and code.co_filename == SOLUTION_FILE:
-                return True
-    return False
+    return any(
+        _written_in(member, SOLUTION_FILE)
+        or _written_in(getattr(member, "__func__", None), SOLUTION_FILE)
+        for klass in kind.__mro__
+        for member in vars(klass).values()
+    )
 
 
 def _solution_threads(enumerate_threads: Callable[[], list[threading.Thread]]) -> Callable[[], int]:
@@ -101,12 +105,8 @@ def _solution_threads(enumerate_threads: Callable[[], list[threading.Thread]]) -
     def count() -> int:
         running = 0
         for thread in enumerate_threads():
-            run = getattr(type(thread), "run", None)
-            for function in (getattr(thread, "_target", None), run):
-                code = getattr(function, "__code__", None)
-                if code is not None and code.co_filename == SOLUTION_FILE:
-                    running += 1
-                    break
+            target, run = getattr(thread, "_target", None), getattr(type(thread), "run", None)
+            running += _written_in(target, SOLUTION_FILE) or _written_in(run, SOLUTION_FILE)
         return running
 
     return count
@@ -150,8 +150,7 @@ def _from_suite(cls: type) -> bool:
     for klass in cls.__mro__:
         if klass in (object, unittest.TestCase) or klass.__module__.startswith("unittest"):
             continue
-        codes = [getattr(f, "__code__", None) for f in vars(klass).values()]
-        if not any(c is not None and c.co_filename == TESTS_FILE for c in codes):
+        if not any(_written_in(f, TESTS_FILE) for f in vars(klass).values()):
             return False
     return True
 
