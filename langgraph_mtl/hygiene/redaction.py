@@ -30,17 +30,17 @@ _NAME_SUFFIX = (
 )
 # a name that holds a secret wherever the secret word sits in it
 _SECRET_NAME = (
-    r"[a-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
-    r"private[_-]?key|access[_-]?key|credential)[a-z0-9_.-]*"
+    r"(?=[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
+    r"private[_-]?key|access[_-]?key|credential))[a-z0-9_.-]*+"
 )
 # (kind, pattern, group holding the secret; 0 = the whole match)
 _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.DOTALL), 0),
-    ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]*:([^@\s/]+)@"), 1),
+    ("url-credentials", re.compile(r"[a-zA-Z0-9+.-]://[^/\s:@]*+:([^@\s/]+)@"), 1),
     # a token as the whole user part of a URL: https://ghp_xxx@github.com/...
-    ("url-credentials", re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://([A-Za-z0-9_.~-]{16,})@"), 1),
+    ("url-credentials", re.compile(r"[a-zA-Z0-9+.-]://([A-Za-z0-9_.~-]{16,}+)@"), 1),
     ("url-query-secret", re.compile(
         r"(?i)[?&;](?:[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|apikey|auth|"
         r"signature|sig|credential|session|key))=([^&#\s\"'<>]{3,})"), 1),
@@ -77,16 +77,16 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
     # quoted values, which may hold spaces: password = "correct horse battery staple"
     ("password", re.compile(
-        r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|api[_-]?key|"
-        r"access[_-]?token|auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*(['\"])(.{4,}?)\1"), 2),
-    ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*\{([^}]*)\}"), 1),
+        r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|"
+        r"access[_-]?token|auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*(['\"])(.{4,512}?)\1"), 2),
+    ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*\{([^}]{0,512})\}"), 1),
     # a subscript or a dict key: app.config['SECRET_KEY'] = '...', {'db_password': '...'}
     ("password", re.compile(
-        r"(?i)[\[{,]\s*(['\"])" + _SECRET_NAME + r"\1\s*\]?\s*[:=]\s*(['\"])(.{4,}?)\2"), 3),
+        r"(?i)[\[{,]\s*(['\"])" + _SECRET_NAME + r"\1\s*\]?\s*[:=]\s*(['\"])(.{4,512}?)\2"), 3),
     # an element: <password>...</password>, <apiKey>...</apiKey>
     ("password", re.compile(r"(?i)<(" + _SECRET_NAME + r")(?:\s[^>]{0,200})?>([^<\n]{4,200})</\1>"), 2),
     # the word, then a quoted value: WITH PASSWORD '...', passphrase '...'
-    ("password", re.compile(r"(?i)\b(?:password|passwd|passphrase)\s+(['\"])(.{4,}?)\1"), 2),
+    ("password", re.compile(r"(?i)\b(?:password|passwd|passphrase)\s+(['\"])(.{4,512}?)\1"), 2),
     ("sql-password", re.compile(
         r"(?i)\b(?:identified\s+(?:with\s+\S+\s+)?by(?:\s+password)?|"
         r"set\s+password\s+(?:for\s+\S+\s*)?=\s*(?:password\s*\()?)\s*(['\"])(.+?)\1"), 2),
@@ -130,14 +130,15 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), 0),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), 0),
     ("env-secret", re.compile(
-        r"\b[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)[A-Z0-9_]*"
+        r"\b(?=[A-Z][A-Z0-9_]*?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH))[A-Z][A-Z0-9_]*+"
         r"\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
     ("password", re.compile(
-        r"(?i)\b[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
+        r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
         r"auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*[\"']?"
-        r"([^\s\"',;()\[\]{}<>]{4,})(?![(\[\w.])"), 1),  # not a call, an index or an attribute: code
+        r"([^\s\"',;()\[\]{}<>]{4,512})(?![(\[\w.])"), 1),  # not a call, an index or an attribute: code
     ("json-secret", re.compile(
-        r"(?i)\"[a-z0-9_-]*(?:key|token|secret|password|passwd|credential)[a-z0-9_-]*\"\s*:\s*\"([^\"]{4,})\""), 1),
+        r"(?i)\"(?=[a-z0-9_-]*?(?:key|token|secret|password|passwd|credential))[a-z0-9_-]*+\"\s*:\s*"
+        r"\"([^\"]{4,})\""), 1),
     ("connection-string", re.compile(
         r"(?i)\b(?:password|pwd)\s*=\s*([^;\s()\[\]{}]+)(?![(\[\w])"), 1),
     # .netrc and ftp scripts: machine <host> login <user> password <secret>, on one line or many
@@ -163,7 +164,10 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{20,})\b"), 0),  # SendGrid, Twilio: detect-secrets
 ]  # fmt: skip
 _ENTROPY_KINDS = {"Base64 High Entropy String": (4.5, 20), "Hex High Entropy String": (3.0, 32)}
-_SKIP_KINDS = {"Secret Keyword"}  # noisy on code; the password rule above covers it
+# left out of detect-secrets' plugins: the keyword detector is noisy on code (the password rules
+# above cover it) and, like the npm detector (the npm-token and password rules cover .npmrc),
+# takes time quadratic in a long line's length
+_SKIP_PLUGINS = {"KeywordDetector", "NpmDetector"}
 
 
 @dataclass(frozen=True)
@@ -180,11 +184,18 @@ class Redaction:
 
 @functools.cache
 def _detectors() -> Any:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.core.scan import scan_line
     from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
-    from detect_secrets.settings import default_settings
+    from detect_secrets.settings import transient_settings
 
-    return scan_line, Base64HighEntropyString(), default_settings
+    plugins = [
+        {"name": plugin.__name__}
+        for plugin in get_mapping_from_secret_type_to_class().values()
+        if plugin.__name__ not in _SKIP_PLUGINS
+    ]
+    settings = functools.partial(transient_settings, {"plugins_used": plugins})
+    return scan_line, Base64HighEntropyString(), settings
 
 
 # detect-secrets keeps its settings in module globals that each scan swaps in and out, so two
@@ -199,8 +210,8 @@ def _library_hits(lines: list[str]) -> list[list[tuple[str, str]]]:
     """What detect-secrets finds on each line (one settings swap for all of them)."""
     if not any(_CANDIDATE.search(line) for line in lines):
         return [[] for _ in lines]
-    scan_line, entropy, default_settings = _detectors()
-    with _LIBRARY_LOCK, default_settings():
+    scan_line, entropy, settings = _detectors()
+    with _LIBRARY_LOCK, settings():
         return [
             list(_scan(line, scan_line, entropy)) if _CANDIDATE.search(line) else []
             for line in lines
@@ -210,7 +221,7 @@ def _library_hits(lines: list[str]) -> list[list[tuple[str, str]]]:
 def _scan(line: str, scan_line: Any, entropy: Any) -> Iterator[tuple[str, str]]:
     for found in scan_line(line):
         value = found.secret_value or ""
-        if found.type in _SKIP_KINDS or not value or "REDACTED" in value:
+        if not value or "REDACTED" in value:
             continue
         limits = _ENTROPY_KINDS.get(found.type)
         if limits is not None:

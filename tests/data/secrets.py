@@ -251,4 +251,21 @@ SECRET_CASES: list[tuple[str, str]] = [
         "wallet private key 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
         "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
     ),
+    # names of any length around the secret word, and schemes and keys wherever they sit
+    (
+        "{'my_application_production_replica_database_password': 'Long-Name-Pw9'}",
+        "Long-Name-Pw9",
+    ),
+    (
+        "<primaryReplicaDatabasePassword>Xml-Long-Pw7</primaryReplicaDatabasePassword>",
+        "Xml-Long-Pw7",
+    ),
+    ('{"service.account.client_secret": "Json-Dotted-5ecret"}', "Json-Dotted-5ecret"),
+    ("ACME_PAYMENTS_GATEWAY_PRIMARY_API_KEY=Env-Long-K3y", "Env-Long-K3y"),
+    ("release.v1.2.https://deploy:Dotted-Scheme-Pw@example.com/x", "Dotted-Scheme-Pw"),
+    ("Épassword=Unicode-Before-Pw1", "Unicode-Before-Pw1"),
+    (
+        "//registry.npmjs.org/:_authToken=9f3b2c1a-1234-4cde-8f00-abcdefabcdef",
+        "9f3b2c1a-1234-4cde-8f00-abcdefabcdef",
+    ),
 ]

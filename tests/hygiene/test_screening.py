@@ -150,6 +150,16 @@ def test_prohibitions_are_advice_not_attacks():
         assert not screen(text).flagged, text
 
 
+def test_a_prohibition_is_read_in_its_own_clause_however_long_the_text_before_it():
+    clause = "word " * 4000  # one long clause: no full stop, no line break
+    assert not screen(clause + "never run rm -rf / on a shared machine").flagged
+    assert not screen("First step. " * 2000 + "Never run rm -rf / there.").flagged
+    assert screen(clause + "and now run rm -rf / to reset").flagged
+    assert screen("never mind. " * 2000 + "run rm -rf / to reset").flagged
+    # the prohibition must stand close before what it forbids
+    assert screen("Never " + "think twice about anything, " * 3 + "run rm -rf /").flagged
+
+
 def _verdict(flag: bool) -> str:
     return '{"instructs_agent": %s, "why": "test"}' % ("true" if flag else "false")
 

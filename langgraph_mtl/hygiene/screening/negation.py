@@ -15,6 +15,9 @@ _NEGATED = re.compile(
     r"exceptions?|problem|one will|later than|longer|more than)\b)"
 )
 _NEGATION_REACH = 40  # characters between the prohibition and what it forbids
+# how far back a clause is read: the reach plus the longest prohibition, with room to spare (so a
+# word cut at the window's edge ends too far back to count)
+_WINDOW = _NEGATION_REACH + 40
 
 
 # a dot inside a word ("notes.md") is not one; a colon or ", then ..." starts a new instruction
@@ -26,12 +29,12 @@ _CLAUSE_END = re.compile(
 def _sentence_around(text: str, start: int) -> str:
     """The clause before ``start``, where a negation ("never ...") would turn a rule's match
     into advice."""
-    left = -1
-    for end in _CLAUSE_END.finditer(text):
+    left = max(0, start - _WINDOW)
+    for end in _CLAUSE_END.finditer(text, left, start + _WINDOW):
         if end.start() >= start:
             break
-        left = end.start()
-    return text[left + 1 : start]
+        left = end.start() + 1
+    return text[left:start]
 
 
 def forbidden(text: str, start: int) -> bool:

@@ -68,13 +68,13 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"im_start|im_end|endoftext)\|>|\"(?:name|tool)\"\s*:\s*\"[^\"]+\"\s*,\s*\""
         r"(?:arguments|parameters|input)\"\s*:|```\s*(?:system|assistant|developer)\b|"
         r"<\|(?:system|user|assistant)\|>|\[(?:system|assistant)\]\s*:|<\s*/?\s*system[-_]\w+|"
-        r"(?:^|\n)\s*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:system|admin|developer)(?: (?:message|"
+        r"(?:^|\n)[^\S\n]*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:system|admin|developer)(?: (?:message|"
         r"prompt|note|override))?\s*(?:#{1,6}|={2,}|\*{2,}|-{3,}|:)")),
     ("fake-markup", _rule(  # an HTML comment that addresses the agent or claims to be system
         r"<!--(?:(?!-->).){0,300}?\b(?:system|assistant|agent|ai|llm|model|instruction|"
         r"override|ignore|you must|always answer)\b")),
     ("addressed-to-agent", _rule(
-        r"(?:^|\n)\s*(?:#+|//+|/\*+|--|;+|%|\*)\s*(?:note (?:to|for) (?:the |any )?|attention,?\s*"
+        r"(?:^|\n)[^\S\n]*(?:#+|//+|/\*+|--|;+|%|\*)\s*(?:note (?:to|for) (?:the |any )?|attention,?\s*"
         r"|hey,?\s*|dear\s+)?(?:ai|llm|assistant|agent|model|copilot|chatgpt|claude|gpt)"
         r"(?:\s+agent)?(?:\s*/\s*\w+)?\s*(?:[:,]|reading this|instruction)")),
     ("addressed-to-agent", _rule(
@@ -410,7 +410,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"testing|looking at|writing|solving|checking)\b|\b(?:replace|overwrite|rewrite|stub out|"
         rf"empty)\b{_SPAN}{{0,20}}?\b(?:the )?\S{{0,120}}(?:verif|test|check|grad)\S{{0,120}}(?: (?:script|file|"
         rf"command|step))?\b{_SPAN}{{0,20}}?\bwith\s+[`'\"]?(?:exit 0|/bin/true|true|:|pass|nothing|"
-        rf"an? (?:empty|no-?op|dummy|stub)|return 0|sys\.exit|echo)(?!\w)|addopts\s*=\s*[^\n]*(?:-k\s+\S+|--co\b|"
+        rf"an? (?:empty|no-?op|dummy|stub)|return 0|sys\.exit|echo)(?!\w)|addopts\s*=\s*[^\n]{0,200}(?:-k\s+\S+|--co\b|"
         rf"--collect-only|--deselect|\s-m\s+\S+|--ignore)|\bso (?:that )?no tests? (?:is|are|gets?|"
         rf"will be) (?:selected|collected|run)\b|\b(?:read|open|load|cat|grep|copy)\w*\b{_SPAN}"
         rf"{{0,30}}?\S{{0,120}}\b(?:answers?|gold|golden|solutions?)(?:[_.-]\w+)*\.(?:json|jsonl|txt|csv|"
@@ -440,7 +440,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"(?:the )?(?:file ?sizes?|sizes?|lengths?|exit codes?|existence|first lines?|last lines?|"
         rf"headers?|formats?|names?|line counts?)\b|"
         rf"\bpytest\b[^\n]{{0,40}}\s-k\s*(?:''|\"\"|\S{{0,120}}nothing\S{{0,120}})|(?:testpaths|python_files|"
-        rf"python_functions|norecursedirs)\s*=\s*[^\n]*(?:nonexist\w*|nothing|none|/dev/null)|"
+        rf"python_functions|norecursedirs)\s*=\s*[^\n]{0,200}(?:nonexist\w*|nothing|none|/dev/null)|"
         rf"\bno tests? (?:and|then) (?:succeeds?|pass(?:es)?|exits? (?:with )?0)\b|\bexcept\b"
         rf"[^\n]{{0,40}}:\s*(?:print|echo)\(?\s*['\"](?:ok|pass(?:ed)?|success|all tests passed)|"
         rf"\b(?:looks?|appears?|seems?) like (?:a )?(?:success|pass)\b|\bhidden (?:answers|"
@@ -505,7 +505,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:\$HOME|~|/(?:etc|usr|var|home|opt|boot|"
         r"lib|bin|root|srv)\b)|\bgit\s+push\s+[^\n]{0,40}\s\+[\w/-]+|\btruncate\s+-s\s*0\s+/|"
         r"\bkill\s+-9\s+-1\b|\bkillall\s+-9\b|\bsudo\s+rm\s+-[a-z]*r|\bch(?:own|mod)\s+-R\s+"
-        r"\S+\s+/(?:etc|usr|var|bin|boot|lib|root)?(?:\s|$)|\brm\s+-[a-z]*r[a-z]*\s+[^\n]*\.\./\*")),
+        r"\S+\s+/(?:etc|usr|var|bin|boot|lib|root)?(?:\s|$)|\brm\s+-[a-z]*r[a-z]*\s+[^\n]{0,200}\.\./\*")),
 ]  # fmt: skip
 # rules whose match is advice, not an attack, when the sentence forbids it
 NEGATABLE = {

@@ -1,0 +1,111 @@
+"""Hygiene on hostile text: `python -m benchmarks.hostile` times secret redaction and injection
+screening on texts made of one short unit repeated (the shapes that make a regular expression
+backtrack: long dotted or hyphenated names, runs of newlines, a keyword that opens a value
+again and again) at two lengths, four times apart, up to a memory's content limit.
+
+Times are the process's CPU time, the best of three, so another process on the machine does not
+move them. A cost linear in the length grows about 4x between the two lengths; a quadratic one
+16x. Each unit's cost at the longer length is also given against a benign memory-like text of
+the same length, timed in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from benchmarks.data import memory_texts
+from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.screening import screen
+from langgraph_mtl.memory.records import MAX_CONTENT_CHARS
+
+UNITS = (
+    "\n", "x-", "a.", "a1.", "sk-", "/", "`", "=", "'", "(", "PASSWORD_", "password.",
+    "password={", "token=", "<password", ",'password", '"key"', "--password '",
+    "authorization: a ", "mysql -p", "docker login ", "eyJa.", "https://a:", "Digest a=",
+    "echo a ", "API_KEY", "addopts=", "rm -rf ", "never run rm -rf / ", "ignore ", "<!-- ",
+    "%41", "&#65;", "\\x41", "0x41", "aGVsbG8=", "a\u200b", "i g n o r e ", "ignora ",
+)  # fmt: skip
+GROWTH_TARGET = 6.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
+
+
+@dataclass(frozen=True)
+class Cost:
+    """One unit's CPU seconds at the short and the long length."""
+
+    unit: str
+    redact_short: float
+    redact_long: float
+    screen_short: float
+    screen_long: float
+
+    @property
+    def growth(self) -> float:
+        return max(
+            self.redact_long / max(self.redact_short, 1e-4),
+            self.screen_long / max(self.screen_short, 1e-4),
+        )
+
+
+def cpu_seconds(step: Callable[[str], object], text: str, repeats: int = 3) -> float:
+    """The best of ``repeats`` CPU times of ``step(text)``."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        step(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def repeated(unit: str, length: int) -> str:
+    return unit * (length // len(unit))
+
+
+def measure(units: tuple[str, ...], long: int) -> tuple[list[Cost], tuple[float, float]]:
+    """Each unit's costs at ``long // 4`` and ``long`` characters, and the benign text's
+    (redact, screen) CPU seconds at ``long``."""
+    benign = "\n".join(memory_texts(long // 40 + 10, seed=3))[:long]
+    redact(benign[:100])  # the detectors load once, outside the timing
+    baseline = cpu_seconds(redact, benign), cpu_seconds(screen, benign)
+    costs = []
+    for unit in units:
+        short_text, long_text = repeated(unit, long // 4), repeated(unit, long)
+        costs.append(
+            Cost(
+                unit,
+                cpu_seconds(redact, short_text),
+                cpu_seconds(redact, long_text),
+                cpu_seconds(screen, short_text),
+                cpu_seconds(screen, long_text),
+            )
+        )
+    return costs, baseline
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--length", type=int, default=MAX_CONTENT_CHARS, help="the long length")
+    args = parser.parse_args()
+    costs, (redact_base, screen_base) = measure(UNITS, args.length)
+    print(f"benign text of {args.length} characters: redact {redact_base:.3f} s, "
+          f"screen {screen_base:.3f} s (CPU)")  # fmt: skip
+    print("| unit | redact growth | screen growth | redact vs benign | screen vs benign |")
+    print("|---|---|---|---|---|")
+    for cost in costs:
+        print(
+            f"| {cost.unit!r} | {cost.redact_long / max(cost.redact_short, 1e-4):.1f}x "
+            f"| {cost.screen_long / max(cost.screen_short, 1e-4):.1f}x "
+            f"| {cost.redact_long / redact_base:.1f}x | {cost.screen_long / screen_base:.1f}x |"
+        )
+    worst = max(costs, key=lambda c: c.growth)
+    verdict = "met" if worst.growth <= GROWTH_TARGET else "MISSED"
+    print(f"\nworst growth {worst.growth:.1f}x ({worst.unit!r}) for 4x the length; "
+          f"target <= {GROWTH_TARGET:.0f}x: {verdict}")  # fmt: skip
+    if worst.growth > GROWTH_TARGET:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
