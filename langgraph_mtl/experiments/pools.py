@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import random
 import uuid
 from collections.abc import Sequence
@@ -97,11 +98,14 @@ def choose_sources(condition: Condition, target: str, available: list[str]) -> t
 
 def write_snapshot(pool: MemoryPool, path: Path, **filters: Any) -> dict[str, object]:
     """Write the pool's records (filtered like :func:`build_where`) to ``path`` as JSONL in id
-    order; returns the manifest entry (file, memories, sha256)."""
+    order, keys sorted, so equal records give an equal sha256 whatever order the store returned
+    their fields in; returns the manifest entry (file, memories, sha256)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.StringIO()
     count = pool.export_jsonl(buffer, **filters)
-    text = "\n".join(sorted(buffer.getvalue().splitlines())) + ("\n" if count else "")
+    lines = (json.loads(line) for line in buffer.getvalue().splitlines())
+    canonical = sorted(json.dumps(line, ensure_ascii=False, sort_keys=True) for line in lines)
+    text = "\n".join(canonical) + ("\n" if count else "")
     path.write_text(text, encoding="utf-8")
     return {
         "file": path.name,

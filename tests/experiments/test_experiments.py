@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from helpers import TinyDomain, solve_tiny
 
-from langgraph_mtl import MemoryRecord, MemoryType
+from langgraph_mtl import MemoryRecord, MemoryType, open_pool
 from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.experiments import (
     CONDITIONS,
@@ -29,6 +29,7 @@ from langgraph_mtl.experiments.pools import (
     choose_sources,
     condition_pool,
     condition_scorers,
+    write_snapshot,
 )
 from langgraph_mtl.experiments.repo_domain import mutants
 from langgraph_mtl.experiments.report import scaling_points, write_report
@@ -356,6 +357,22 @@ def _mixed_pool(pool):
         [_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma", "delta") for i in range(4)]
     )
     return pool
+
+
+def test_a_snapshot_digest_depends_on_the_records_not_the_order_of_their_fields(pool, tmp_path):
+    first = _memory("alpha", "a-0").model_copy(update={"flags": {"merged": 2, "redacted": 1}})
+    second = first.model_copy(update={"flags": {"redacted": 1, "merged": 2}})
+    other = open_pool(":memory:", collection="snapshot-order", embeddings=pool.embeddings)
+    pool.upsert([first])
+    other.upsert([second])
+    one = write_snapshot(pool, tmp_path / "one.jsonl")
+    two = write_snapshot(other, tmp_path / "two.jsonl")
+    assert one["memories"] == two["memories"] == 1
+    assert one["sha256"] == two["sha256"]
+    assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
+    changed = first.model_copy(update={"flags": {"merged": 3, "redacted": 1}})
+    pool.upsert([changed])
+    assert write_snapshot(pool, tmp_path / "three.jsonl")["sha256"] != one["sha256"]
 
 
 def test_pool_size_condition_sees_only_its_seeded_snapshotted_share(pool, scripted, tmp_path):
