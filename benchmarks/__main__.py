@@ -4,7 +4,8 @@
 2. at each pool size (default 10k, 100k and 1M memories): the retrieval node against the index's
    own speed (embed + unfiltered query of the same index) in the same run, recall@3 against
    brute force, and the writer node's own cost (:mod:`benchmarks.scale`);
-3. JSONL import with vectors against a raw ``collection.add`` (:mod:`benchmarks.imports`).
+3. JSONL import with vectors against a raw ``collection.add`` (:mod:`benchmarks.imports`);
+4. redaction and screening on hostile text: growth for 4x the length (:mod:`benchmarks.hostile`).
 
 Results go to ``benchmarks/results/latest.json`` and ``benchmarks/results/retrieval.png``.
 """
@@ -19,6 +20,7 @@ from typing import Any
 
 from rich.console import Console
 
+from benchmarks import hostile
 from benchmarks.data import memory_texts
 from benchmarks.imports import import_ratio
 from benchmarks.scale import as_dicts, run_sizes
@@ -74,15 +76,19 @@ def main() -> None:
         [int(s) for s in args.sizes.split(",")], memory_texts(args.queries, seed=7), console
     )
     imported = import_ratio(args.import_records, console)
+    hostile_text = hostile.report()
     args.out.mkdir(parents=True, exist_ok=True)
     results = {
         "embedder_sentences_per_s": round(rate),
         "sizes": as_dicts(sizes),
         "import": imported,
+        "hostile_text": hostile_text,
     }
     (args.out / "latest.json").write_text(json.dumps(results, indent=2) + "\n")
     plot(results["sizes"], args.out / "retrieval.png")
     console.print(f"results: {args.out / 'latest.json'}, plot: {args.out / 'retrieval.png'}")
+    if not hostile_text["target_met"]:
+        raise SystemExit("hostile text: redaction or screening grew faster than linearly")
 
 
 if __name__ == "__main__":

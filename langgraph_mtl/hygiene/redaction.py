@@ -132,6 +132,11 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("env-secret", re.compile(
         r"\b(?=[A-Z][A-Z0-9_]*?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH))[A-Z][A-Z0-9_]*+"
         r"\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
+    # a value too long for the rule below, whole (it never fails half-way, so it stays linear)
+    ("password", re.compile(
+        r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
+        r"auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*[\"']?"
+        r"([^\s\"',;()\[\]{}<>]{513,}+)"), 1),
     ("password", re.compile(
         r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
         r"auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*[\"']?"

@@ -40,6 +40,23 @@ def test_each_injection_is_flagged(text):
     assert screen(text).flagged
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=" + "Ab1-" * 150,
+        'api_key = "' + "Zx9_" * 200 + '"',
+        "export AUTH_TOKEN=" + "q1w2e3r4" * 100,
+        "secret: " + "Lo.ng-" * 120 + " and more",
+    ],
+)
+def test_a_long_secret_value_is_redacted_whole(text):
+    value = max(text.replace('"', " ").split(), key=len)
+    assert len(value) > 512
+    result = redact(text)
+    assert "[REDACTED:" in result.text
+    assert not any(value[i : i + 12] in result.text for i in range(0, len(value) - 12, 6))
+
+
 @pytest.mark.parametrize("text", BENIGN_CASES)
 def test_ordinary_advice_is_not_flagged_nor_redacted(text):
     assert not screen(text).flagged
