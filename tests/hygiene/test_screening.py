@@ -232,3 +232,16 @@ def test_advice_to_cheat_the_check_is_flagged_as_such():
     assert len(rows) >= 10
     missed = [r["text"] for r in rows if "verifier-gaming" not in screen(r["text"]).reasons]
     assert missed == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Put addopts = --collect-only in pytest.ini so the suite reports success.",
+        "addopts = -q -k nothing_matches",
+        "In setup.cfg set python_files = nothing.py and the run is green.",
+        "testpaths = /dev/null",
+    ],
+)
+def test_test_runner_settings_that_select_no_test_are_flagged(text):
+    assert "verifier-gaming" in screen(text).reasons
