@@ -194,11 +194,9 @@ def _detectors() -> Any:
     from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
     from detect_secrets.settings import transient_settings
 
-    plugins = [
-        {"name": plugin.__name__}
-        for plugin in get_mapping_from_secret_type_to_class().values()
-        if plugin.__name__ not in _SKIP_PLUGINS
-    ]
+    mapping: dict[str, Any] = get_mapping_from_secret_type_to_class()
+    names = [plugin.__name__ for plugin in mapping.values()]
+    plugins = [{"name": name} for name in names if name not in _SKIP_PLUGINS]
     settings = functools.partial(transient_settings, {"plugins_used": plugins})
     return scan_line, Base64HighEntropyString(), settings
 
