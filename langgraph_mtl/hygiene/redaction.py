@@ -28,6 +28,13 @@ _SCHEMES = (
 _NAME_SUFFIX = (
     r"(?:[_.-](?:key|base|value|str|string|hash|hex|b64|base64|bytes|data|raw|plain|text))*"
 )
+# a setting named for a secret, then its assignment: password=, api_key: , token.value =
+_ASSIGNED = (
+    r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|"
+    r"token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*"
+)
+# what an unquoted value may hold
+_VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"
 # a name that holds a secret wherever the secret word sits in it
 _SECRET_NAME = (
     r"(?=[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
@@ -76,9 +83,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"\b(?:curl|wget|http|git)\b[^\n|;&]{0,200}?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
         r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
     # quoted values, which may hold spaces: password = "correct horse battery staple"
-    ("password", re.compile(
-        r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|"
-        r"access[_-]?token|auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*(['\"])(.{4,512}?)\1"), 2),
+    ("password", re.compile(_ASSIGNED + r"(['\"])(.{4,512}?)\1"), 2),
     ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*\{([^}]{0,512})\}"), 1),
     # a subscript or a dict key: app.config['SECRET_KEY'] = '...', {'db_password': '...'}
     ("password", re.compile(
@@ -133,14 +138,9 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"\b(?=[A-Z][A-Z0-9_]*?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH))[A-Z][A-Z0-9_]*+"
         r"\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
     # a value too long for the rule below, whole (it never fails half-way, so it stays linear)
-    ("password", re.compile(
-        r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
-        r"auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*[\"']?"
-        r"([^\s\"',;()\[\]{}<>]{513,}+)"), 1),
-    ("password", re.compile(
-        r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|"
-        r"auth[_-]?token|token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*[\"']?"
-        r"([^\s\"',;()\[\]{}<>]{4,512})(?![(\[\w.])"), 1),  # not a call, an index or an attribute: code
+    ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{513,}+)"), 1),
+    # not a call, an index or an attribute: code
+    ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{4,512})(?![(\[\w.])"), 1),
     ("json-secret", re.compile(
         r"(?i)\"(?=[a-z0-9_-]*?(?:key|token|secret|password|passwd|credential))[a-z0-9_-]*+\"\s*:\s*"
         r"\"([^\"]{4,})\""), 1),
