@@ -30,6 +30,10 @@ __all__ = [
 ]
 
 
+def _record_id(line: str) -> str:
+    return str(json.loads(line)["record"]["id"])
+
+
 def _slug(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name)
 
@@ -41,7 +45,7 @@ def condition_pool(base: MemoryPool, condition: Condition) -> MemoryPool:
         return base
     buffer = io.StringIO()
     base.export_jsonl(buffer, with_embeddings=True, memory_types=list(condition.memory_types))
-    lines = sorted(buffer.getvalue().splitlines())  # storage order is not stable; ids are
+    lines = sorted(buffer.getvalue().splitlines(), key=_record_id)  # storage order is not stable
     keep = max(1, round(condition.pool_fraction * len(lines))) if lines else 0
     chosen = random.Random(f"pool-{condition.seed}").sample(lines, keep)
     name = f"{base.collection.name}--{_slug(condition.name)}"[:63]
@@ -97,15 +101,13 @@ def choose_sources(condition: Condition, target: str, available: list[str]) -> t
 
 
 def write_snapshot(pool: MemoryPool, path: Path, **filters: Any) -> dict[str, object]:
-    """Write the pool's records (filtered like :func:`build_where`) to ``path`` as JSONL in id
-    order, keys sorted, so equal records give an equal sha256 whatever order the store returned
-    their fields in; returns the manifest entry (file, memories, sha256)."""
+    """Write the pool's records (filtered like :func:`build_where`) to ``path`` as JSONL, lines
+    sorted (the export sorts keys), so equal records give an equal sha256 whatever order the
+    store returned them in; returns the manifest entry (file, memories, sha256)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.StringIO()
     count = pool.export_jsonl(buffer, **filters)
-    lines = (json.loads(line) for line in buffer.getvalue().splitlines())
-    canonical = sorted(json.dumps(line, ensure_ascii=False, sort_keys=True) for line in lines)
-    text = "\n".join(canonical) + ("\n" if count else "")
+    text = "".join(sorted(buffer.getvalue().splitlines(keepends=True)))
     path.write_text(text, encoding="utf-8")
     return {
         "file": path.name,

@@ -29,11 +29,7 @@ def export_jsonl(pool: Any, out: IO[str], *, with_embeddings: bool = False, **fi
     for record, vector in pool.iter_records(
         build_where(**filters), with_embeddings=with_embeddings
     ):
-        line: dict[str, Any] = {"record": record.model_dump(mode="json")}
-        if vector is not None:
-            line["embedding"] = vector
-            line["embedder"] = name
-        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        out.write(_line(record, vector, name))
         written += 1
     return written
 
@@ -50,12 +46,18 @@ def export_ids(pool: Any, out: IO[str], ids: Sequence[str]) -> int:
         vectors = page.get("embeddings")
         for i, record_id in enumerate(page["ids"]):
             record = from_chroma(record_id, page["documents"][i], page["metadatas"][i])
-            line: dict[str, Any] = {"record": record.model_dump(mode="json")}
-            if vectors is not None:
-                line.update(embedding=[float(x) for x in vectors[i]], embedder=name)
-            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            vector = None if vectors is None else [float(x) for x in vectors[i]]
+            out.write(_line(record, vector, name))
             written += 1
     return written
+
+
+def _line(record: MemoryRecord, vector: list[float] | None, embedder: str) -> str:
+    """One export line, keys sorted, so equal records always serialise to equal text."""
+    line: dict[str, Any] = {"record": record.model_dump(mode="json")}
+    if vector is not None:
+        line.update(embedding=vector, embedder=embedder)
+    return json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def import_jsonl(

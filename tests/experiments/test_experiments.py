@@ -359,15 +359,18 @@ def _mixed_pool(pool):
     return pool
 
 
-def test_a_snapshot_digest_depends_on_the_records_not_the_order_of_their_fields(pool, tmp_path):
+def test_a_snapshot_digest_depends_on_the_records_not_their_order_or_their_fields_order(
+    pool, tmp_path
+):
     first = _memory("alpha", "a-0").model_copy(update={"flags": {"merged": 2, "redacted": 1}})
     second = first.model_copy(update={"flags": {"redacted": 1, "merged": 2}})
     other = open_pool(":memory:", collection="snapshot-order", embeddings=pool.embeddings)
-    pool.upsert([first])
-    other.upsert([second])
+    more = _memory("beta", "b-0")
+    pool.upsert([first, more])
+    other.upsert([more, second])
     one = write_snapshot(pool, tmp_path / "one.jsonl")
     two = write_snapshot(other, tmp_path / "two.jsonl")
-    assert one["memories"] == two["memories"] == 1
+    assert one["memories"] == two["memories"] == 2
     assert one["sha256"] == two["sha256"]
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
     changed = first.model_copy(update={"flags": {"merged": 3, "redacted": 1}})

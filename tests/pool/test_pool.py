@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome, open_pool
 from langgraph_mtl.memory.records import MAX_CONTENT_CHARS, MAX_KEY_CHARS, MAX_PAYLOAD_CHARS
+from langgraph_mtl.pool.jsonl import export_jsonl
 from langgraph_mtl.pool.memory_pool import EmbedderMismatchError
 from langgraph_mtl.testing import HashingEmbeddings
 from langgraph_mtl.transfer.abstraction import abstract_run
@@ -119,6 +120,31 @@ def test_export_import_round_trip_and_reembedding(filled, pool_dir):
     )
     assert foreign.import_jsonl(plain.getvalue().splitlines()).imported == 1
     assert foreign.search("cargo test", k=1)[0].record.domain == "rust"
+
+
+class ListedPool:
+    """Just what an export reads: a name and records, returned in a fixed order."""
+
+    identity_name = "listed"
+
+    def __init__(self, records):
+        self.records = records
+
+    def iter_records(self, where, *, with_embeddings):
+        return ((record, [0.5] if with_embeddings else None) for record in self.records)
+
+
+def test_an_export_line_depends_on_the_record_not_the_order_of_its_fields():
+    first = make_record("python", "p1", "run the tests first")
+    one = first.model_copy(update={"flags": {"merged": 2, "redacted": 1}})
+    two = first.model_copy(update={"flags": {"redacted": 1, "merged": 2}})
+    texts = []
+    for record in (one, two):
+        out = io.StringIO()
+        assert export_jsonl(ListedPool([record]), out, with_embeddings=True) == 1
+        texts.append(out.getvalue())
+    assert texts[0] == texts[1]
+    assert json.loads(texts[0])["record"]["flags"] == {"merged": 2, "redacted": 1}
 
 
 class CountingEmbeddings(HashingEmbeddings):
