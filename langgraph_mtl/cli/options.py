@@ -49,7 +49,22 @@ PoolOpt = Annotated[
         help="Pool directory, http(s)://host:port or :memory:.",
     ),
 ]
-CollectionOpt = Annotated[str, typer.Option("--collection", help="Chroma collection name.")]
+
+
+def _collection_name(value: str) -> str:
+    """A ``--collection`` value checked as the pool checks it, before any pool is opened."""
+    from langgraph_mtl.pool.location import PoolLocationError, check_collection_name
+
+    try:
+        return check_collection_name(value)
+    except PoolLocationError as exc:
+        raise typer.BadParameter(str(exc).removesuffix(" (--collection)")) from exc
+
+
+CollectionOpt = Annotated[
+    str,
+    typer.Option("--collection", callback=_collection_name, help="Chroma collection name."),
+]
 EmbeddingsOpt = Annotated[
     str | None,
     typer.Option(

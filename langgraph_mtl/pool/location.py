@@ -6,6 +6,7 @@ into a new, empty pool somewhere unexpected.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -19,12 +20,15 @@ __all__ = [
     "PoolLocation",
     "PoolLocationError",
     "PoolUnavailableError",
+    "check_collection_name",
     "default_pool_location",
     "parse_location",
 ]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _HOST_PORT = re.compile(r"^[A-Za-z0-9.-]+:\d+(/.*)?$")
+_COLLECTION_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+_LONGEST_PART_SUFFIX = len(".trajectory")  # each memory type has its own collection
 SQLITE_FILE = "chroma.sqlite3"
 
 
@@ -67,6 +71,35 @@ class PoolLocation:
                 f"no pool at {self.path} (nothing has been stored there); check --pool / "
                 "MTL_POOL, or write to it first"
             )
+
+
+def check_collection_name(name: str) -> str:
+    """``name`` if Chroma accepts it (with the memory-type suffixes the pool adds).
+
+    Raises:
+        PoolLocationError: the name is too short or too long, has other characters or two
+            periods in a row, or is an IP address.
+    """
+    longest = 512 - _LONGEST_PART_SUFFIX
+    if not (3 <= len(name) <= longest and _COLLECTION_NAME.fullmatch(name)) or ".." in name:
+        raise PoolLocationError(
+            f"collection name {name[:80]!r} is not allowed: use 3 to {longest} letters, digits, "
+            "'.', '_' or '-', starting and ending with a letter or digit, no '..' "
+            "(--collection)"
+        )
+    if _is_ip_address(name):
+        raise PoolLocationError(
+            f"collection name {name!r} is not allowed: it reads as an IP address; add a word"
+        )
+    return name
+
+
+def _is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def default_pool_location() -> str:

@@ -35,6 +35,7 @@ from langgraph_mtl.pool.embeddings import EmbedderIdentity, embedder_identity, r
 from langgraph_mtl.pool.location import (
     PoolLocationError,
     PoolUnavailableError,
+    check_collection_name,
     default_pool_location,
     parse_location,
 )
@@ -283,12 +284,14 @@ def open_pool(
             uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
 
     Raises:
-        PoolLocationError: ``location`` is not a directory, a server URL or ``:memory:``.
+        PoolLocationError: ``location`` is not a directory, a server URL or ``:memory:``, or
+            ``collection`` is not a name Chroma accepts.
         PoolUnavailableError: the server does not answer; with ``create=False`` also when
             there is no pool or no such collection there. :class:`PoolBusyError` (a subclass)
             when another process holds an embedded pool longer than ``lock_timeout``.
         EmbedderMismatchError: the collection was built with another embedder.
     """
+    check_collection_name(collection)
     where = parse_location(location or default_pool_location())
     embedder = resolve_embeddings(embeddings)
     client, label, transaction = chroma_client(where, create=create, lock_timeout=lock_timeout)
@@ -318,6 +321,7 @@ def _open_collection(
     *,
     create: bool = True,
 ) -> MemoryPool:
+    check_collection_name(collection)
     identity = embedder_identity(embedder)
     meta = {
         _META_PREFIX + "embedder": identity.name,

@@ -86,6 +86,9 @@ def _short(result) -> None:
         (["experiment", "run", "--out", "o", "--steps", "0"], 2, "--steps"),
         (["experiment", "run", "--out", "o", "--temperature", "-1"], 2, "--temperature"),
         (["experiment", "check", "python", "--sample", "-1"], 2, "--sample"),
+        (["pool", "stats", "--collection", "my pool"], 2, "collection name 'my pool'"),
+        (["pool", "search", "x", "--collection", "a..b"], 2, "no '..'"),
+        (["pool", "export", "out.jsonl", "--collection", "10.0.0.1"], 2, "IP address"),
     ],
 )
 def test_user_errors_get_a_short_message_and_the_right_exit_code(home, capsys, args, code, says):
@@ -182,6 +185,22 @@ def test_bad_locations_are_refused_before_anything_is_made(text, tmp_path, monke
     with pytest.raises(PoolLocationError):
         parse_location(text)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["ab", "a" * 502, "-ab", "ab.", "a..b", "my pool", "1.2.3.4", "::1"]
+)
+def test_collection_names_chroma_would_refuse_are_refused_before_anything_is_made(name, tmp_path):
+    with pytest.raises(PoolLocationError, match="collection name"):
+        open_pool(str(tmp_path / "pool"), collection=name, embeddings=HashingEmbeddings())
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["abc", "a" * 501, "team.pool_2-b", "x.y.z"])
+def test_collection_names_at_the_limits_are_accepted(name):
+    pool = open_pool(":memory:", collection=name, embeddings=HashingEmbeddings())
+    pool.upsert(record("python", "p1", "a lesson"))
+    assert pool.count() == 1
 
 
 def test_debug_shows_the_traceback(home, capsys):
