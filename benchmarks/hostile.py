@@ -42,11 +42,16 @@ class Cost:
     screen_long: float
 
     @property
+    def redact_growth(self) -> float:
+        return self.redact_long / max(self.redact_short, 1e-4)
+
+    @property
+    def screen_growth(self) -> float:
+        return self.screen_long / max(self.screen_short, 1e-4)
+
+    @property
     def growth(self) -> float:
-        return max(
-            self.redact_long / max(self.redact_short, 1e-4),
-            self.screen_long / max(self.screen_short, 1e-4),
-        )
+        return max(self.redact_growth, self.screen_growth)
 
 
 def cpu_seconds(step: Callable[[str], object], text: str, repeats: int = 3) -> float:
@@ -99,8 +104,7 @@ def report(length: int = MAX_CONTENT_CHARS) -> dict[str, object]:
     print("|---|---|---|---|---|")
     for cost in costs:
         print(
-            f"| {cost.unit!r} | {cost.redact_long / max(cost.redact_short, 1e-4):.1f}x "
-            f"| {cost.screen_long / max(cost.screen_short, 1e-4):.1f}x "
+            f"| {cost.unit!r} | {cost.redact_growth:.1f}x | {cost.screen_growth:.1f}x "
             f"| {cost.redact_long / redact_base:.1f}x | {cost.screen_long / screen_base:.1f}x |"
         )
     worst = max(costs, key=lambda c: c.growth)
