@@ -281,7 +281,9 @@ def _redact(text: str) -> Redaction:
 
 
 def redact_value(value: Any) -> tuple[Any, list[str]]:
-    """Redact every string inside a JSON-like value; returns the value and the kinds found."""
+    """Redact every string inside a JSON-like value, the keys of its objects too (a redacted key
+    that meets another key gets a `` #2`` suffix, so no entry is lost); returns the value and
+    the kinds found."""
     if isinstance(value, str):
         result = redact(value)
         return result.text, list(result.kinds)
@@ -295,9 +297,22 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
         return (type(value)(items) if isinstance(value, tuple) else items), kinds
     if isinstance(value, dict):
         kinds = []
-        out = {}
+        out: dict[Any, Any] = {}
         for key, item in value.items():
-            out[key], found = redact_value(item)
+            name = key
+            if isinstance(key, str):
+                cleaned = redact(key)
+                name = _free_name(cleaned.text, out)
+                kinds += cleaned.kinds
+            out[name], found = redact_value(item)
             kinds += found
         return out, kinds
     return value, []
+
+
+def _free_name(name: str, taken: dict[Any, Any]) -> str:
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name} #{n}"
+    return candidate

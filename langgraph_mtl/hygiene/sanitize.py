@@ -7,6 +7,7 @@ more than once; ``flags["redacted"]`` adds up what each pass found.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 
 _PLACEHOLDER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 _OWN_FLAGS = {"quarantined", "quarantine_reason", "redacted"}
+_DIGEST = re.compile(r"[0-9a-fA-F-]*")  # memory ids are uuids, run digests hex
+_MAX_FLAG_NAME = 64
 _TEXT_FIELDS = (
     ("key", MAX_KEY_CHARS),
     ("content", MAX_CONTENT_CHARS),
@@ -42,6 +45,20 @@ class Sanitized:
     record: MemoryRecord
     redacted: int
     screening: Screening
+
+
+def _safe_id(value: str, content: str) -> tuple[str, int]:
+    """A record id that holds no secret: ids made by ``memory_id`` (and any hex digest) pass as
+    they are; an id with a secret in it is redacted and told apart again by a digest of what is
+    left of it and of the (redacted) content, so importing the same line twice stores it once."""
+    if _DIGEST.fullmatch(value):
+        return value, 0
+    result = redact(value)
+    if not result.count:
+        return value, 0
+    readable = _PLACEHOLDER.sub(r"REDACTED-\1", result.text)[:480]
+    digest = hashlib.sha256(f"{readable}\n{content}".encode()).hexdigest()[:12]
+    return f"{readable}-{digest}", result.count
 
 
 def redact_identifier(value: str) -> tuple[str, int]:
@@ -77,13 +94,20 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
         identifier, count = redact_identifier(getattr(record, name))
         found += count
         update[name] = identifier
-    flags: dict[str, str | int | float | bool] = {}
-    for name, value in record.flags.items():
-        if isinstance(value, str) and name not in _OWN_FLAGS:
-            cleaned = redact(value)
-            found += cleaned.count
-            value = cleaned.text[:MAX_FLAG_CHARS]
-        flags[name] = value
+    update["id"], count = _safe_id(record.id, str(update["content"]))
+    found += count
+    digest = record.run_digest
+    if not _DIGEST.fullmatch(digest):  # a digest is hex; anything else is text
+        cleaned = redact(digest)
+        found += cleaned.count
+        update["run_digest"] = cleaned.text[:MAX_LABEL_CHARS]
+    others, kinds = redact_value({k: v for k, v in record.flags.items() if k not in _OWN_FLAGS})
+    found += len(kinds)
+    flags: dict[str, str | int | float | bool] = {
+        name[:_MAX_FLAG_NAME]: value[:MAX_FLAG_CHARS] if isinstance(value, str) else value
+        for name, value in others.items()
+    }
+    flags.update((k, v) for k, v in record.flags.items() if k in _OWN_FLAGS)
     if found:
         flags["redacted"] = int(flags.get("redacted", 0)) + found
     content = str(update["content"])
@@ -93,7 +117,7 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
     if verdict.flagged:
         flags["quarantined"] = True
         flags["quarantine_reason"] = ",".join(verdict.reasons)
-        log.warning("memory %s quarantined (%s)", record.id, flags["quarantine_reason"])
+        log.warning("memory %s quarantined (%s)", update["id"], flags["quarantine_reason"])
     update["flags"] = flags
     clean = MemoryRecord.model_validate({**record.model_dump(), **update})  # stays readable
     return Sanitized(clean, found, verdict)

@@ -141,7 +141,7 @@ class MemoryPool(PoolReader):
         clean = sanitize(record, classifier=self.classifier)
         report.redacted += clean.redacted
         if clean.screening.flagged:
-            report.quarantined.append(record.id)
+            report.quarantined.append(clean.record.id)
         return clean.record
 
     def _duplicate_of(self, record: MemoryRecord, vector: Sequence[float]) -> str | None:

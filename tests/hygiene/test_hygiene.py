@@ -10,7 +10,8 @@ from data.secrets import SECRET_CASES
 from helpers import make_record
 
 from langgraph_mtl import MemoryRecord, MemoryType, open_pool, retrieve_memories
-from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.redaction import redact, redact_value
+from langgraph_mtl.hygiene.sanitize import sanitize
 from langgraph_mtl.hygiene.screening import screen
 from langgraph_mtl.pool.consolidation import consolidate
 from langgraph_mtl.pool.feedback import prune, record_feedback, utility
@@ -308,3 +309,31 @@ def test_an_import_whose_batches_overflow_the_workers_pipes_finishes(pool, monke
     ]
     assert pool.import_jsonl(lines, batch_size=300).imported == 1200
     assert pool.count() == 1200
+
+
+def test_secrets_in_object_keys_are_redacted_and_no_entry_is_lost():
+    token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"
+    value = {"args": {token: 1, f"{token[:-1]}C": 2, "[REDACTED:github-token]": 3, "plain": 4}}
+    clean, kinds = redact_value(value)
+    assert kinds == ["github-token", "github-token"]
+    assert clean == {
+        "args": {
+            "[REDACTED:github-token]": 1,
+            "[REDACTED:github-token] #2": 2,
+            "[REDACTED:github-token] #3": 3,
+            "plain": 4,
+        }
+    }
+
+
+def test_an_id_holding_a_secret_is_replaced_by_the_same_safe_id_every_time():
+    record = make_record("ops", "t1", "deploy notes").model_copy(
+        update={"id": "notes-AKIAIOSFODNN7EXAMPLE", "flags": {"AKIAIOSFODNN7EXAMPLE": True}}
+    )
+    once, twice = sanitize(record), sanitize(sanitize(record).record)
+    assert once.record.id == sanitize(record).record.id == twice.record.id
+    assert once.record.id.startswith("notes-REDACTED-aws-access-key-")
+    assert once.record.flags["[REDACTED:aws-access-key]"] is True
+    assert once.redacted == 2 and twice.redacted == 0
+    plain = make_record("ops", "t1", "deploy notes")
+    assert sanitize(plain).record.id == plain.id  # ids made by memory_id pass as they are

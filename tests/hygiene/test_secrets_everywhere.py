@@ -70,6 +70,18 @@ def _leaks(text: str) -> list[str]:
     return [secret for secret in SECRETS if secret in text]
 
 
+def _secrets_in_names() -> dict:
+    """Record fields a caller names freely: the id, the run digest, flag names and the keys of
+    the payload's objects, each holding secrets."""
+    short = [text for text, _ in CASES if len(text) <= 64]
+    return {
+        "id": f"ops-{CASES[15][0]}",
+        "run_digest": RUN_TEXT,
+        "flags": {text: 1 for text in short},
+        "payload": {"steps": [{"args": {text: "x" for text, _ in CASES}}]},
+    }
+
+
 @pytest.mark.parametrize(("text", "secret"), CASES)
 def test_each_case_is_redacted_and_redacting_again_changes_nothing(text, secret):
     once = redact(text)
@@ -161,11 +173,13 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
             )
             writer(state, Runtime())
         elif path == "upsert":
-            pool.upsert(make_record("ops", "t1", f"deploy notes {RUN_TEXT}"))
+            record = make_record("ops", "t1", f"deploy notes {RUN_TEXT}")
+            pool.upsert(record.model_copy(update=_secrets_in_names()))
         else:
             record = make_record("ops", "t1", "deploy notes").model_dump(mode="json")
             record.update(content=RUN_TEXT, agent_model="https://bot:Pa55w0rdX@llm.internal/v1")
-            record["flags"] = {"note": RUN_TEXT[:900]}
+            record.update(_secrets_in_names())
+            record["flags"]["note"] = RUN_TEXT[:900]
             report = pool.import_jsonl([json.dumps({"record": record})])
             assert report.errors == []
     if path.startswith("writer"):  # the writer's abstraction is traced: its traces are read
@@ -175,3 +189,7 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
     if path == "writer":
         (insight,) = pool.list_records(memory_types="insight")
         assert insight.flags["redacted"] >= len(CASES)  # the run's secrets, counted
+    if path in ("upsert", "import"):
+        (stored,) = pool.list_records()
+        assert len(stored.payload["steps"][0]["args"]) == len(CASES)  # no key folded into one
+        assert stored.id.startswith("ops-git clone https://")
