@@ -211,6 +211,8 @@ def pool_import(
     """Import a JSONL file; bad lines are reported with their numbers, good ones kept."""
     if path.is_dir():
         raise CliError(f"{path} is a directory; give the JSONL file to import", code=2)
+    if path.exists() and not path.is_file():
+        raise CliError(f"{path} is not a regular file; save the lines to a file", code=2)
     if not path.is_file():
         raise CliError(f"no such file: {path}", code=2)
     from rich.progress import Progress

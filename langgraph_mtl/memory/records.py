@@ -154,12 +154,29 @@ def validate_task_id(value: str, argument: str = "task_id") -> str:
 MAX_KEY_CHARS = 20_000
 MAX_CONTENT_CHARS = 60_000
 MAX_PAYLOAD_CHARS = 120_000
+MAX_PAYLOAD_DEPTH = 32
 MAX_LABEL_CHARS = 256
 MAX_FLAG_CHARS = 1024
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _nesting_depth(value: object, stop: int = MAX_PAYLOAD_DEPTH + 1) -> int:
+    """How deeply lists and objects nest in a JSON-like value (a scalar is 0), counted without
+    recursion and no further than ``stop``."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list | tuple) and depth < stop:
+            deepest = max(deepest, depth + 1)
+            level.extend((child, depth + 1) for child in _children(item))
+    return deepest
+
+
+def _children(item: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> Any:
+    return item.values() if isinstance(item, dict) else item
 
 
 class MemoryRecord(BaseModel):
@@ -212,6 +229,10 @@ class MemoryRecord(BaseModel):
     @field_validator("payload")
     @classmethod
     def _bounded_payload(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if _nesting_depth(value) > MAX_PAYLOAD_DEPTH:
+            raise ValueError(
+                f"nests more than {MAX_PAYLOAD_DEPTH} levels deep; flatten the structure"
+            )
         size = len(json.dumps(value, ensure_ascii=False, default=str))
         if size > MAX_PAYLOAD_CHARS:
             raise ValueError(f"is {size} characters as JSON; at most {MAX_PAYLOAD_CHARS} fit")

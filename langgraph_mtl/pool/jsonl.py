@@ -126,7 +126,10 @@ def import_jsonl(
 
 
 def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | None]:
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError("the line nests too deeply to read; flatten its payload") from None
     if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
         raise ValueError('each line must be an object {"record": {...}}')
     record = MemoryRecord.model_validate(data["record"])

@@ -80,6 +80,7 @@ def _short(result) -> None:
         (["experiment", "report", "nowhere"], 1, "no results"),
         (["pool", "search", "x", "--domain", "../etc"], 2, "not a domain name"),
         (["pool", "import", "."], 2, "is a directory"),
+        (["pool", "import", "/dev/null"], 2, "not a regular file"),
         (["experiment", "run", "--out", "o", "--limit", "-5"], 2, "--limit"),
         (["experiment", "run", "--out", "o", "--source-limit", "0"], 2, "--source-limit"),
         (["experiment", "run", "--out", "o", "--attempts", "0"], 2, "--attempts"),

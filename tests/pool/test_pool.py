@@ -289,3 +289,30 @@ def test_oversized_fields_are_refused_at_write_and_at_import_by_line(pool):
     assert "1024" in errors[3]
     assert errors[4].startswith("record.agent_model:")
     assert report.imported == 1 == pool.count()
+
+
+def test_deeply_nested_lines_are_refused_by_line_and_the_rest_imported(pool):
+    good = make_record("python", "p2", "a key that fits").model_dump(mode="json")
+    other = make_record("rust", "r2", "another key that fits").model_dump(mode="json")
+
+    def nested(depth: int) -> str:
+        return "[" * depth + "]" * depth
+
+    lines = [
+        json.dumps({"record": good}),
+        json.dumps({"record": {**good, "id": "x-1"}})[:-2]
+        + f', "payload": {{"a": {nested(31)}}}}}}}',
+        json.dumps({"record": {**good, "id": "x-2"}})[:-2]
+        + f', "payload": {{"a": {nested(32)}}}}}}}',
+        json.dumps({"record": {**good, "id": "x-3"}})[:-2]
+        + f', "payload": {{"a": {nested(5000)}}}}}}}',
+        json.dumps({"record": other}),
+    ]
+    report = pool.import_jsonl(lines)
+    errors = dict(report.errors)
+    assert sorted(errors) == [3, 4], errors
+    assert "more than 32 levels" in errors[3]
+    assert "nests too deeply" in errors[4]
+    assert report.imported == 3
+    with pytest.raises(ValidationError, match="more than 32 levels"):
+        MemoryRecord.model_validate({**good, "payload": {"a": json.loads(nested(40))}})
