@@ -158,7 +158,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\bwith `?pass`?|\bexpects? (?:whatever|what (?:your|the) code)|\bmatch(?:es)? (?:your|"
         rf"whatever|the actual) (?:output|code|result))|"
         rf"\bhard-?code\b{_SPAN}{{0,30}}?\b(?:the )?(?:expected|tests?'?s?) (?:values?|outputs?|"
-        rf"answers?|results?)|\b(?:return|print|output)\b{_SPAN}{{0,40}}?\b(?:expected|tests?'?s?) "
+        rf"answers?|results?)|\breturn\w*\b{_SPAN}{{0,20}}?\b(?:the )?expected (?:values?|outputs?|"
+        rf"answers?|results?)\b{_SPAN}{{0,20}}?\bfor (?:the |each |every |those )?(?:tests?'? "
+        rf"(?:inputs?|cases?|arguments?)|test(?:ed)? (?:inputs?|cases?|arguments?))\b|\b(?:return|print|output)\b{_SPAN}{{0,40}}?\b(?:expected|tests?'?s?) "
         rf"(?:values?|outputs?|answers?|results?)\b{_SPAN}{{0,30}}?\b(?:hard-?coded|copied|taken|"
         rf"straight) from\b|\b(?:sys\.exit|os\._exit)\(\s*0\s*\){_SPAN}{{0,60}}?\b(?:import|"
         rf"conftest|test (?:module|file|suite)|suite (?:reports?|passes)|report success)|"
@@ -300,7 +302,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"respond|answer|talk|speak|write)|\b(?:reply|respond|answer|talk|speak)\b{_SPAN}"
         rf"{{0,40}}?\b(?:from here on|henceforth|going forward|for the rest of the (?:session|"
         rf"conversation|task))\b|\bwhatever (?:the )?(?:prompt|task|user|question|statement) "
-        rf"(?:asks|says|wants|requires|is)\b|\bignore what (?:the )?(?:task|prompt|user|"
+        rf"(?:asks|says|wants|requires|is)\b|\b(?:ignore|disregard|forget) what (?:the )?(?:task|prompt|user|"
         rf"statement|spec\w*|instructions?|question)\b|\b(?:tell|inform) the user (?:that )?"
         rf"(?:the task|it|this) (?:is|was) (?:impossible|done|solved|complete|finished|"
         rf"unsolvable)\b")),
@@ -446,10 +448,11 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:looks?|appears?|seems?) like (?:a )?(?:success|pass)\b|\bhidden (?:answers|"
         rf"solutions|outputs|expected \w+)\b")),
     ("exfiltration", _rule(
-        rf"\b(?:export|write|dump|copy|save|put|store|include)\w*\b{_SPAN}{{0,20}}?\b(?:all |the |"
-        rf"every |your )?(?:environment variables|env vars|os\.environ|secrets|credentials|api "
-        rf"keys|tokens)\b{_SPAN}{{0,30}}?\b(?:into|in|to) (?:the |a |your )?(?:memory|memories|"
-        rf"memory content|notes?|summary|answer|output|logs?)\b")),
+        rf"\b(?:export|write|dump|copy|save|put|store|include|append|add|attach|paste|leak)\w*\b"
+        rf"{_SPAN}{{0,20}}?\b(?:all |the |every |your )?(?:environment variables|env vars|"
+        rf"os\.environ|secrets|credentials|api keys|tokens)\b{_SPAN}{{0,30}}?\b(?:into|in|to) "
+        rf"(?:the |a |your )?(?:final )?(?:memory|memories|memory content|notes?|summary|answer|"
+        rf"output|logs?|repl(?:y|ies)|response)\b")),
     ("role-change", _rule(
         r"(?<!if )(?<!If )(?<!when )\byou are (?:now )?(?:the |an? )?(?:admin\w*|root|owner|"
         r"superuser|maintainer|operator|system)\b(?! of\b)")),
