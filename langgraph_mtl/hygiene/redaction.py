@@ -82,6 +82,10 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("cli-password", re.compile(
         r"\b(?:curl|wget|http|git)\b[^\n|;&]{0,200}?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
         r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
+    # lftp -u user,secret; smbclient -U user%secret
+    ("cli-password", re.compile(
+        r"\b(?:lftp|smbclient|rpcclient)\b[^\n|;&]{0,200}?\s-[uU][=\s]+['\"]?[^,%\s'\"]+[,%]"
+        r"([^\s'\"]+)"), 1),
     # quoted values, which may hold spaces: password = "correct horse battery staple"
     ("password", re.compile(_ASSIGNED + r"(['\"])(.{4,512}?)\1"), 2),
     ("connection-string", re.compile(r"(?i)\b(?:password|pwd)\s*=\s*\{([^}]{0,512})\}"), 1),
@@ -126,7 +130,8 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"(?:sudo\s+(?:-\w+\s+)*-S\b|\S*passwd\b|chpasswd\b|[^\n|;&]*--password-stdin)"), 2),
     ("openai-key", re.compile(r"\bsk-(?:proj-|ant-api\d\d-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), 0),
     ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"), 0),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), 0),
+    ("gitlab-token", re.compile(
+        r"\b(?:gl(?:pat|dt|ptt|rt|cbt|imt|oas|ft|soat|ffct|agent)-|GR1348941)[A-Za-z0-9_-]{20,}"), 0),
     ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), 0),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), 0),
     ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), 0),
@@ -162,7 +167,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("provider-key", re.compile(
         r"\b(?:key-[0-9a-z]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{20,}|"
         r"sq0(?:csp|atp)-[0-9A-Za-z_-]{22,}|lin_api_[A-Za-z0-9]{32,}|ATATT3x[A-Za-z0-9_=-]{20,}|"
-        r"dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{32,}|pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_.-]{20,}|"
+        r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{32,}|pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_.-]{20,}|"
         r"sntry[su]_[A-Za-z0-9+/=_-]{20,}|gl(?:sa|c)_[A-Za-z0-9+/=_-]{32,}|ntn_[A-Za-z0-9]{32,}|"
         r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|do[por]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}|"
         r"rubygems_[a-f0-9]{48}|pul-[a-f0-9]{40}|FLWSECK(?:_TEST)?-[a-f0-9]{32}-X|"

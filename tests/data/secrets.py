@@ -268,4 +268,11 @@ SECRET_CASES: list[tuple[str, str]] = [
         "//registry.npmjs.org/:_authToken=9f3b2c1a-1234-4cde-8f00-abcdefabcdef",
         "9f3b2c1a-1234-4cde-8f00-abcdefabcdef",
     ),
+    ("gitlab-runner register --token glrt-Runn3rTokenBody_0123", "Runn3rTokenBody_0123"),
+    (
+        "DOPPLER_TOKEN dp.st.dev.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+        "AbCdEfGhIjKlMnOpQrStUvWxYz01",
+    ),
+    ("lftp -u deploy,FtpP4ss99 ftp.example.com", "FtpP4ss99"),
+    ("smbclient //srv/share -U admin%Smb5ecret! -c ls", "Smb5ecret!"),
 ]
