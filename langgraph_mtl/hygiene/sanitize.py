@@ -22,7 +22,7 @@ from langgraph_mtl.memory.records import (
     MemoryRecord,
 )
 
-__all__ = ["Sanitized", "redact_identifier", "sanitize"]
+__all__ = ["Sanitized", "redact_identifier", "sanitize", "secrets_in_id"]
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +47,19 @@ class Sanitized:
     screening: Screening
 
 
+def secrets_in_id(value: str) -> tuple[str, ...]:
+    """The kinds of secret an id holds (none for the ids ``memory_id`` makes or a hex digest,
+    which are stored as they are)."""
+    return () if _DIGEST.fullmatch(value) else redact(value).kinds
+
+
 def _safe_id(value: str, content: str) -> tuple[str, int]:
-    """A record id that holds no secret: ids made by ``memory_id`` (and any hex digest) pass as
-    they are; an id with a secret in it is redacted and told apart again by a digest of what is
-    left of it and of the (redacted) content, so importing the same line twice stores it once."""
-    if _DIGEST.fullmatch(value):
+    """A record id that holds no secret: an id with a secret in it is redacted and told apart
+    again by a digest of what is left of it and of the (redacted) content, so importing the
+    same line twice stores it once."""
+    if not secrets_in_id(value):
         return value, 0
     result = redact(value)
-    if not result.count:
-        return value, 0
     readable = _PLACEHOLDER.sub(r"REDACTED-\1", result.text)[:480]
     digest = hashlib.sha256(f"{readable}\n{content}".encode()).hexdigest()[:12]
     return f"{readable}-{digest}", result.count

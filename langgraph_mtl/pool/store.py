@@ -33,6 +33,7 @@ from langgraph.store.base import (
 )
 from pydantic import ConfigDict
 
+from langgraph_mtl.hygiene.sanitize import secrets_in_id
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType
 
 __all__ = ["ROOT", "MemoryRetriever", "MemoryStore"]
@@ -142,6 +143,12 @@ class MemoryStore(BaseStore):
             if self._get(GetOp(namespace, op.key)) is not None:
                 self.pool.delete(op.key)
             return
+        kinds = secrets_in_id(op.key)
+        if kinds:
+            raise ValueError(
+                f"key: looks like it holds a secret ({', '.join(sorted(set(kinds)))}); keys are "
+                "stored in clear, choose another"
+            )
         value = dict(op.value)
         if not isinstance(value.get("content"), str):
             raise ValueError("value: needs a 'content' string (what a reading agent is shown)")

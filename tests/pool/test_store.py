@@ -48,6 +48,16 @@ def test_puts_are_redacted_and_screened_like_any_write(store):
     assert [i.key for i in store.search(("memories", "ops"))] == ["o1"]
 
 
+def test_a_key_holding_a_secret_is_refused_and_digest_keys_are_not(store):
+    namespace = ("memories", "ops", "insight")
+    with pytest.raises(ValueError, match="github-token"):
+        store.put(namespace, "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", {"content": "x y"})
+    assert store.search(("memories", "ops")) == []
+    digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    store.put(namespace, digest, {"content": "a lesson under a sha256 key"})
+    assert store.get(namespace, digest).value["content"] == "a lesson under a sha256 key"
+
+
 def test_search_is_semantic_with_prefix_and_leave_one_domain_out_filter(store):
     hits = store.search(("memories",), query="run the tests before submitting", limit=10)
     assert hits[0].key
