@@ -314,6 +314,30 @@ def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:
     plt.close(fig)
 
 
+def _delta_on_shared_tasks(rows: list[dict[str, Any]], condition: str, k: int) -> float | None:
+    """The condition's domain-averaged pass@k minus zero-shot's, both on the tasks both ran
+    (a run still growing has conditions on fewer tasks than zero-shot)."""
+    tasks = {
+        name: {(r["domain"], r["task_id"]) for r in rows if r["condition"] == name}
+        for name in ("zero-shot", condition)
+    }
+    shared = tasks["zero-shot"] & tasks[condition]
+    if not shared:
+        return None
+    both = summarize(
+        [
+            r
+            for r in rows
+            if r["condition"] in ("zero-shot", condition) and (r["domain"], r["task_id"]) in shared
+        ],
+        k=k,
+    )
+    metric = f"pass@{k}"
+    return float(
+        both[condition]["avg (domains)"][metric] - both["zero-shot"]["avg (domains)"][metric]
+    )
+
+
 def write_report(
     results: str | Path,
     *,
@@ -332,7 +356,6 @@ def write_report(
     if not summary:
         raise ValueError(f"results: no attempts in {results}")
     domains = [d for d in next(iter(summary.values())) if not d.startswith("avg")]
-    base = summary.get("zero-shot", {}).get("avg (domains)", {}).get(f"pass@{k}")
     lines = ["# Experiment report", ""]
     if command:
         title = "Commands, in the order first run:" if "\n" in command else "Command:"
@@ -348,7 +371,7 @@ def write_report(
         *[f"{d} {metric}" for d in domains],
         "avg (domains)",
         "avg (tasks)",
-        "delta vs zero-shot",
+        "delta vs zero-shot (same tasks)",
     ]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for condition, row in summary.items():
@@ -358,8 +381,8 @@ def write_report(
             cells.append(f"{rates(cell)} (n={cell['tasks']})" if cell else "-")
         avg_d, avg_t = row["avg (domains)"], row["avg (tasks)"]
         cells += [rates(avg_d), rates(avg_t)]
-        delta = avg_d[f"pass@{k}"] - base if base is not None else None
-        cells.append("-" if delta is None or condition == "zero-shot" else f"{delta:+.3f}")
+        delta = _delta_on_shared_tasks(rows, condition, k) if condition != "zero-shot" else None
+        cells.append("-" if delta is None else f"{delta:+.3f}")
         lines.append("| " + " | ".join(cells) + " |")
     _plot_pass_rates(summary, k, out / "pass_rates.png")
     lines += ["", "![pass rates](pass_rates.png)", "", *design_lines(rows)]

@@ -167,3 +167,16 @@ def test_the_gate_section_counts_the_attempts_it_reused(tmp_path):
     text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
     assert "mtl-insight-gated: of 40 attempts, 31 were given exactly the memories" in text
     assert "reused: 6 from mtl-insight, 25 from zero-shot); 9 ran." in text
+
+
+def test_the_summary_delta_compares_a_growing_condition_on_the_tasks_it_shares(tmp_path):
+    # zero-shot ran all 40 tasks, the condition python's first 10 (t0-t9): 2 of 10 -> 8 of 10.
+    # Against zero-shot's whole average (0.3) the delta would read +0.500; on the same tasks it
+    # is +0.600
+    store = ResultStore(tmp_path / "results.jsonl")
+    for row in _rows("zero-shot", BASE) + _rows("mtl-insight", WITH)[:10]:
+        store.add(row)
+    text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
+    summary = next(line for line in text.splitlines() if line.startswith("| mtl-insight | "))
+    assert summary.endswith("| +0.600 |"), summary
+    assert "delta vs zero-shot (same tasks)" in text
