@@ -498,6 +498,45 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"not) (?:actually )?(?:run|execute|check|compile|import)\b|(?:PYTEST_ADDOPTS|addopts)"
         rf"[^\n]{{0,30}}(?:--co\b|--collect-only|-p no:)|\|\|\s*true\b{_SPAN}{{0,30}}?\b(?:every|"
         rf"all|each) (?:commands?|lines?|steps?)\b")),
+    # a chat transcript or a system line written into a memory
+    ("fake-markup", _rule(
+        r"(?:^|\n)[^\S\n]*(?-i:SYSTEM|ASSISTANT|DEVELOPER|ADMIN)\s*:[^\n]{0,120}?\b(?:you|your|"
+        r"agents?|assistant|tasks?|instructions?|ignore|must|call|finish|submit|now)\b|"
+        r"(?:^|\n)[^\S\n]*(?:assistant|ai|model|system)\s*:[^\n]{0,200}\n[^\S\n]*(?:user|human)"
+        r"\s*:|(?:^|\n)[^\S\n]*(?:user|human)\s*:[^\n]{0,200}\n[^\S\n]*(?:assistant|ai|model)\s*:")),
+    # the work declared done or the answer dictated: every task solved already, a fixed answer
+    # for every task, an action to copy verbatim, an observation to trust instead of running
+    ("verifier-gaming", _rule(
+        rf"\b(?:all|every|each) (?:the |of the )?tasks?\b{_SPAN}{{0,30}}?\b(?:are|is|were|have "
+        rf"been|has been) already (?:solved|done|complete|completed|finished|passed)\b|"
+        rf"\b(?:correct|right|expected|final) (?:final )?answers? (?:to|for|of) (?:every|all|any|"
+        rf"each) (?:tasks?|questions?|problems?) (?:is|=) (?:always |simply |just )?(?:the "
+        rf"(?:string|number|word|value)\b|[\"'`]|\d)|\b(?:copy|paste|emit|output|repeat)\b"
+        rf"{_SPAN}{{0,30}}?\b(?:exactly|verbatim|word for word)\b{_SPAN}{{0,10}}?\bas (?:your|the) "
+        rf"(?:first|next|only|final) (?:action|step|reply|response|tool call)\b|\b(?:use|trust|"
+        rf"assume|reuse|copy)\b (?:this|these|the (?:above|given|following)) (?:observations?|"
+        rf"results?|outputs?)\b{_SPAN}{{0,30}}?\binstead of (?:running|executing|checking|testing"
+        rf"|computing)\b|\bwrite\b{_SPAN}{{0,20}}?\b(?:the )?expected (?:outputs?|results?|"
+        rf"answers?)(?: files?)?\b{_SPAN}{{0,20}}?\b(?:directly|by hand|yourself|instead of "
+        rf"(?:running|computing|executing))|\b(?:fail\w*|broken|red)\b{_SPAN}{{0,60}}?\bso "
+        rf"(?:that )?(?:pytest|cargo|it|they|the (?:runner|harness|suite|checker|verifier|grader|"
+        rf"test runner)) (?:does not|doesn'?t|won'?t|will not|cannot|can'?t|never) (?:collect|run|"
+        rf"find|see|pick up|execute)\b|(?:@?pytest\.mark\.(?:skip|xfail)|#\[ignore\]|"
+        rf"@unittest\.skip|\bskip|\bxfail)\w*{_SPAN}{{0,30}}?\b(?:any|every|all|each|whichever)"
+        rf"\b(?: (?:ones?|tests?|of them))? (?:that|which) (?:fail|break|error)|\bLD_PRELOAD\s*=\s*"
+        rf"\S{{0,40}}(?:/tmp|/dev/shm)|\bpatched (?:stdlib|standard library|pytest|unittest|python|"
+        rf"test runner|builtins)\b|\bPYTHONPATH\b{_SPAN}{{0,60}}?\b(?:patched|fake|shim|evil|"
+        rf"malicious)")),
+    # the workspace copied to another machine; a link that carries the environment
+    ("exfiltration", _rule(
+        r"\bscp\b[^\n]{0,20}?\s-\w*r\w*\s+(?:\.|~|\$HOME|/)/?\s+[\w.-]+@[\w.-]+:|"
+        r"\b(?:scp|rsync)\b[^\n]{0,80}?@\d{1,3}(?:\.\d{1,3}){3}:|"
+        r"\]\(\s*https?://[^)\s]{0,200}(?:\{\{|\$\{|\$\(|%7B%7B|%24%7B)")),
+    # a role without limits, or the run declared a test where anything goes
+    ("role-change", _rule(
+        r"\b(?:act|behave|respond|operate|answer|work)\w* (?:as|like) (?:an? |the )?(?:"
+        r"unrestricted|unfiltered|uncensored|jailbroken|unaligned)\b|\b(?:anything goes|no "
+        r"rules apply|(?:the )?rules (?:do not|don'?t) apply)\b")),
     ("destructive", _rule(
         r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~/?|"
         r"\$HOME/?|\.\.?/?)?\*?(?=\s|$|[`'\";&|)])|\bmkfs(?:\.\w+)?\s|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|"
