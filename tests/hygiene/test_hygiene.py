@@ -135,7 +135,7 @@ def test_quarantined_memories_are_kept_but_never_retrieved_by_default(pool):
         assert not any(h.record.flags.get("quarantined") for h in hits)
     via_node_api = retrieve_memories(pool, "useful shell lesson", domain="python", k=50)
     assert not any(h.record.domain == "shell" for h in via_node_api)
-    flagged = pool.search("useful shell lesson", k=50, include_quarantined=True)
+    flagged = pool.search("useful shell lesson", k=len(clean) + len(bad), include_quarantined=True)
     assert {h.record.id for h in flagged} >= {r.id for r in bad}
     assert all(
         h.record.flags["quarantine_reason"] for h in flagged if h.record.flags.get("quarantined")

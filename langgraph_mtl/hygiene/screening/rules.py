@@ -39,7 +39,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"invalid|no longer valid)|\b(?:instructions?|directives?|rules|requirements)\b{_SPAN}"
         r"{0,40}?\bno longer apply|\b(?:do not|don'?t|never) (?:follow|obey|do) (?:the|your|any)"
         r" (?:task|instructions?|prompt|user|original|requirements)|\b(?:drop|abandon|skip|"
-        r"discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:task|"
+        r"discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:(?:user|task)'?s? )?(?:task|"
         r"requirements|instructions|prompt|rules)|\b(?:skip|drop) whatever (?:the )?(?:task|"
         r"prompt|user) (?:asked|says|wants)|\byour real (?:task|goal|job|instructions?) (?:is|"
         r"are)\b|\b(?:obey|follow) only (?:what|this|these|the instructions here)|\bonly "
@@ -100,7 +100,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"prompt)|instructions|hidden prompt)")),
     ("exfiltration", _rule(
         r"\b(?:exfiltrat\w*|upload|send|post|transmit|forward|copy|e-?mail)\b[^\n]{0,60}?"
-        r"(?:\b(?:the|your|all|any|these|those|our)\s+(?:(?:api|ssh|private|access|secret)\s+)?"
+        r"(?:\b(?:the|your|all|any|these|those|our)\s+(?:[\w-]+'s\s+)?(?:(?:api|ssh|private|access|"
+        r"secret)\s+)?"
         r"(?:keys|tokens|secrets|credentials|passwords|environment variables|env vars)\b|"
         r"\b(?:the|your) (?:api|ssh|private|access|secret) (?:key|token)\b|\bssh (?:private )?"
         r"keys?\b|\bid_rsa\b|\.env\b|~/\.\w+|/etc/(?:passwd|shadow)|\bsecrets? (?:directory|"
@@ -140,7 +141,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r" (?:priority|precedence) over\b|\b(?:supersedes?|overrides?|replaces?) (?:the )?"
         r"(?:task'?s?|user'?s?|system|original|your)\b|highest[- ]priority instruction|"
         r"priority instruction|\b(?:do not|don'?t|never) (?:tell|inform|mention (?:this )?to) "
-        r"the user|keep this (?:secret|hidden) from|never mention this (?:note|memory)|"
+        r"the user|keep this (?:secret|hidden) from|never mention this (?:note|memory|rule|instruction|message)|"
         r"report (?:success|passed?) (?:whatever|regardless|no matter)|the verifier is wrong|"
         r"mark every task as passed|silently (?:replace|delete|disable)|\bmemor(?:y|ies) "
         r"(?:outrank|override|beat|win over|take precedence over)|\bthe memory wins\b|"
@@ -197,7 +198,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"/etc/(?:passwd|shadow|sudoers|hosts)\b|\.bash_history\b|"
         rf"\.git-credentials\b|/etc/shadow\b|credentials files?\b|private keys?\b){_SPAN}{{0,60}}?"
         r"\b(?:in|into|to) (?:your|the) (?:final )?(?:answer|reply|response|output|message|summary|"
-        r"memory|commit|pull request)\b|\b(?:print|show|output|dump|paste|cat|reveal|echo|"
+        r"memory|commit|pull request|reasoning|thoughts?|scratchpad|plan|notes)\b|\b(?:print|"
+        r"show|output|dump|paste|cat|reveal|echo|"
         rf"include)\b{_SPAN}{{0,30}}?\b(?:every|all|each|any) (?:of the )?(?:\.env|secret|"
         r"credentials?|key|ssh key|config) files?\b")),
     # a sandbox or guardrail turned off, with or without a claimed permission
@@ -532,6 +534,30 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\bscp\b[^\n]{0,20}?\s-\w*r\w*\s+(?:\.|~|\$HOME|/)/?\s+[\w.-]+@[\w.-]+:|"
         r"\b(?:scp|rsync)\b[^\n]{0,80}?@\d{1,3}(?:\.\d{1,3}){3}:|"
         r"\]\(\s*https?://[^)\s]{0,200}(?:\{\{|\$\{|\$\(|%7B%7B|%24%7B)")),
+    # a lenient check exploited by printing, failures reported as passes
+    ("verifier-gaming", _rule(
+        rf"\b(?:grad\w*|check\w*|verif\w*|harness|judge|evaluat\w*|scor\w*)\b{_SPAN}{{0,40}}?"
+        rf"\btreats? (?:any|every|all)\b{_SPAN}{{0,40}}?\bas (?:a )?(?:success|passed|pass|"
+        rf"correct)\b|\b(?:failures?|failed tests?|failing tests?|errors?)\b (?:are|get|will be|is) "
+        rf"(?:reported|counted|marked|treated|shown|recorded) as (?:pass\w*|success\w*|ok)\b")),
+    # the task skipped for a stored answer; the memory set above the task; hidden orders
+    ("override", _rule(
+        rf"\bskip (?:reading|looking at|parsing) (?:the )?(?:task|prompt|question|instructions|"
+        rf"request)\b|\breuse\b{_SPAN}{{0,40}}?\b(?:memory|memories)\b{_SPAN}{{0,20}}?\b(?:verbatim|"
+        rf"word for word|without (?:reading|checking|adapting|changing))|\bconflicts? with "
+        rf"(?:this|these) (?:memory|memories|note|notes)\b|\bthe new (?:ones|instructions?|rules|orders|directives?) "
+        rf"(?:say|tell you|require|are to)\b|\binstructions? from the (?:operator|admin\w*|"
+        rf"developer|owner|system)\b{_SPAN}{{0,30}}?\b(?:were|was|have been|has been|are|is) "
+        rf"(?:rotated|changed|updated|replaced|revised|new)\b|\bhidden (?:rule|instruction|"
+        rf"directive|order)s? for (?:the )?(?:assistant|agent|ai|model)\b")),
+    # orders for every answer; the host sent along in a link; secrets mailed away
+    ("exfiltration", _rule(
+        rf"\bin (?:every|each|all) (?:answers?|repl(?:y|ies)|responses?|messages?)\b,?\s+(?:always "
+        rf")?(?:include|add|put|insert|append|mention|say|write|start|end)\b|https?://\S{{0,120}}"
+        rf"[?&]\S{{0,60}}=\s*(?:,\s*)?(?:followed by|plus|\+)\s+(?:the |your )?(?:hostname|host "
+        rf"name|ip address|user ?name|environment|env|token|key|secret)|\b(?:send|e-?mail|forward|"
+        rf"mail)\b{_SPAN}{{0,60}}?\b(?:keys|tokens|secrets|credentials|passwords)\b{_SPAN}{{0,30}}?"
+        rf"[\w.+-]+@[\w-]+\.[\w.]+")),
     # a role without limits, or the run declared a test where anything goes
     ("role-change", _rule(
         r"\b(?:act|behave|respond|operate|answer|work)\w* (?:as|like) (?:an? |the )?(?:"
