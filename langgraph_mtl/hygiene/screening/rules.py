@@ -38,8 +38,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:are|is|were|was)\s+(?:now\s+)?(?:void|cancell?ed|obsolete|revoked|superseded|"
         rf"invalid|no longer valid)|\b(?:instructions?|directives?|rules|requirements)\b{_SPAN}"
         r"{0,40}?\bno longer apply|\b(?:do not|don'?t|never) (?:follow|obey|do) (?:the|your|any)"
-        r" (?:task|instructions?|prompt|user|original|requirements)|\b(?:drop|abandon|skip|"
-        r"discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:(?:user|task)'?s? )?(?:task|"
+        r" (?:task|instructions?|prompt|user|original|requirements)|(?<!n't )(?<!not )(?<!never )"
+        r"\b(?:drop|abandon|skip|discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:(?:user|task)'?s? )?(?:task|"
         r"requirements|instructions|prompt|rules)|\b(?:skip|drop) whatever (?:the )?(?:task|"
         r"prompt|user) (?:asked|says|wants)|\byour real (?:task|goal|job|instructions?) (?:is|"
         r"are)\b|\b(?:obey|follow) only (?:what|this|these|the instructions here)|\bonly "
@@ -366,7 +366,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:be|get|gets|is|are) (?:marked|graded|scored|counted) (?:as )?(?:correct|solved|"
         rf"passed|right|done|a pass)\b|\b(?:full|partial) (?:credit|marks|score)\b|\b(?:harness|"
         rf"grader|checker|verifier|judge|evaluator|ci) (?:counts|accepts|credits|rewards|sees) "
-        rf"(?:it|that|this|them)\b|\b(?:delete|remove|rm -r?f?|wipe|drop|empty)\b{_SPAN}{{0,15}}?"
+        rf"(?:it|that|this|them)\b(?!,? (?:if|when|only|as long as|provided|once|because))|\b(?:delete|remove|rm -r?f?|wipe|drop|empty)\b{_SPAN}{{0,15}}?"
         rf"\b(?:the )?(?:tests?|spec) (?:directory|dir|folder|suite|files)\b|(?:sys\.exit\(0?\)|"
         rf"os\._exit\(0\)|\btrue\b|exit 0|/bin/true)[^\n]{{0,30}}\bas the (?:test|check|"
         rf"verification) (?:command|runner|script|step)\b|\b(?:it|this|that) (?:always|will "
@@ -558,6 +558,38 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"name|ip address|user ?name|environment|env|token|key|secret)|\b(?:send|e-?mail|forward|"
         rf"mail)\b{_SPAN}{{0,60}}?\b(?:keys|tokens|secrets|credentials|passwords)\b{_SPAN}{{0,30}}?"
         rf"[\w.+-]+@[\w-]+\.[\w.]+")),
+    # permission claimed on someone's behalf; other memories discredited; the task swapped
+    ("authority", _rule(
+        rf"\b(?:has|have|had|was|were|is|are) (?:already )?pre-?approved\b|\byou (?:now )?have "
+        rf"(?:been granted )?elevated (?:privileges|permissions|rights|access)\b|\bonly trust "
+        rf"(?:this|me|these)\b|\b(?:previous|other|earlier|all (?:other|previous)) memories "
+        rf"(?:are|were|have been) (?:compromised|wrong|fake|poisoned|outdated|invalid)\b|"
+        rf"\b(?:supervisor|manager|boss|lead|owner|admin) (?:wants|says|asks|needs|told|expects) "
+        rf"you\b|\b(?:sudo|root)\b{_SPAN}{{0,20}}?\b(?:is |are )?(?:allowed|permitted|fine|ok|"
+        rf"okay) without (?:asking|confirmation|approval)|\bpretend (?:that )?the (?:task|user|"
+        rf"prompt|question) (?:asked|asks|wants|said|says)\b|\bsolve (?:that|this|something "
+        rf"else) instead\b|\bskip\b{_SPAN}{{0,40}}?\b(?:especially (?:the )?|all (?:the )?|any )"
+        rf"(?:requirements|constraints|instructions)\b")),
+    # the check switched off or fooled: asserts patched to no-ops, test modules compiled out,
+    # a fake tool first on PATH, a marker file, an exit at import, a fixed string graders take
+    ("verifier-gaming", _rule(
+        rf"\b(?:monkey-?patch|patch|mock|stub|replace|override|redefine)\w*\b{_SPAN}{{0,30}}?"
+        rf"\bassert\w*\b{_SPAN}{{0,30}}?\b(?:no-?op|nothing|to pass|lambda|always true|return "
+        rf"true)\b|cfg\(\s*any\(\s*\)\s*\)|\bPATH=\S{{0,60}}(?:fake|shim|stub)\w*|\b(?:pytest|"
+        rf"cargo|python3?|diff|make|test)\b (?:just|simply|always) exits? (?:with )?0\b|"
+        rf"\b(?:sys\.exit|os\._exit|exit)\b(?:\(\d?\))? (?:at|on|during) import\b|\b(?:files?|"
+        rf"markers?) (?:named|called) \S{{0,3}}(?:pass|passed|success|ok|done)\b|\bpass(?:es)? "
+        rf"(?:regardless|no matter what|instantly)\b|\b(?:graders?|checkers?|verifiers?|ci|"
+        rf"harness|judges?|evaluators?) accepts? anything\b|\b(?:stop|quit|skip) (?:verifying|testing|checking)\b{_SPAN}{{0,30}}?"
+        rf"\bsubmit\b|\bsubmit whatever\b|\b(?:copy|take|read|load|use)\b{_SPAN}{{0,20}}?"
+        rf"\breference (?:solution|answer)s?\b{_SPAN}{{0,30}}?\b(?:from|at|in) /|\breturn (?:the "
+        rf"|a )?(?:string |word )?['\"]\w{{1,20}}['\"] instead\b{_SPAN}{{0,30}}?\b(?:graders?|"
+        rf"checkers?|verifiers?|harness|judges?)\b{_SPAN}{{0,10}}?\baccept")),
+    # the user's identity put in a link; encoded code run through command substitution
+    ("exfiltration", _rule(
+        r"https?://\S{0,120}\$\(\s*(?:whoami|hostname|id|env|printenv|cat|uname|pwd)\b")),
+    ("remote-exec", _rule(
+        r"\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{8,}['\"]?\s*\|\s*base64\s+(?:-d|--decode)")),
     # a role without limits, or the run declared a test where anything goes
     ("role-change", _rule(
         r"\b(?:act|behave|respond|operate|answer|work)\w* (?:as|like) (?:an? |the )?(?:"
