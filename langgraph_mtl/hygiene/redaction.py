@@ -31,7 +31,9 @@ _NAME_SUFFIX = (
 # a setting named for a secret, then its assignment: password=, api_key: , token.value =
 _ASSIGNED = (
     r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|"
-    r"token)" + _NAME_SUFFIX + r"\b[\"']?\s*[=:]\s*"
+    r"token)" + _NAME_SUFFIX + r"\b[\"']?\s*"
+    # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and :
+    r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:])\s*"
 )
 # what an unquoted value may hold
 _VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"
@@ -82,6 +84,10 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("cli-password", re.compile(
         r"\b(?:curl|wget|http|git)\b[^\n|;&]{0,200}?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
         r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
+    # archive passwords (zip -P secret, 7z -psecret) and LDAP binds (ldapsearch -w secret)
+    ("cli-password", re.compile(
+        r"\b(?:zip|unzip|7z|7za|7zr|rar|unrar)\b[^\n|;&]{0,80}?\s-[pP]\s*([^\s'\"-][^\s'\"]{2,})"), 1),
+    ("cli-password", re.compile(r"\bldap\w+\b[^\n|;&]{0,120}?\s-w\s+['\"]?([^\s'\"]+)"), 1),
     # lftp -u user,secret; smbclient -U user%secret
     ("cli-password", re.compile(
         r"\b(?:lftp|smbclient|rpcclient)\b[^\n|;&]{0,200}?\s-[uU][=\s]+['\"]?[^,%\s'\"]+[,%]"
@@ -145,7 +151,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     # a value too long for the rule below, whole (it never fails half-way, so it stays linear)
     ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{513,}+)"), 1),
     # not a call, an index or an attribute: code
-    ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{4,512})(?![(\[\w.])"), 1),
+    ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{4,512})(?![(\[\w.]|\s*=)"), 1),
     ("json-secret", re.compile(
         r"(?i)\"(?=[a-z0-9_-]*?(?:key|token|secret|password|passwd|credential))[a-z0-9_-]*+\"\s*:\s*"
         r"\"([^\"]{4,})\""), 1),

@@ -275,4 +275,9 @@ SECRET_CASES: list[tuple[str, str]] = [
     ),
     ("lftp -u deploy,FtpP4ss99 ftp.example.com", "FtpP4ss99"),
     ("smbclient //srv/share -U admin%Smb5ecret! -c ls", "Smb5ecret!"),
+    ('const TOKEN: &str = "rustT0kenValue99";', "rustT0kenValue99"),
+    ('secret := "goS3cretValue42"', "goS3cretValue42"),
+    ("zip -P ZipP4ssw0rd secret.zip file", "ZipP4ssw0rd"),
+    ("7z a -pSevenZipPw1 out.7z dir", "SevenZipPw1"),
+    ("ldapsearch -x -D cn=admin -w LdapP4ss99 -b dc=x", "LdapP4ss99"),
 ]

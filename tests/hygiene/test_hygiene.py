@@ -337,3 +337,16 @@ def test_an_id_holding_a_secret_is_replaced_by_the_same_safe_id_every_time():
     assert once.redacted == 2 and twice.redacted == 0
     plain = make_record("ops", "t1", "deploy notes")
     assert sanitize(plain).record.id == plain.id  # ids made by memory_id pass as they are
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "let token: Token = lexer.next();",
+        "tokenizer: Tokenizer = load()",
+        "token_count: int = 5",
+        "password_hash: bytes = bcrypt.hashpw(raw, salt)",
+    ],
+)
+def test_a_type_annotation_beside_a_secret_word_is_code_not_a_secret(code):
+    assert redact(code).text == code
