@@ -309,11 +309,12 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
     if isinstance(value, dict):
         kinds = []
         out: dict[Any, Any] = {}
+        suffixes: dict[str, int] = {}  # the last suffix given to a name, so each is tried once
         for key, item in value.items():
             name = key
             if isinstance(key, str):
                 cleaned = redact(key)
-                name = _free_name(cleaned.text, out)
+                name = _free_name(cleaned.text, out, suffixes)
                 kinds += cleaned.kinds
             out[name], found = redact_value(item)
             kinds += found
@@ -321,9 +322,10 @@ def redact_value(value: Any) -> tuple[Any, list[str]]:
     return value, []
 
 
-def _free_name(name: str, taken: dict[Any, Any]) -> str:
-    candidate, n = name, 1
+def _free_name(name: str, taken: dict[Any, Any], suffixes: dict[str, int]) -> str:
+    candidate, n = name, suffixes.get(name, 1)
     while candidate in taken:
         n += 1
         candidate = f"{name} #{n}"
+    suffixes[name] = n
     return candidate
