@@ -17,6 +17,7 @@ from langgraph_mtl.hygiene.screening import Classifier, Screening, screen
 from langgraph_mtl.memory.records import (
     MAX_CONTENT_CHARS,
     MAX_FLAG_CHARS,
+    MAX_FLAG_NAME_CHARS,
     MAX_KEY_CHARS,
     MAX_LABEL_CHARS,
     MemoryRecord,
@@ -29,7 +30,6 @@ log = logging.getLogger(__name__)
 _PLACEHOLDER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 _OWN_FLAGS = {"quarantined", "quarantine_reason", "redacted"}
 _DIGEST = re.compile(r"[0-9a-fA-F-]*")  # memory ids are uuids, run digests hex
-_MAX_FLAG_NAME = 64
 _TEXT_FIELDS = (
     ("key", MAX_KEY_CHARS),
     ("content", MAX_CONTENT_CHARS),
@@ -59,10 +59,10 @@ def _safe_id(value: str, content: str) -> tuple[str, int]:
     same line twice stores it once."""
     if not secrets_in_id(value):
         return value, 0
-    result = redact(value)
-    readable = _PLACEHOLDER.sub(r"REDACTED-\1", result.text)[:480]
+    readable, count = redact_identifier(value)
+    readable = readable[:480]
     digest = hashlib.sha256(f"{readable}\n{content}".encode()).hexdigest()[:12]
-    return f"{readable}-{digest}", result.count
+    return f"{readable}-{digest}", count
 
 
 def redact_identifier(value: str) -> tuple[str, int]:
@@ -108,7 +108,7 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
     others, kinds = redact_value({k: v for k, v in record.flags.items() if k not in _OWN_FLAGS})
     found += len(kinds)
     flags: dict[str, str | int | float | bool] = {
-        name[:_MAX_FLAG_NAME]: value[:MAX_FLAG_CHARS] if isinstance(value, str) else value
+        name[:MAX_FLAG_NAME_CHARS]: value[:MAX_FLAG_CHARS] if isinstance(value, str) else value
         for name, value in others.items()
     }
     flags.update((k, v) for k, v in record.flags.items() if k in _OWN_FLAGS)

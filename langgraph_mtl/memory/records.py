@@ -157,6 +157,7 @@ MAX_PAYLOAD_CHARS = 120_000
 MAX_PAYLOAD_DEPTH = 32
 MAX_LABEL_CHARS = 256
 MAX_FLAG_CHARS = 1024
+MAX_FLAG_NAME_CHARS = 64
 
 
 def _now() -> str:
@@ -244,9 +245,12 @@ class MemoryRecord(BaseModel):
         if "quarantined" in value and not isinstance(value["quarantined"], bool):
             raise ValueError(f"quarantined must be true or false, not {value['quarantined']!r}")
         for name, flag in value.items():
-            if len(name) > 64 or (isinstance(flag, str) and len(flag) > MAX_FLAG_CHARS):
+            if len(name) > MAX_FLAG_NAME_CHARS or (
+                isinstance(flag, str) and len(flag) > MAX_FLAG_CHARS
+            ):
                 raise ValueError(
-                    f"flag {name[:64]!r}: names take up to 64 characters, values {MAX_FLAG_CHARS}"
+                    f"flag {name[:MAX_FLAG_NAME_CHARS]!r}: names take up to "
+                    f"{MAX_FLAG_NAME_CHARS} characters, values {MAX_FLAG_CHARS}"
                 )
         redacted = value.get("redacted", 0)
         if isinstance(redacted, bool) or not isinstance(redacted, int) or redacted < 0:

@@ -225,6 +225,7 @@ class MemoryPool(PoolReader):
         per-condition copies)."""
         if self.client is None:
             raise RuntimeError("sibling: this pool was built without its Chroma client")
+        check_collection_name(collection)
         pool = _open_collection(
             self.client,
             self.location,
@@ -321,7 +322,6 @@ def _open_collection(
     *,
     create: bool = True,
 ) -> MemoryPool:
-    check_collection_name(collection)
     identity = embedder_identity(embedder)
     meta = {
         _META_PREFIX + "embedder": identity.name,

@@ -590,7 +590,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"https?://\S{0,120}\$\(\s*(?:whoami|hostname|id|env|printenv|cat|uname|pwd)\b")),
     ("remote-exec", _rule(
         r"\$\(\s*(?:echo|printf)\s+['\"]?[A-Za-z0-9+/=]{8,}['\"]?\s*\|\s*base64\s+(?:-d|--decode)")),
-    # a role without limits, or the run declared a test where anything goes
+    # a role without limits, or rules declared not to apply
     ("role-change", _rule(
         r"\b(?:act|behave|respond|operate|answer|work)\w* (?:as|like) (?:an? |the )?(?:"
         r"unrestricted|unfiltered|uncensored|jailbroken|unaligned)\b|\b(?:anything goes|no "
