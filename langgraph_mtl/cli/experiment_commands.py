@@ -309,6 +309,8 @@ def run(
     )  # every setting, defaults included, so the run can be repeated exactly
     _record_command(out, command)
     pool = open_pool(str(pool_dir or out / _POOL_FOLDER), collection=_POOL_COLLECTION)
+    if pool_dir is None and (restored := _restore_pool(pool, out / _POOL_SNAPSHOT)):
+        console.print(f"pool: {restored} memories restored from {_POOL_SNAPSHOT}")
     store = ResultStore(out / "results.jsonl")
     for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
         with console.status(f"{loader.name}: choosing and verifying tasks"):
@@ -359,6 +361,20 @@ def run(
     k = supported_k(store.rows())
     path = write_report(store.path, out_dir=out, pool=pool, k=k, command=_commands(out))
     console.print(f"report: {path}")
+
+
+def _restore_pool(pool: MemoryPool, saved: Path) -> int:
+    """Refill an empty run pool from the run's ``pool-snapshot.jsonl``: the pool folder is not
+    committed, so a run resumed from a fresh clone goes on with the memories its earlier rows
+    used instead of making new ones. Returns how many memories were restored."""
+    if pool.count() or not saved.is_file() or not saved.stat().st_size:
+        return 0
+    with saved.open(encoding="utf-8") as lines:
+        report = pool.import_jsonl(lines)
+    if report.errors:
+        line, why = report.errors[0]
+        raise CliError(f"{saved}, line {line}: {why}; restore the file from git or delete it")
+    return report.imported
 
 
 def _report_pool(out: Path) -> tuple[MemoryPool | None, str]:

@@ -350,3 +350,40 @@ def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch
     result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
     assert result.exit_code == 0, result.output
     assert ks[-1] == 3  # once every task has three
+
+
+def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapshot(
+    env, monkeypatch, alpha_run
+):
+    """The pool folder is not committed: a fresh clone refills the pool from
+    ``pool-snapshot.jsonl`` and makes no new memories, so later rows use the same pool."""
+    from helpers import TinyDomain, make_record
+
+    import langgraph_mtl.experiments.report
+    import langgraph_mtl.experiments.runner
+    from langgraph_mtl.experiments.pools import write_snapshot
+    from langgraph_mtl.pool.memory_pool import open_pool
+
+    run = env / "run"
+    earlier = open_pool(str(env / "earlier"), collection="experiment")
+    sources = TinyDomain("alpha").tasks("source")
+    earlier.upsert([make_record("alpha", t.task_id, f"lesson of {t.task_id}") for t in sources])
+    write_snapshot(earlier, run / "pool-snapshot.jsonl")
+    committed = (run / "pool-snapshot.jsonl").read_bytes()
+    made: list[object] = []
+    monkeypatch.setattr(
+        langgraph_mtl.experiments.runner, "generate_memories", lambda *a, **k: made.append(a)
+    )
+    monkeypatch.setattr(langgraph_mtl.experiments.runner, "run_condition", lambda *a, **k: None)
+    monkeypatch.setattr(
+        langgraph_mtl.experiments.report, "write_report", lambda *a, **k: env / "report.md"
+    )
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha"]
+    result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
+    assert result.exit_code == 0, result.output
+    assert f"pool: {len(sources)} memories restored from pool-snapshot.jsonl" in result.output
+    assert made == []
+    assert (run / "pool-snapshot.jsonl").read_bytes() == committed
+    again = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
+    assert again.exit_code == 0, again.output
+    assert "restored" not in again.output  # the pool folder is there now
