@@ -27,6 +27,8 @@ UNITS = (
     "authorization: a ", "mysql -p", "docker login ", "eyJa.", "https://a:", "Digest a=",
     "echo a ", "API_KEY", "addopts=", "rm -rf ", "never run rm -rf / ", "ignore ", "<!-- ",
     "%41", "&#65;", "\\x41", "0x41", "aGVsbG8=", "a\u200b", "i g n o r e ", "ignora ",
+    "../", "https://", "cat $(find / ", "upload ", "expected.json ", "except: pass ",
+    "hardcode ", "PATH=/tmp:", "a@b.cc ", "credentials are in ", "curl $(", "find / -name ",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from langgraph_mtl.hygiene.screening.assets import ASSET_RULES
 from langgraph_mtl.hygiene.screening.languages import (
     EN_VERB,
     EN_WHAT,
@@ -606,6 +607,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"lib|bin|root|srv)\b)|\bgit\s+push\s+[^\n]{0,40}\s\+[\w/-]+|\btruncate\s+-s\s*0\s+/|"
         r"\bkill\s+-9\s+-1\b|\bkillall\s+-9\b|\bsudo\s+rm\s+-[a-z]*r|\bch(?:own|mod)\s+-R\s+"
         r"\S+\s+/(?:etc|usr|var|bin|boot|lib|root)?(?:\s|$)|\brm\s+-[a-z]*r[a-z]*\s+[^\n]{0,200}\.\./\*")),
+    *ASSET_RULES,
 ]  # fmt: skip
 # rules whose match is advice, not an attack, when the sentence forbids it
 NEGATABLE = {
@@ -615,6 +617,8 @@ NEGATABLE = {
     "prompt-leak",
     "verifier-gaming",
     "sandbox-escape",
+    "persistence",
+    "covering-tracks",
 }
 
 
