@@ -42,6 +42,7 @@ SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 _POOL_FOLDER = "pool"
 _POOL_COLLECTION = "experiment"
 _POOL_SNAPSHOT = "pool-snapshot.jsonl"
+_TASK_LISTS = "tasks.json"
 
 experiment_app = typer.Typer(
     help="Reproduce the MTL experiments on your own model.", no_args_is_help=True
@@ -312,13 +313,7 @@ def run(
     if pool_dir is None and (restored := _restore_pool(pool, out / _POOL_SNAPSHOT)):
         console.print(f"pool: {restored} memories restored from {_POOL_SNAPSHOT}")
     store = ResultStore(out / "results.jsonl")
-    for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
-        with console.status(f"{loader.name}: choosing and verifying tasks"):
-            picked = (
-                len(loader.tasks("source", limit=source_limit)),
-                len(loader.tasks("eval", limit=limit)),
-            )
-        console.print(f"{loader.name}: {picked[0]} source tasks, {picked[1]} evaluation tasks")
+    loaders = _pinned(loaders, out / _TASK_LISTS, source_limit=source_limit, limit=limit)
     with _progress() as bar:
         progress = _reporter(bar)
 
@@ -361,6 +356,39 @@ def run(
     k = supported_k(store.rows())
     path = write_report(store.path, out_dir=out, pool=pool, k=k, command=_commands(out))
     console.print(f"report: {path}")
+
+
+def _pinned(
+    loaders: list[Any], path: Path, *, source_limit: int | None, limit: int | None
+) -> list[Any]:
+    """The domains with their tasks taken from the run's ``tasks.json`` (recorded there on
+    the first invocation and extended by a larger limit), so every invocation of a run, on
+    any machine, uses the same tasks (see :mod:`langgraph_mtl.experiments.task_lists`)."""
+    from langgraph_mtl.experiments.task_lists import (
+        PinnedDomain,
+        read_task_lists,
+        write_task_lists,
+    )
+
+    try:
+        lists = read_task_lists(path)
+    except ValueError as exc:
+        raise CliError(f"{exc}; restore it from git or delete it to choose tasks again") from None
+    pinned = []
+    for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
+        domain = PinnedDomain(loader, lists.setdefault(loader.name, {}))
+        with console.status(f"{loader.name}: choosing and verifying tasks"):
+            try:
+                picked = (
+                    len(domain.tasks("source", limit=source_limit)),
+                    len(domain.tasks("eval", limit=limit)),
+                )
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
+        console.print(f"{loader.name}: {picked[0]} source tasks, {picked[1]} evaluation tasks")
+        pinned.append(domain)
+    write_task_lists(path, lists)
+    return pinned
 
 
 def _restore_pool(pool: MemoryPool, saved: Path) -> int:

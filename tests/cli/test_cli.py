@@ -384,6 +384,8 @@ def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapsh
     assert f"pool: {len(sources)} memories restored from pool-snapshot.jsonl" in result.output
     assert made == []
     assert (run / "pool-snapshot.jsonl").read_bytes() == committed
+    recorded = json.loads((run / "tasks.json").read_text())
+    assert recorded["alpha"]["source"] == [t.task_id for t in sources]  # later runs use these
     again = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
     assert again.exit_code == 0, again.output
     assert "restored" not in again.output  # the pool folder is there now
