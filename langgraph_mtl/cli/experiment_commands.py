@@ -392,17 +392,23 @@ def _pinned(
 
 
 def _restore_pool(pool: MemoryPool, saved: Path) -> int:
-    """Refill an empty run pool from the run's ``pool-snapshot.jsonl``: the pool folder is not
-    committed, so a run resumed from a fresh clone goes on with the memories its earlier rows
-    used instead of making new ones. Returns how many memories were restored."""
-    if pool.count() or not saved.is_file() or not saved.stat().st_size:
+    """Refill a run pool that holds fewer memories than the run's ``pool-snapshot.jsonl`` (the
+    pool folder is not committed; an earlier restore may have been cut short) from it, so a run
+    resumed from a fresh clone goes on with the memories its earlier rows used instead of
+    making new ones. Returns how many memories were restored."""
+    if not saved.is_file():
         return 0
     with saved.open(encoding="utf-8") as lines:
+        saved_count = sum(1 for line in lines if line.strip())
+    before = pool.count()
+    if before >= saved_count:  # restored already, or grown past it
+        return 0
+    with saved.open(encoding="utf-8") as lines:  # what is stored already is skipped
         report = pool.import_jsonl(lines)
     if report.errors:
         line, why = report.errors[0]
         raise CliError(f"{saved}, line {line}: {why}; restore the file from git or delete it")
-    return report.imported
+    return pool.count() - before
 
 
 def _report_pool(out: Path) -> tuple[MemoryPool | None, str]:

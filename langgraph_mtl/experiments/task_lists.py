@@ -79,6 +79,8 @@ def read_task_lists(path: Path) -> TaskLists:
         return {}
     try:
         lists = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: not JSON ({exc})") from None
     shape_ok = isinstance(lists, dict) and all(

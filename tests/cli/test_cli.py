@@ -389,3 +389,8 @@ def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapsh
     again = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
     assert again.exit_code == 0, again.output
     assert "restored" not in again.output  # the pool folder is there now
+    cut_short = open_pool(str(run / "pool"), collection="experiment")
+    cut_short.delete([cut_short.list_records()[0].id])  # as if the restore had stopped early
+    resumed = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
+    assert "pool: 1 memories restored" in resumed.output, resumed.output
+    assert made == []

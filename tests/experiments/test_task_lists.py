@@ -88,3 +88,7 @@ def test_task_lists_round_trip_and_a_bad_file_is_named(tmp_path):
     path.write_text("{")
     with pytest.raises(ValueError, match="not JSON"):
         read_task_lists(path)
+    path.unlink()
+    path.mkdir()
+    with pytest.raises(ValueError, match="cannot be read"):
+        read_task_lists(path)

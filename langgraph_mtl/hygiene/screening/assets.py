@@ -59,7 +59,8 @@ _HIDDEN_TESTS = (
 
 # points where code runs later or elsewhere: start-up files, hooks, schedulers, preloads
 STARTUP_HOOKS = (
-    r"(?:\bPYTHONSTARTUP\b|\bsitecustomize(?:\.py)?\b|\busercustomize(?:\.py)?\b|\.pth\b|"
+    r"(?:\bPYTHONSTARTUP\b|\bsitecustomize(?:\.py)?\b|\busercustomize(?:\.py)?\b|"
+    r"\bsite-packages/[\w.-]{0,100}\.pth\b|"
     r"\bLD_PRELOAD\b|\bBASH_ENV\b|\bPROMPT_COMMAND\b|\.bashrc\b|\.bash_profile\b|\.zshrc\b|"
     r"\.profile\b|\bcrontab\b|/etc/cron|\bcron\.d\b|\bsystemd\b|\.git/hooks\b|\bgit hooks?\b|"
     r"\brc\.local\b|/etc/profile\b|\bauthorized_keys\b|/etc/sudoers\b|\bNOPASSWD\b|"
@@ -118,9 +119,9 @@ _SEND = (
 
 # where an upload goes: a remote address or a named outside service
 _DESTINATION = (
-    EGRESS[:-1] + r"|\bto (?:an? |the |our |my |your |some )?(?:remote |external |public |private "
-    r"|personal |own )?(?:servers?|endpoints?|buckets?|hosts?|webhooks?|urls?|paste\w*|gists?|"
-    r"sites?|collectors?|telemetry|dropbox|ngrok\w*|discord|slack|telegram)\b)"
+    rf"(?:{EGRESS}|\bto (?:an? |the |our |my |your |some )?(?:remote |external |public |"
+    r"private |personal |own )?(?:servers?|endpoints?|buckets?|hosts?|webhooks?|urls?|paste\w*|"
+    r"gists?|sites?|collectors?|telemetry|dropbox|ngrok\w*|discord|slack|telegram)\b)"
 )
 
 # verbs that move local data out (not "send a request", not "post" to an API)
