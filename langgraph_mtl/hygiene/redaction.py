@@ -101,15 +101,24 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     # an element: <password>...</password>, <apiKey>...</apiKey>
     ("password", re.compile(r"(?i)<(" + _SECRET_NAME + r")(?:\s[^>]{0,200})?>([^<\n]{4,200})</\1>"), 2),
     # the word, then a quoted value: WITH PASSWORD '...', passphrase '...'
-    ("password", re.compile(r"(?i)\b(?:password|passwd|passphrase)\s+(['\"])(.{4,512}?)\1"), 2),
+    ("password", re.compile(
+        r"(?i)\b(?:password|passwd|passphrase)\s+(?:(?:to|as|is|was|=|:)\s+)?(['\"])(.{4,512}?)\1"), 2),
     ("sql-password", re.compile(
         r"(?i)\b(?:identified\s+(?:with\s+\S+\s+)?by(?:\s+password)?|"
         r"set\s+password\s+(?:for\s+\S+\s*)?=\s*(?:password\s*\()?)\s*(['\"])(.+?)\1"), 2),
     # prose: "the password is Tr0ub4dor&3", "my pin is 4921" (a plain word is left: "is hashed")
+    # ... also with what it is for: "the root password for the box is Winter2024!"
     ("password", re.compile(
-        r"(?i)\b(?:password|passwd|passphrase|passcode|pin(?:\s+code)?|secret(?:\s+key)?)"
+        r"(?i)\b(?:password|passwd|passphrase|passcode|pin(?:\s+code)?|secret(?:\s+key)?|"
+        r"(?:wi-?fi|wpa2?|network|admin|root|login)\s+(?:key|pass))"
+        r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+|this\s+|that\s+)?[\w.-]{1,40}"
+        r"(?:\s+[\w.-]{1,40})?)?"
         r"\s+(?:is|was|=|:)\s+(?:set\s+to\s+|now\s+)?[`'\"]?"
         r"(?=[^\s`'\"]*[0-9!@#$%^&*+=~|\\/<>])([^\s`'\"]{4,})"), 1),
+    # "... user admin and password admin123", "log in with password Pa55"
+    ("password", re.compile(
+        r"(?i)\b(?:with|and|using|via)\s+(?:the\s+)?(?:password|passwd|passphrase|pin)\s+"
+        r"[`'\"]?(?=[^\s`'\"]*[0-9!@#$%^&*+=~|\\/<>])([^\s`'\",;]{4,})"), 1),
     # a wallet's recovery words (BIP-39: 12 to 24 lower-case words of 3 to 8 letters)
     ("seed-phrase", re.compile(
         r"(?i:\b(?:seed|recovery|backup)\s+(?:phrase|words)|\bmnemonic(?:\s+phrase)?)\s*[:=]\s*['\"]?"

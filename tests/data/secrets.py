@@ -280,4 +280,9 @@ SECRET_CASES: list[tuple[str, str]] = [
     ("zip -P ZipP4ssw0rd secret.zip file", "ZipP4ssw0rd"),
     ("7z a -pSevenZipPw1 out.7z dir", "SevenZipPw1"),
     ("ldapsearch -x -D cn=admin -w LdapP4ss99 -b dc=x", "LdapP4ss99"),
+    # prose that says what the secret is for, or joins it with "and"/"with"
+    ("the root password for the box is Winter2024!", "Winter2024!"),
+    ("login with user admin and password admin123", "admin123"),
+    ("set the passphrase to 'purple monkey dishwasher'", "purple monkey dishwasher"),
+    ("The wifi key is SunnyDay2024 for network OfficeNet", "SunnyDay2024"),
 ]
