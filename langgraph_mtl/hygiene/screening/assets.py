@@ -131,7 +131,7 @@ _SEND_OUT = (
     r"-T\s|--upload-file|--post-file)"
 )
 
-# dumping the environment or the whole file system
+# the environment, the file system or the host's name dumped, served, copied or smuggled out
 _DUMP = (
     r"(?:print\(\s*(?:dict\(\s*)?os\.environ\s*\)?\s*\)|\b(?:printenv|env|set)\s*\|[^\n]{0,80}?\|?\s*\b(?:nc|"
     r"ncat|netcat|socat|telnet|curl|wget)\b|\|\s*(?:nc|ncat|netcat|socat|telnet)\s+[\w.-]+\s+\d{2,5}"
