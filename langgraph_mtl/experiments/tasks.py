@@ -156,8 +156,11 @@ class Domain(ABC):
         return value
 
     def verifies(self, task: Task) -> bool:
-        """The verifier accepts the reference solution and rejects the wrong one."""
-        return self.check(task, task.reference).passed and not self.check(task, task.wrong).passed
+        """The verifier accepts the reference solution twice and rejects the wrong one: a task
+        whose reference passes only sometimes (output that changes from run to run) would mark
+        right answers wrong, and would be chosen on one machine and not on the next."""
+        accepted = all(self.check(task, task.reference).passed for _ in range(2))
+        return accepted and not self.check(task, task.wrong).passed
 
     def check(self, task: Task, files: dict[str, str]) -> Verdict:
         """The task's verifier on the given solution files."""

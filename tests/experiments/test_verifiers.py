@@ -156,6 +156,24 @@ def test_verdicts_cached_by_an_older_verifier_are_not_trusted(tmp_path, monkeypa
     assert list((tmp_path / "cache").glob("alpha-verified-v*.json"))
 
 
+def test_a_task_whose_reference_passes_only_sometimes_is_not_chosen(tmp_path, monkeypatch):
+    monkeypatch.setenv("MTL_HOME", str(tmp_path))
+    calls: dict[str, int] = {}
+
+    class Flaky(TinyDomain):
+        all_tasks = Domain.all_tasks
+
+        def check(self, task, files):
+            verdict = super().check(task, files)
+            if task.task_id != "alpha-1" or files != task.reference:
+                return verdict
+            calls[task.task_id] = calls.get(task.task_id, 0) + 1
+            return type(verdict)(passed=calls[task.task_id] % 2 == 1, report="changed output")
+
+    assert [t.task_id for t in Flaky("alpha").all_tasks()] == ["alpha-0", "alpha-2", "alpha-3"]
+    assert calls == {"alpha-1": 2}
+
+
 def test_the_report_line_needs_the_runs_nonce():
     output = 'MTL-RESULT abc {"ran": 3}\nMTL-RESULT def {"ran": 1}\n'
     assert read_result(output, "abc") == {"ran": 3}
