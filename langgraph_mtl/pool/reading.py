@@ -9,6 +9,8 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType
 from langgraph_mtl.pool.codec import (
     PAGE_SIZE,
@@ -168,7 +170,11 @@ class PoolReader:
                 return _filtered(part, vector, k, where)
             if where is not None:
                 self._remember_pass_rate(signature, len(passing), len(rows))
-            if len(passing) >= k or len(rows) < wanted:  # enough, or the whole collection seen
+            if len(passing) >= k:
+                return passing[:k]
+            if len(rows) < wanted:  # the index has no more, it says: an HNSW graph can strand
+                if len(rows) < part.count():  # records no search reaches, so check it
+                    return _exact(part, vector, k, where)
                 return passing[:k]
             if wanted >= OVERFETCH_MAX:
                 return _filtered(part, vector, k, where)
@@ -187,11 +193,36 @@ class PoolReader:
 
 _Row = tuple[str, str, dict[str, Any], float]
 _INCLUDE = ["documents", "metadatas", "distances"]
+_STORED = ["documents", "metadatas", "embeddings"]
 
 
 def _filtered(part: Any, vector: list[float], k: int, where: dict[str, Any] | None) -> list[_Row]:
-    """Chroma's own filtered query: exact for any filter, but its cost grows with the pool."""
-    return _rows(part.query(query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE))
+    """Chroma's own filtered query, for any filter; its cost grows with the pool. Fewer than
+    ``k`` found may be records its index cannot reach: those are scored one by one."""
+    rows = _rows(part.query(query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE))
+    return rows if len(rows) >= k else _exact(part, vector, k, where)
+
+
+def _exact(part: Any, vector: list[float], k: int, where: dict[str, Any] | None) -> list[_Row]:
+    """The ``k`` nearest records passing ``where``, every one of them scored: exact where the
+    index is approximate, at the cost of reading each record that passes."""
+    query = np.asarray(vector, dtype=float)
+    query /= max(float(np.linalg.norm(query)), 1e-12)
+    rows: list[_Row] = []
+    offset = 0
+    while True:
+        page = part.get(where=where, include=_STORED, limit=PAGE_SIZE, offset=offset)
+        if not page["ids"]:
+            break
+        offset += len(page["ids"])
+        vectors = np.asarray(page["embeddings"], dtype=float)
+        norms = np.clip(np.linalg.norm(vectors, axis=1), 1e-12, None)
+        distances = 1.0 - (vectors @ query) / norms  # cosine, as the pool's index measures
+        rows += zip(
+            page["ids"], page["documents"], page["metadatas"], distances.tolist(), strict=True
+        )
+    rows.sort(key=lambda row: row[3])
+    return rows[:k]
 
 
 def _rows(found: dict[str, Any]) -> list[_Row]:

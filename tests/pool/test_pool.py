@@ -316,3 +316,56 @@ def test_deeply_nested_lines_are_refused_by_line_and_the_rest_imported(pool):
     assert report.imported == 3
     with pytest.raises(ValidationError, match="more than 32 levels"):
         MemoryRecord.model_validate({**good, "payload": {"a": json.loads(nested(40))}})
+
+
+class _StrandingIndex:
+    """A Chroma collection whose index never returns some records, as an HNSW graph that
+    leaves them unconnected does; reading them by id or filter still works."""
+
+    def __init__(self, inner, stranded: set[str]):
+        self.inner, self.stranded = inner, stranded
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def query(self, **kwargs):
+        found = dict(self.inner.query(**kwargs))
+        keep = [i for i, rid in enumerate(found["ids"][0]) if rid not in self.stranded]
+        for field in ("ids", "documents", "metadatas", "distances"):
+            if found.get(field) is not None:
+                found[field] = [[found[field][0][i] for i in keep]]
+        return found
+
+
+def _strand(pool, kind: MemoryType, ids: set[str]) -> None:
+    parts = pool.collection.parts
+    parts[kind] = _StrandingIndex(parts[kind], ids)
+
+
+@pytest.mark.parametrize("domain_filter", [None, "rust"])
+def test_records_the_index_cannot_reach_are_still_found(pool, domain_filter):
+    records = [
+        record("rust" if i % 5 == 0 else "python", f"t{i}", f"lesson {i} on testing")
+        for i in range(25)
+    ]
+    pool.upsert(records)
+    everything = len(records)
+    want = pool.search("lesson on testing", k=everything, domains=domain_filter)
+    assert want
+    stranded = {hit.record.id for hit in want[:2]} | {records[-5].id}
+    _strand(pool, MemoryType.INSIGHT, stranded)
+    got = pool.search("lesson on testing", k=everything, domains=domain_filter)
+    assert [h.record.id for h in got] == [h.record.id for h in want]
+    assert [h.similarity for h in got] == pytest.approx([h.similarity for h in want], abs=1e-5)
+
+
+def test_a_rare_filter_finds_records_the_index_cannot_reach(pool, monkeypatch):
+    monkeypatch.setattr("langgraph_mtl.pool.reading.OVERFETCH_MAX", 8)  # straight to Chroma's
+    records = [record("rust" if i % 5 == 0 else "python", f"t{i}", f"note {i}") for i in range(25)]
+    pool.upsert(records)
+    want = pool.search("note", k=5, domains="rust")
+    assert len(want) == 5
+    _strand(pool, MemoryType.INSIGHT, {hit.record.id for hit in want[::2]})
+    assert [h.record.id for h in pool.search("note", k=5, domains="rust")] == [
+        h.record.id for h in want
+    ]
