@@ -28,12 +28,20 @@ _SCHEMES = (
 _NAME_SUFFIX = (
     r"(?:[_.-](?:key|base|value|str|string|hash|hex|b64|base64|bytes|data|raw|plain|text))*"
 )
+# "password" in other languages (German, Spanish, French, Portuguese, Dutch, Swedish, Finnish,
+# Polish, Czech, Hungarian, Turkish, Vietnamese, Russian, Chinese, Japanese, Korean)
+_PASSWORD_ELSEWHERE = (
+    r"passwort|kennwort|contrase(?:ñ|n)a|mot[ _-]?de[ _-]?passe|senha|wachtwoord|l(?:ö|o)senord|"
+    r"salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre|m(?:ậ|a)t[ _]?kh(?:ẩ|a)u|пароль|"
+    r"密码|密碼|口令|パスワード|비밀번호"
+)
 # a setting named for a secret, then its assignment: password=, api_key: , token.value =
 _ASSIGNED = (
     r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|"
-    r"token)" + _NAME_SUFFIX + r"\b[\"']?\s*"
-    # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and :
-    r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:])\s*"
+    r"token|" + _PASSWORD_ELSEWHERE + r")" + _NAME_SUFFIX + r"\b[\"']?\s*"
+    # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and : (also
+    # the full-width colon)
+    r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:\uff1a])\s*"
 )
 # what an unquoted value may hold
 _VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"

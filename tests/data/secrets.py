@@ -285,4 +285,14 @@ SECRET_CASES: list[tuple[str, str]] = [
     ("login with user admin and password admin123", "admin123"),
     ("set the passphrase to 'purple monkey dishwasher'", "purple monkey dishwasher"),
     ("The wifi key is SunnyDay2024 for network OfficeNet", "SunnyDay2024"),
+    # "password" in other languages
+    ("Passwort: Geheim!2024xyz", "Geheim!2024xyz"),
+    ("contraseña: MiClave#55", "MiClave#55"),
+    ("mot de passe : Soleil2024", "Soleil2024"),
+    ("senha=Brasil@123", "Brasil@123"),
+    ("hasło: Zamek#2024", "Zamek#2024"),
+    ("пароль: Qwerty!2024", "Qwerty!2024"),
+    ("密码\uff1aAbc123456!", "Abc123456!"),  # the full-width colon
+    ("パスワード: Sakura2024", "Sakura2024"),
+    ("비밀번호: Seoul#2024", "Seoul#2024"),
 ]
