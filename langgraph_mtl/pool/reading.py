@@ -174,7 +174,7 @@ class PoolReader:
                 return passing[:k]
             if len(rows) < wanted:  # the index has no more, it says: an HNSW graph can strand
                 if len(rows) < part.count():  # records no search reaches, so check it
-                    return _exact(part, vector, k, where)
+                    return _completed(part, vector, k, where, passing[:k])
                 return passing[:k]
             if wanted >= OVERFETCH_MAX:
                 return _filtered(part, vector, k, where)
@@ -200,7 +200,21 @@ def _filtered(part: Any, vector: list[float], k: int, where: dict[str, Any] | No
     """Chroma's own filtered query, for any filter; its cost grows with the pool. Fewer than
     ``k`` found may be records its index cannot reach: those are scored one by one."""
     rows = _rows(part.query(query_embeddings=[vector], n_results=k, where=where, include=_INCLUDE))
-    return rows if len(rows) >= k else _exact(part, vector, k, where)
+    return rows if len(rows) >= k else _completed(part, vector, k, where, rows)
+
+
+def _completed(
+    part: Any, vector: list[float], k: int, where: dict[str, Any] | None, rows: list[_Row]
+) -> list[_Row]:
+    """The exact answer in place of the index's short ``rows``; those rows as they are while
+    a Chroma server, compacting its index, cannot read the stored vectors."""
+    try:
+        return _exact(part, vector, k, where)
+    except Exception as exc:
+        if type(exc).__name__ != "InternalError":
+            raise
+        log.info("exact search failed (%s): the index's answer as it is", exc)
+        return rows
 
 
 def _exact(part: Any, vector: list[float], k: int, where: dict[str, Any] | None) -> list[_Row]:

@@ -6,6 +6,7 @@ import io
 import json
 
 import pytest
+from chromadb.errors import InternalError
 from helpers import make_record, make_run
 from pydantic import ValidationError
 
@@ -322,11 +323,16 @@ class _StrandingIndex:
     """A Chroma collection whose index never returns some records, as an HNSW graph that
     leaves them unconnected does; reading them by id or filter still works."""
 
-    def __init__(self, inner, stranded: set[str]):
-        self.inner, self.stranded = inner, stranded
+    def __init__(self, inner, stranded: set[str], *, vectors_readable: bool = True):
+        self.inner, self.stranded, self.vectors_readable = inner, stranded, vectors_readable
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
+
+    def get(self, **kwargs):
+        if not self.vectors_readable and "embeddings" in kwargs.get("include", ()):
+            raise InternalError("Error creating hnsw segment reader: Nothing found on disk")
+        return self.inner.get(**kwargs)
 
     def query(self, **kwargs):
         found = dict(self.inner.query(**kwargs))
@@ -337,9 +343,9 @@ class _StrandingIndex:
         return found
 
 
-def _strand(pool, kind: MemoryType, ids: set[str]) -> None:
+def _strand(pool, kind: MemoryType, ids: set[str], **kwargs) -> None:
     parts = pool.collection.parts
-    parts[kind] = _StrandingIndex(parts[kind], ids)
+    parts[kind] = _StrandingIndex(parts[kind], ids, **kwargs)
 
 
 @pytest.mark.parametrize("domain_filter", [None, "rust"])
@@ -369,3 +375,17 @@ def test_a_rare_filter_finds_records_the_index_cannot_reach(pool, monkeypatch):
     assert [h.record.id for h in pool.search("note", k=5, domains="rust")] == [
         h.record.id for h in want
     ]
+
+
+def test_a_server_that_cannot_read_its_vectors_gets_the_index_answer_not_an_error(
+    pool, monkeypatch
+):
+    monkeypatch.setattr("langgraph_mtl.pool.reading.OVERFETCH_MAX", 8)
+    records = [record("rust" if i % 5 == 0 else "python", f"t{i}", f"note {i}") for i in range(25)]
+    pool.upsert(records)
+    want = pool.search("note", k=5, domains="rust")
+    stranded = {hit.record.id for hit in want[::2]}
+    _strand(pool, MemoryType.INSIGHT, stranded, vectors_readable=False)
+    for domains in ("rust", None):
+        got = [h.record.id for h in pool.search("note", k=25, domains=domains)]
+        assert got and not stranded & set(got)  # what the index reached, nothing raised
