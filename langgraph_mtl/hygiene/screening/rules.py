@@ -607,6 +607,33 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"lib|bin|root|srv)\b)|\bgit\s+push\s+[^\n]{0,40}\s\+[\w/-]+|\btruncate\s+-s\s*0\s+/|"
         r"\bkill\s+-9\s+-1\b|\bkillall\s+-9\b|\bsudo\s+rm\s+-[a-z]*r|\bch(?:own|mod)\s+-R\s+"
         r"\S+\s+/(?:etc|usr|var|bin|boot|lib|root)?(?:\s|$)|\brm\s+-[a-z]*r[a-z]*\s+[^\n]{0,200}\.\./\*")),
+    # the agent's own prompt written into what it produces
+    ("prompt-leak", _rule(
+        rf"\b(?:append|add|insert|attach|embed|put|write|prepend|send|post|share|disclos|expos|"
+        rf"divulg|leak)\w*\b{_SPAN}{{0,20}}?\b(?:your|its) (?:(?:full|entire|whole|complete|"
+        rf"exact|original|hidden|initial|verbatim) )*(?:system (?:prompt|message)|hidden "
+        rf"(?:prompt|instructions)|(?:original|initial) instructions|instructions you (?:were "
+        rf"given|received))\b")),
+    # a check made to succeed whatever happens
+    ("verifier-gaming", _rule(
+        rf"\b(?:verifier|checker|grader|evaluator|judge|test (?:harness|runner|script)|tests?)\b"
+        rf"{_SPAN}{{0,60}}?\b(?:exits?|returns?|reports?|ends?)\s+(?:with\s+)?(?:(?:code|status)"
+        rf"\s+)?(?:0|zero|success|true|passed|ok)\b{_SPAN}{{0,30}}?\b(?:regardless|no matter|"
+        rf"whatever|even (?:if|when|though)|every time|unconditionally)\b|\b(?:make|let|have|"
+        rf"force|edit|modify|change|patch|rewrite)\b{_SPAN}{{0,30}}?\b(?:verifier|checker|grader|"
+        rf"evaluator|judge|test (?:harness|runner|script)|tests?)\b{_SPAN}{{0,30}}?\b(?:always|"
+        rf"unconditionally) (?:(?:exits?|returns?|reports?)(?: with)? (?:0|zero|success|true|"
+        rf"pass\w*|ok)|pass(?:es)?|succeeds?)\b")),
+    # the memory speaking of itself being read, and orders for every later task
+    ("addressed-to-agent", _rule(
+        r"\b(?:when|if|once|whenever|as soon as) you (?:see|read|retrieve|load|find|encounter|"
+        r"receive|get|are (?:shown|given)) this (?:memory|note|message|text|insight|tip|lesson|"
+        r"hint|entry|record|line)\b")),
+    ("authority", _rule(
+        rf"\b(?:reply|respond|answer|say|refus|declin|output)\w*\b{_SPAN}{{0,60}}?\b(?:to|for|on|"
+        rf"in) (?:every|each|all|any) (?:subsequent|future|following|later|remaining|upcoming|"
+        rf"next|other) (?:tasks?|requests?|questions?|prompts?|messages?|users?|runs?|"
+        rf"conversations?)\b")),
     *ASSET_RULES,
 ]  # fmt: skip
 # rules whose match is advice, not an attack, when the sentence forbids it
