@@ -42,6 +42,7 @@ _ASSIGNED = (
     # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and : (also
     # the full-width colon)
     r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:\uff1a])\s*"
+    r"(?:!!\w{1,20}\s+)?"  # a YAML core tag: password: !!str ...
 )
 # what an unquoted value may hold
 _VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"
@@ -55,6 +56,8 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.DOTALL), 0),
+    # a PuTTY key file's private lines (base64, as many as its header says)
+    ("private-key", re.compile(r"(?m)^Private-Lines:[ \t]*\d+[ \t]*\r?\n((?:[A-Za-z0-9+/=]+(?:\r?\n|$))+)"), 1),
     ("url-credentials", re.compile(r"[a-zA-Z0-9+.-]://[^/\s:@]*+:([^@\s/]+)@"), 1),
     # a token as the whole user part of a URL: https://ghp_xxx@github.com/...
     ("url-credentials", re.compile(r"[a-zA-Z0-9+.-]://([A-Za-z0-9_.~-]{16,}+)@"), 1),

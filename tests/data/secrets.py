@@ -295,4 +295,11 @@ SECRET_CASES: list[tuple[str, str]] = [
     ("密码\uff1aAbc123456!", "Abc123456!"),  # the full-width colon
     ("パスワード: Sakura2024", "Sakura2024"),
     ("비밀번호: Seoul#2024", "Seoul#2024"),
+    # a YAML tag before the value; a PuTTY key file's private lines
+    ("db:\n  password: !!str Hunter#2024\n", "Hunter#2024"),
+    (
+        "PuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\n"
+        "Private-Lines: 2\nAAAAgQDabcdefGHIJKL1234\nQ2FmZUJhYmVEZWFkQmVlZg==\nPrivate-MAC: 0a1b\n",
+        "Q2FmZUJhYmVEZWFkQmVlZg==",
+    ),
 ]
