@@ -39,7 +39,9 @@ def create_search_memory_tool(
     kinds = [MemoryType(t) for t in memory_types] if memory_types else None
 
     @tool(name, response_format="content_and_artifact")
-    def search_memory(query: str, runtime: ToolRuntime) -> tuple[str, list[dict[str, Any]]]:
+    def search_memory(
+        query: str, runtime: ToolRuntime[Any, Any]
+    ) -> tuple[str, list[dict[str, Any]]]:
         """Search lessons learned on other coding tasks: advice, workflows, pitfalls. Use a
         short description of what you are stuck on."""
         task_id = context_value(runtime, "task_id", None)
