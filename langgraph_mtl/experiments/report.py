@@ -262,20 +262,31 @@ def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str)
     lines = [
         "### Relevance gate",
         "",
-        "Flips of each condition against the baseline, with and without the gate (same tasks).",
+        "Flips of each condition against the baseline, with and without the gate, on the tasks "
+        "all three ran.",
         "",
-        "| condition | lost without gate | of those, still lost with gate | gained without gate "
-        "| of those, still gained with gate | new flips with gate (gained / lost) |",
-        "|---|---|---|---|---|---|",
+        "| condition | tasks | lost without gate | of those, still lost with gate | gained "
+        "without gate | of those, still gained with gate | new flips with gate (gained / lost) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for open_, gated in pairs:
-        before = {(f.domain, f.task_id): f.direction for f in flips(rows, open_, baseline)}
-        after = {(f.domain, f.task_id): f.direction for f in flips(rows, gated, baseline)}
+        shared = _tasks_of(rows, baseline) & _tasks_of(rows, open_) & _tasks_of(rows, gated)
+        before = {
+            (f.domain, f.task_id): f.direction
+            for f in flips(rows, open_, baseline)
+            if (f.domain, f.task_id) in shared
+        }
+        after = {
+            (f.domain, f.task_id): f.direction
+            for f in flips(rows, gated, baseline)
+            if (f.domain, f.task_id) in shared
+        }
         lost = [k for k, d in before.items() if d == "lost"]
         gained = [k for k, d in before.items() if d == "gained"]
         new = [d for k, d in after.items() if k not in before]
         lines.append(
-            f"| {open_} | {len(lost)} | {sum(after.get(k) == 'lost' for k in lost)} | "
+            f"| {open_} | {len(shared)} | {len(lost)} | "
+            f"{sum(after.get(k) == 'lost' for k in lost)} | "
             f"{len(gained)} | {sum(after.get(k) == 'gained' for k in gained)} | "
             f"{new.count('gained')} / {new.count('lost')} |"
         )
@@ -292,6 +303,11 @@ def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str)
                 f"same outcome, reused: {taken}); {reused[None]} ran."
             )
     return [*lines, ""]
+
+
+def _tasks_of(rows: list[dict[str, Any]], condition: str) -> set[tuple[str, str]]:
+    """The (domain, task id) pairs ``condition`` has a row for."""
+    return {(r["domain"], str(r["task_id"])) for r in rows if r["condition"] == condition}
 
 
 def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:

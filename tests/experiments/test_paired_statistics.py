@@ -152,7 +152,23 @@ def test_the_gate_table_says_which_flips_the_gate_removed_and_which_it_kept(tmp_
         store.add(row)
     text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
     assert "### Relevance gate" in text
-    assert "| mtl-insight | 2 | 1 | 8 | 6 | 0 / 0 |" in text
+    assert "| mtl-insight | 40 | 2 | 1 | 8 | 6 | 0 / 0 |" in text
+
+
+def test_the_gate_table_counts_only_the_tasks_the_gated_condition_ran(tmp_path):
+    # ungated: gains t0-t7, loses t8, t9 and t15; the gated condition has run t0-t9 only, so
+    # t15's loss is not one the gate could have kept or removed
+    ungated = list(WITH)
+    ungated[15] = False
+    store = ResultStore(tmp_path / "results.jsonl")
+    for row in (
+        _rows("zero-shot", BASE)
+        + _rows("mtl-insight", ungated)
+        + _rows("mtl-insight-gated", WITH)[:10]
+    ):
+        store.add(row)
+    text = write_report(store.path, out_dir=tmp_path / "out", k=1).read_text()
+    assert "| mtl-insight | 10 | 2 | 2 | 8 | 8 | 0 / 0 |" in text
 
 
 def test_the_gate_section_counts_the_attempts_it_reused(tmp_path):
