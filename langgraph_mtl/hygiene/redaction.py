@@ -56,7 +56,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.DOTALL), 0),
-    # a PuTTY key file's private lines (base64, as many as its header says)
+    # a PuTTY key file's private lines: the base64 lines after its Private-Lines header
     ("private-key", re.compile(r"(?m)^Private-Lines:[ \t]*\d+[ \t]*\r?\n((?:[A-Za-z0-9+/=]+(?:\r?\n|$))+)"), 1),
     ("url-credentials", re.compile(r"[a-zA-Z0-9+.-]://[^/\s:@]*+:([^@\s/]+)@"), 1),
     # a token as the whole user part of a URL: https://ghp_xxx@github.com/...
