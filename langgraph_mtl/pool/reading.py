@@ -21,7 +21,7 @@ from langgraph_mtl.pool.codec import (
     matches_where,
 )
 from langgraph_mtl.pool.reports import ScoredMemory
-from langgraph_mtl.pool.typed_collections import types_in
+from langgraph_mtl.pool.typed_collections import collection_pages, types_in
 
 __all__ = ["OVERFETCH_MAX", "PoolReader"]
 
@@ -223,12 +223,7 @@ def _exact(part: Any, vector: list[float], k: int, where: dict[str, Any] | None)
     query = np.asarray(vector, dtype=float)
     query /= max(float(np.linalg.norm(query)), 1e-12)
     rows: list[_Row] = []
-    offset = 0
-    while True:
-        page = part.get(where=where, include=_STORED, limit=PAGE_SIZE, offset=offset)
-        if not page["ids"]:
-            break
-        offset += len(page["ids"])
+    for page in collection_pages(part, where, _STORED, PAGE_SIZE):
         vectors = np.asarray(page["embeddings"], dtype=float)
         norms = np.clip(np.linalg.norm(vectors, axis=1), 1e-12, None)
         distances = 1.0 - (vectors @ query) / norms  # cosine, as the pool's index measures

@@ -15,7 +15,7 @@ from typing import Any
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.pool.codec import QUARANTINE_PREFIX
 
-__all__ = ["TypedCollections", "part_name", "types_in"]
+__all__ = ["TypedCollections", "collection_pages", "part_name", "types_in"]
 
 log = logging.getLogger(__name__)
 
@@ -155,12 +155,7 @@ class TypedCollections:
         """Every record matching ``where``, at most ``size`` a page, collection by collection."""
         seen: set[str] = set()  # only while older records move: a record may be in two places
         for collection in self.collections(types_in(where)):
-            offset = 0
-            while True:
-                page = collection.get(where=where, include=list(include), limit=size, offset=offset)
-                if not page["ids"]:
-                    break
-                offset += len(page["ids"])
+            for page in collection_pages(collection, where, include, size):
                 fresh: dict[str, list[Any]] = {field: [] for field in ("ids", *include)}
                 _extend(fresh, page, include, skip=seen)
                 if self.untyped:
@@ -191,6 +186,19 @@ class TypedCollections:
         rows.sort(key=lambda item: item[0])
         best = [row for _, row in rows[:n_results]]
         return {f: [[row.get(f) for row in best]] for f in ("ids", *include)}
+
+
+def collection_pages(
+    collection: Any, where: dict[str, Any] | None, include: Sequence[str], size: int
+) -> Iterator[dict[str, Any]]:
+    """Every record of one Chroma collection matching ``where``, at most ``size`` a page."""
+    offset = 0
+    while True:
+        page = collection.get(where=where, include=list(include), limit=size, offset=offset)
+        if not page["ids"]:
+            return
+        offset += len(page["ids"])
+        yield page
 
 
 def _extend(
