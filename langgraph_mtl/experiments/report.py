@@ -269,18 +269,11 @@ def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str)
         "without gate | of those, still gained with gate | new flips with gate (gained / lost) |",
         "|---|---|---|---|---|---|---|",
     ]
+    firsts = first_attempts(rows)
     for open_, gated in pairs:
-        shared = _tasks_of(rows, baseline) & _tasks_of(rows, open_) & _tasks_of(rows, gated)
-        before = {
-            (f.domain, f.task_id): f.direction
-            for f in flips(rows, open_, baseline)
-            if (f.domain, f.task_id) in shared
-        }
-        after = {
-            (f.domain, f.task_id): f.direction
-            for f in flips(rows, gated, baseline)
-            if (f.domain, f.task_id) in shared
-        }
+        shared = set.intersection(*(set(firsts.get(c, {})) for c in (baseline, open_, gated)))
+        before = _flips_on(rows, open_, baseline, shared)
+        after = _flips_on(rows, gated, baseline, shared)
         lost = [k for k, d in before.items() if d == "lost"]
         gained = [k for k, d in before.items() if d == "gained"]
         new = [d for k, d in after.items() if k not in before]
@@ -305,9 +298,12 @@ def gate_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str)
     return [*lines, ""]
 
 
-def _tasks_of(rows: list[dict[str, Any]], condition: str) -> set[tuple[str, str]]:
-    """The (domain, task id) pairs ``condition`` has a row for."""
-    return {(r["domain"], str(r["task_id"])) for r in rows if r["condition"] == condition}
+def _flips_on(
+    rows: list[dict[str, Any]], condition: str, baseline: str, tasks: set[Any]
+) -> dict[Any, str]:
+    """(domain, task id) -> "gained" or "lost", for the condition's flips among ``tasks``."""
+    found = flips(rows, condition, baseline)
+    return {(f.domain, f.task_id): f.direction for f in found if (f.domain, f.task_id) in tasks}
 
 
 def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:
