@@ -55,6 +55,11 @@ CHEATS = {
     "json.dumps = lambda o, *a, **k: _d({'ran': 2, 'passed': 2, 'tampered': [], 'errors': []})\n",
     "integrity check patched": "import __main__, unittest\n__main__.changed = lambda *a: []\n"
     "unittest.TestCase.assertEqual = lambda *a, **k: None\n",
+    "a body replaced in place": "import unittest\n"
+    "unittest.TestCase.assertEqual.__code__ = (lambda self, *a, **k: None).__code__\n",
+    "defaults replaced": "import unittest\n"
+    "unittest.TestCase.assertAlmostEqual.__defaults__ = (None, None, 1e300)\n",
+    "keyword defaults changed in place": "import json\njson.dumps.__kwdefaults__['indent'] = 1\n",
     "its own thread still running": "import threading, time\n"
     "def _wait():\n    time.sleep(3)\n"
     "threading.Thread(target=_wait, daemon=True).start()\n",
@@ -80,6 +85,8 @@ HONEST = {
     "format_exc": "import traceback\ntry:\n    1/0\nexcept ZeroDivisionError:\n"
     "    _t = traceback.format_exc()\n",
     "warning": "import warnings\nwarnings.warn('careful', stacklevel=2)\n",
+    "its own function's defaults": "def _g(a=1):\n    return a\n_g.__defaults__ = (2,)\n",
+    "a library's signature": "import inspect, json\n_s = inspect.signature(json.dumps)\n",
     "a library's thread still running": "import threading, time\n"
     "threading.Thread(target=time.sleep, args=(3,), daemon=True).start()\n",
     "thread pool": "from concurrent.futures import ThreadPoolExecutor\n"
@@ -160,3 +167,8 @@ def test_a_project_module_cannot_forge_the_pytest_report(name, head):
     wrong = "def f():\n    return 0\n"
     assert not suite.check({"mod.py": wrong}, "none").passed
     assert not suite.check({"mod.py": head + wrong}, "none").passed
+
+
+def test_test_machinery_given_a_new_body_in_place_is_refused_by_name(suite):
+    verdict = suite.check({"solution.py": CHEATS["a body replaced in place"] + WRONG}, "none")
+    assert "refused: a new __code__ for TestCase.assertEqual" in verdict.report, verdict.report

@@ -12,7 +12,9 @@ suite, code they compile), the ways into the harness's state:
 - while it is running at all: every thread's frames, tracing of every thread, monitoring
   callbacks and the garbage collector's object lists;
 - asked for by it: tracing or profiling, raw memory (``ctypes``), code objects made by hand or
-  passed off as a library's; from anywhere: ``/proc/<pid>/mem``.
+  passed off as a library's, a new body or new default arguments for a function written in
+  another file (``__code__``, ``__defaults__``, ``__kwdefaults__``: the test machinery changed
+  in place, where its identity stays the same); from anywhere: ``/proc/<pid>/mem``.
 
 ``inspect``, ``traceback``, the debuggers and ``ctypes`` hand on what their caller asked for,
 so their caller is the one judged (``doctest`` restoring the tracer it found passes). A
@@ -45,7 +47,9 @@ WHILE_RUNNING = frozenset(
 ASKED_BY = frozenset(
     {"sys.settrace", "sys.setprofile", "code.__new__", "marshal.loads", "marshal.load"}
 )
-WATCHED = WHILE_RUNNING | ASKED_BY | {"open", "sys._getframe", "object.__getattr__", "compile"}
+FUNCTION_INTERNALS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+WATCHED = WHILE_RUNNING | ASKED_BY | {"open", "sys._getframe", "compile"}
+WATCHED |= {"object.__getattr__", "object.__setattr__"}
 HANDS_ON = (
     (os.sep + "inspect.py", ("currentframe", "stack", "trace", "getouterframes", "getinnerframes")),
     (os.sep + "traceback.py", ("walk_stack", "walk_tb")),
@@ -135,6 +139,16 @@ def confine(harness_dir: str) -> Callable[[], list[str]]:
             while frame is not None and frame is not given and frame is not untrusted:
                 frame = frame.f_back
             return None if frame is given else "a frame above the solution's own"
+        if event == "object.__setattr__":
+            if len(args) < 2 or args[1] not in FUNCTION_INTERNALS:
+                return None
+            first = asker(raiser)
+            code = getattr(args[0], "__code__", None)
+            if first is None or trusted(first):
+                return None
+            if code is not None and code.co_filename == first.f_code.co_filename:
+                return None  # its own function
+            return f"a new {args[1]} for {getattr(args[0], '__qualname__', 'a function')}"
         if event == "object.__getattr__":
             if len(args) < 2 or args[1] not in FRAME_ATTRIBUTES:
                 return None

@@ -2,7 +2,8 @@
 verifier's sandbox, next to the code under test).
 
 ``watch(prefixes)``, called before the solution is loaded, records the identity of every
-function and class attribute of the loaded modules named by prefix and returns two functions:
+function and class attribute of the loaded modules named by prefix (of a function also its
+body and default arguments, which can be replaced or changed in place) and returns two functions:
 one taking such a record now, one listing what differs from the first record (or from one
 given, such as the record taken as the suite called the solution, so the suite's own mocks are
 not taken for the solution's patches). ``equality_probe()`` returns a function telling a result forged to
@@ -15,6 +16,7 @@ from __future__ import annotations
 import sys
 import types
 from collections.abc import Callable, Iterable
+from typing import Any
 
 CALLABLE = (
     types.FunctionType,
@@ -41,6 +43,15 @@ def watch(
     wanted = tuple(prefixes)
     modules, module_type, kinds = sys.modules, types.ModuleType, CALLABLE
     isinstance_, vars_, list_, id_, any_ = isinstance, vars, list, id, any
+    function_type, hash_ = types.FunctionType, hash
+
+    def identity(value: Any) -> int:
+        if not isinstance_(value, function_type):
+            return id_(value)
+        keywords = value.__kwdefaults__  # a dict, changed in place as easily as replaced
+        parts = (value, value.__code__, value.__defaults__, keywords)
+        named = list_(keywords.items()) if keywords else []
+        return hash_((*(id_(p) for p in parts), *((k, id_(v)) for k, v in named)))
 
     def snapshot() -> Snapshot:
         seen: Snapshot = {}
@@ -52,11 +63,11 @@ def watch(
             for attr, value in list_(vars_(module).items()):
                 if not isinstance_(value, kinds):
                     continue
-                seen[f"{name}.{attr}"] = id_(value)
+                seen[f"{name}.{attr}"] = identity(value)
                 if isinstance_(value, type) and value.__module__ == name:
                     for key, member in list_(vars_(value).items()):
                         if isinstance_(member, kinds):
-                            seen[f"{name}.{attr}.{key}"] = id_(member)
+                            seen[f"{name}.{attr}.{key}"] = identity(member)
         return seen
 
     first = snapshot()
