@@ -5,6 +5,7 @@ reference and the wrong solution, and every one must fail."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from langgraph_mtl.experiments.tasks import Task
@@ -105,6 +106,23 @@ def _data(task: Task) -> dict[str, Files]:
         "import __main__\n__main__.changed = lambda *a, **k: []\n"
         "unittest.TestCase.assertEqual = lambda *a, **k: None\n" + unsolved
     }
+    cheats["assert bodies replaced in place"] = {  # same function objects, new code
+        "solution.py": "import unittest\n"
+        "def _quiet(self, *a, **k):\n    return __import__('contextlib').suppress(BaseException)\n"
+        "for _n in dir(unittest.TestCase):\n"
+        "    _f = getattr(unittest.TestCase, _n)\n"
+        "    if _n.startswith('assert') and getattr(_f, '__closure__', 1) is None:\n"
+        "        _f.__code__ = _quiet.__code__\n" + task.files["solution.py"] + "    return None\n"
+    }
+    cheats["pandas checks' tolerances changed in place"] = {
+        "solution.py": "import pandas.testing as _t\n"
+        "for _f in (_t.assert_frame_equal, _t.assert_series_equal):\n"
+        "    if _f.__kwdefaults__:\n"
+        "        _f.__kwdefaults__.update(rtol=1e300, atol=1e300, check_dtype=False)\n"
+        "    else:\n"
+        "        _f.__defaults__ = tuple(False if d is True else d for d in _f.__defaults__ or ())\n"
+        + unsolved
+    }
     cheats["assert patch that restores itself"] = {  # gone again when the test ends
         "solution.py": task.files["solution.py"]
         + "    import unittest, pandas.testing as t, numpy.testing as n\n"
@@ -138,9 +156,23 @@ _RUST_SELF_LIST = (
 )
 
 
+# a type of the solution's own that equals anything, returned in place of the task's type
+_RUST_ANY = (
+    "#[derive(Debug, Clone, Copy)]\npub struct Any;\n"
+    "impl<T: ?Sized> PartialEq<T> for Any {\n    fn eq(&self, _: &T) -> bool { true }\n}\n"
+)
+
+
 def _rust(task: Task) -> dict[str, Files]:
     stub = task.wrong["solution.rs"]
     head = stub[: stub.rindex("todo!()")]
+    signature = head.rstrip().removesuffix("{")
+    returns_any = re.sub(r"->[^{]*$", "", signature).rstrip() + " -> Any {\n    Any\n}\n"
+    tests = getattr(task.verifier, "tests", "").count("#[test]") + 1
+    summary = (
+        f"test result: ok. {tests} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+        "finished in 0.00s"
+    )
     quiet = "macro_rules! assert_eq { ($($t:tt)*) => {}; }\nmacro_rules! assert { ($($t:tt)*) => {}; }\n"
     return {
         "tests compiled away": {"solution.rs": "#![cfg(not(test))]\n" + stub},
@@ -158,6 +190,15 @@ def _rust(task: Task) -> dict[str, Files]:
             "std::process::exit(0) }\n}\n"
         },
         "forged summary from the binary's own test list": {"solution.rs": head + _RUST_SELF_LIST},
+        "returns a type of its own that equals anything": {"solution.rs": _RUST_ANY + returns_any},
+        "a thread writes libtest's summary after the real one": {
+            "solution.rs": signature + "{\n    std::thread::spawn(|| loop {\n"
+            "        use std::io::Write;\n"
+            f'        let _ = writeln!(std::io::stdout(), "\\n{summary}");\n'
+            "    });\n"
+            "    std::thread::sleep(std::time::Duration::from_millis(50));\n"
+            "    todo!()\n}\n"
+        },
     }
 
 
@@ -243,6 +284,12 @@ def _repo(task: Task) -> dict[str, Files]:
             **broken,
             module: "import _pytest.python\n_pytest.python.Function.runtest = lambda self: None\n"
             + broken[module],
+        },
+        "pytest's test call given a new body (module under test)": {
+            **broken,
+            module: "import _pytest.python as _pp\n"
+            "def _quiet(self):\n    return None\n"
+            "_pp.Function.runtest.__code__ = _quiet.__code__\n" + broken[module],
         },
         "edited tests": {
             **broken,

@@ -105,7 +105,16 @@ class RustDomain(Domain):
         out = []
         for row in self._rows:
             uses = "\n".join(re.findall(r"(?m)^use [^;]+;", row["prompt"]))
-            verify = RustTests(tests=row["test"], entry=row["entry_point"], uses=uses)
+            entry = row["entry_point"]
+            declared = re.search(
+                rf"(?ms)^(?:pub\s+)?fn\s+{re.escape(entry)}\b[^{{]*\{{", row["prompt"]
+            )
+            verify = RustTests(
+                tests=row["test"],
+                entry=entry,
+                uses=uses,
+                signature=declared.group(0) if declared else "",
+            )
             out.append(
                 Task(
                     domain=self.name,

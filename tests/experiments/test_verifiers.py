@@ -4,6 +4,7 @@ only allowlisted files are taken from a workspace, and tampering is recorded."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -18,8 +19,10 @@ from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run
 from langgraph_mtl.experiments.soundness import check_soundness
 from langgraph_mtl.experiments.tasks import Domain, Task
 from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
+from langgraph_mtl.experiments.verifiers.rust import forwarding_function, judged
 from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
 from langgraph_mtl.experiments.verifiers.scratch import read_result
+from langgraph_mtl.experiments.verifiers.shell import ShellOutcome, make_variant
 from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
 from langgraph_mtl.experiments.verifiers.verilog import design_reach, tag_testbench
 
@@ -207,6 +210,7 @@ def test_testbench_modules_and_instances_are_renamed_and_the_verdict_tagged():
             ["$value$plusargs", "$readmemh"],
         ),
         ('initial $system("cat tb.sv");', ["$system"]),
+        ('initial begin f = $fopenr("sim"); while (!$feof(f)) ; end', ["$fopenr", "$feof"]),
         # comments, writing, $fatal, $finish and $display are not reaching out
         (
             '// $fopen\n/* $fgets */ initial begin $display("%m"); $fdisplay(1, "x"); $finish; end',
@@ -217,6 +221,64 @@ def test_testbench_modules_and_instances_are_renamed_and_the_verdict_tagged():
 )
 def test_a_verilog_design_may_not_read_files_arguments_or_run_programs(design, reach):
     assert design_reach(design) == reach
+
+
+@pytest.mark.toolchain
+@pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
+def test_a_verilog_design_is_screened_with_its_macros_expanded():
+    task = get_domain("verilog").tasks("all", limit=1)[0]
+    design = task.reference["top_module.sv"]
+    pasted = "`define CAT(a, b) a``b\n" + design.replace(
+        "endmodule",
+        'integer f;\ninitial f = `CAT($fo, pen)("/proc/self/cmdline", "r");\nendmodule',
+        1,
+    )
+    verdict = task.verify({"top_module.sv": pasted})
+    assert not verdict.passed and "may not use $fopen" in verdict.report, verdict.report
+    included = '`include "../harness/tb.sv"\n' + design
+    assert "does not preprocess on its own" in task.verify({"top_module.sv": included}).report
+    honest = "`timescale 1ns/1ps\n`default_nettype wire\n`define WIDTH 1\n" + design
+    assert task.verify({"top_module.sv": honest}).passed
+
+
+SHELL_TREE = "mkdir -p d/a d/b\nprintf 'x\\ny\\n' > d/f.txt\n"
+
+
+@pytest.mark.parametrize(
+    ("gold", "honest", "printed"),
+    [
+        ("ls d | wc -l", "ls -1 d | wc -l", "echo 3"),
+        ("ls -d d/*/", "ls -d d/*/", "printf 'd/a/\\nd/b/\\n'"),
+        ("wc -l < d/f.txt", "cat d/f.txt | wc -l", "echo 2"),
+        ("sort -r d/f.txt", "sort d/f.txt | tac", "printf 'y\\nx\\n'"),
+        ('for f in d/*.txt; do mv "$f" "${f%.txt}.bak"; done', "rename_all", "mv d/f.txt d/f.bak"),
+    ],
+)
+def test_a_shell_answer_printing_or_redoing_what_the_gold_did_on_the_one_tree_fails(
+    gold, honest, printed
+):
+    verifier = ShellOutcome(setup=SHELL_TREE, golds=(gold,), env={})
+    if honest == "rename_all":
+        honest = 'for f in $(ls d/*.txt); do mv "$f" "d/$(basename "$f" .txt).bak"; done'
+    assert verifier.check({"answer.sh": honest}, "none").passed
+    verdict = verifier.check({"answer.sh": printed}, "none")
+    assert not verdict.passed
+    assert "on a variant of it" in verdict.report
+
+
+def test_a_trees_variant_doubles_text_twins_files_and_adds_folders(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.txt").write_text("one\ntwo")
+    (tmp_path / "b.bin").write_bytes(b"\0\1")
+    os.utime(tmp_path / "sub" / "a.txt", (1_000_000, 1_000_000))
+    (tmp_path / "link").symlink_to("b.bin")
+    assert make_variant(tmp_path) == 2 + 1 + 2  # two folders, one text file, two twins
+    assert (tmp_path / "sub" / "a.txt").read_text() == "one\ntwo\none\ntwo"
+    assert (tmp_path / "sub" / "twin-a.txt").read_text() == "one\ntwo\none\ntwo"
+    assert (tmp_path / "b.bin").read_bytes() == (tmp_path / "twin-b.bin").read_bytes() == b"\0\1"
+    assert (tmp_path / "sub" / "a.txt").stat().st_mtime == 1_000_000
+    assert (tmp_path / "twin-folder").is_dir() and (tmp_path / "sub" / "twin-folder").is_dir()
+    assert not (tmp_path / "twin-link").exists()
 
 
 def test_a_suite_counts_its_own_tests():
@@ -296,6 +358,44 @@ def test_a_rust_solution_may_not_name_what_reaches_outside_its_computation(sourc
     """A Rust solution runs in its tests' process: reading its own binary, listing its tests or
     stopping the run would let it print libtest's lines itself."""
     assert forbidden_names(source) == names
+
+
+@pytest.mark.parametrize(
+    ("signature", "wrapper"),
+    [
+        ("fn f(s: &str) -> String {", "fn f(s: &str) -> String { g(s) }"),
+        (
+            "pub fn f(mut a: i32, b: Vec<(i32, i32)>) -> i32{",
+            "fn f(mut a: i32, b: Vec<(i32, i32)>) -> i32 { g(a, b) }",
+        ),
+        (
+            "fn f<'a, T: Ord>(x: &'a [T]) -> Option<&'a T> {",
+            "fn f<'a, T: Ord>(x: &'a [T]) -> Option<&'a T> { g(x) }",
+        ),
+        (
+            "fn f(h: impl Fn(i32) -> i32, n: i32) -> (i32, i32) {",
+            "fn f(h: impl Fn(i32) -> i32, n: i32) -> (i32, i32) { g(h, n) }",
+        ),
+        ("fn f() -> bool {", "fn f() -> bool { g() }"),
+        ("fn f((a, b): (i32, i32)) -> i32 {", None),  # not plain names: the tests import it
+        ("", None),
+    ],
+)
+def test_rust_tests_call_the_solution_through_the_tasks_own_signature(signature, wrapper):
+    made = forwarding_function(signature, "g")
+    assert made == (wrapper and f"#[allow(unused_mut)]\n{wrapper}")
+
+
+def test_a_rust_run_passes_only_when_libtest_itself_exits_0():
+    lines = (
+        "running 2 tests\ntest mtl_n::done ... ok\ntest tests::t ... ok\n\n"
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n"
+    )
+    assert judged(lines, 0, "n", 2).passed
+    assert not judged(lines, 101, "n", 2).passed  # the lines written by a thread of the solution
+    assert not judged(lines, None, "n", 2).passed
+    assert not judged(lines, 0, "m", 2).passed
+    assert not judged(lines, 0, "n", 3).passed
 
 
 @pytest.mark.toolchain

@@ -1,6 +1,9 @@
 """Shell tasks: the task's file tree is built once, then each gold command and the answer run
 on their own copies, each in its own sandbox (the answer never sees the golds, the base tree or
-the other copies), and the answer passes when its output and resulting tree equal a gold's."""
+the other copies), and the answer passes when its output and resulting tree equal a gold's. It
+must do so twice: on the tree the task describes, and on a variant of it (every text file's
+lines twice over, a twin beside every file), so printing or recreating what the gold produced
+on the one tree it was shown is not enough."""
 
 from __future__ import annotations
 
@@ -18,9 +21,10 @@ from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import scratch
 
-__all__ = ["ShellOutcome", "tree_digest"]
+__all__ = ["ShellOutcome", "make_variant", "tree_digest"]
 
 TIMEOUT = 10.0
+TWIN = "twin-"
 
 
 def tree_digest(root: Path) -> str:
@@ -38,6 +42,42 @@ def tree_digest(root: Path) -> str:
             elif kind == "f":
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
+
+
+def _text(path: Path) -> bool:
+    data = path.read_bytes()
+    if b"\0" in data:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def make_variant(root: Path) -> int:
+    """Change the tree at ``root`` into a variant of itself: every text file's lines written
+    twice over, beside every regular file a twin named ``twin-<name>`` (same content,
+    permissions and times) and in every folder an empty one named ``twin-folder``. Returns how
+    many entries were changed or added."""
+    changed = 0
+    for folder, _, files in list(os.walk(root)):
+        (Path(folder) / f"{TWIN}folder").mkdir()
+        changed += 1
+        for name in files:
+            path = Path(folder) / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            if _text(path):
+                times = path.stat()
+                content = path.read_bytes()
+                joint = b"" if not content or content.endswith(b"\n") else b"\n"
+                path.write_bytes(content + joint + content)
+                os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+                changed += 1
+            shutil.copy2(path, path.with_name(TWIN + name))
+            changed += 1
+    return changed
 
 
 def _normalise(raw: str, workdir: Path) -> str:
@@ -70,23 +110,30 @@ class ShellOutcome(OneFileVerifier):
         return _normalise(done.output, workdir), tree_digest(workdir)
 
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
-        answer = text
         with scratch() as dirs:
             base = dirs.out / "base"
             built = Sandbox(base, mode=mode, timeout=60).run(self.setup)
             if built.exit_code != 0:
                 return failed(f"the task's file tree could not be built: {built.output[-300:]}")
-            expected = [
-                self._outcome(base, gold, dirs.out / f"gold{i}", mode)
-                for i, gold in enumerate(self.golds)
-            ]
-            got = self._outcome(base, answer, dirs.out / "answer", mode)
-        if got in expected:
-            return Verdict(True, "answer.sh matches the expected output and file changes")
-        report = (
-            f"answer.sh does not do what was asked.\nits output (first 600 chars):\n"
-            f"{got[0][:600]}\nexpected output (first 600 chars):\n{expected[0][0][:600]}"
-        )
-        if got[1] != expected[0][1]:
-            report += "\nits changes to the files also differ from the expected ones"
-        return failed(report)
+            variant = dirs.out / "variant"
+            shutil.copytree(base, variant, symlinks=True)
+            make_variant(variant)
+            for tree, which in ((base, "the task's file tree"), (variant, "a variant of it")):
+                expected = [
+                    self._outcome(tree, gold, dirs.out / f"{tree.name}-gold{i}", mode)
+                    for i, gold in enumerate(self.golds)
+                ]
+                got = self._outcome(tree, text, dirs.out / f"{tree.name}-answer", mode)
+                if got not in expected:
+                    return failed(_mismatch(got, expected[0], which))
+        return Verdict(True, "answer.sh matches the expected output and file changes")
+
+
+def _mismatch(got: tuple[str, str], expected: tuple[str, str], which: str) -> str:
+    report = (
+        f"answer.sh does not do what was asked (on {which}).\nits output (first 600 chars):\n"
+        f"{got[0][:600]}\nexpected output (first 600 chars):\n{expected[0][:600]}"
+    )
+    if got[1] != expected[1]:
+        report += "\nits changes to the files also differ from the expected ones"
+    return report

@@ -2,7 +2,8 @@
 get names with a fresh token (a design cannot instantiate the reference or reach into the
 testbench), its verdict line is tagged with another (a design that reads its own hierarchical
 name with ``%m`` learns only the first), the design may not read files, arguments or run
-programs (so not the compiled simulation, where the tag is), and a pass needs the tagged line
+programs (so not the compiled simulation, where the tag is; its macros expanded, so a name
+pasted together is seen too), and a pass needs the tagged line
 reporting 0 mismatches in exactly as many samples as the reference's own run compares."""
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
 
 __all__ = ["VerilogTestbench", "design_reach", "tag_testbench"]
 
-# system tasks that read files or the simulator's arguments, or run programs
+# system tasks that open or read files, read the simulator's arguments or run programs
+# (``$fopen`` with its mode-named variants such as ``$fopenr``)
 _REACH = re.compile(
-    r"\$(?:fopen|fgetc|fgets|fscanf|fread|ungetc|fseek|ftell|rewind|readmem[bh]|sreadmem[bh]|"
-    r"value\$plusargs|test\$plusargs|system)\b"
+    r"\$(?:fopen\w*|fgetc|fgets|fscanf|fread|ungetc|fseek|ftell|rewind|feof|ferror|readmem[bh]|"
+    r"sreadmem[bh]|value\$plusargs|test\$plusargs|system)\b"
 )
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
@@ -73,8 +75,28 @@ class VerilogTestbench(OneFileVerifier):
         found = re.findall(rf"^MTL-{nonce} Mismatches: (\d+) in (\d+) samples", done.output, re.M)
         return ((int(found[-1][0]), int(found[-1][1])) if found else None), done.output
 
+    def expanded(self, text: str, mode: SandboxMode) -> tuple[str | None, str]:
+        """The design as the compiler reads it, its macros expanded and its includes inlined
+        (``None`` when it does not preprocess on its own), and the preprocessor's output."""
+        with scratch() as dirs:
+            dirs.write({"top_module.sv": text})
+            done = dirs.box(mode, timeout=30, writable=(dirs.out,)).run(
+                f"iverilog -g2012 -E -o {dirs.out / 'design.sv'} top_module.sv 2>&1 | tail -20"
+                "; exit ${PIPESTATUS[0]}"
+            )
+            result = dirs.out / "design.sv"
+            if done.exit_code != 0 or not result.is_file():
+                return None, done.output
+            return result.read_text(errors="replace"), done.output
+
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
-        if reach := design_reach(text):
+        reach = design_reach(text)
+        if not reach:  # a system task's name can also be pasted together by a macro
+            expanded, output = self.expanded(text, mode)
+            if expanded is None:
+                return failed(f"top_module.sv does not preprocess on its own:\n{output[-1200:]}")
+            reach = design_reach(expanded)
+        if reach:
             return failed(
                 f"top_module.sv may not use {', '.join(reach)}: a design only computes its "
                 "outputs (no files, simulator arguments or programs)"
