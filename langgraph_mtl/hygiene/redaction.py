@@ -197,7 +197,8 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"sntry[su]_[A-Za-z0-9+/=_-]{20,}|gl(?:sa|c)_[A-Za-z0-9+/=_-]{32,}|ntn_[A-Za-z0-9]{32,}|"
         r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|do[por]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}|"
         r"rubygems_[a-f0-9]{48}|pul-[a-f0-9]{40}|FLWSECK(?:_TEST)?-[a-f0-9]{32}-X|"
-        r"ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{20,})\b"), 0),  # SendGrid, Twilio: detect-secrets
+        r"ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{20,}|"
+        r"SG\.[\w-]{16,32}\.[\w-]{16,64})\b"), 0),  # SendGrid's exact shape, Twilio: detect-secrets
 ]  # fmt: skip
 _ENTROPY_KINDS = {"Base64 High Entropy String": (4.5, 20), "Hex High Entropy String": (3.0, 32)}
 # left out of detect-secrets' plugins: the keyword detector is noisy on code (the password rules

@@ -4,6 +4,10 @@ The values are fake but shaped like the real thing.
 """
 
 SECRET_CASES: list[tuple[str, str]] = [
+    (  # a SendGrid key one character short of the provider's exact shape: still whole
+        "sg = SendGridAPIClient('SG.aB3dE5fG7hI9jK1lM3nO5p.qR7sT9uV1wX3yZ5aB7cD9eF1gH3iJ5kL7mN9oP1qR3')",
+        "SG.aB3dE5fG7hI9jK1lM3nO5p",
+    ),
     (
         "export OPENAI_API_KEY=sk-proj-Zx8fQ2LmN4pR7tV1wY3aB5cD6eF9gH0iJ2kL4mN6",
         "sk-proj-Zx8fQ2LmN4pR7tV1wY3aB5cD6eF9gH0iJ2kL4mN6",
