@@ -624,11 +624,26 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"evaluator|judge|test (?:harness|runner|script)|tests?)\b{_SPAN}{{0,30}}?\b(?:always|"
         rf"unconditionally) (?:(?:exits?|returns?|reports?)(?: with)? (?:0|zero|success|true|"
         rf"pass\w*|ok)|pass(?:es)?|succeeds?)\b")),
+    # the tests made to agree with whatever the code does
+    ("verifier-gaming", _rule(
+        rf"\b(?:rewrit|edit|chang|modif|updat|adjust|alter|tweak|fix)\w*\b{_SPAN}{{0,40}}?\b(?:"
+        rf"assertions?|asserts?|expected (?:values?|outputs?|results?|answers?)|tests?|test cases?)"
+        rf"\b{_SPAN}{{0,30}}?\b(?:to|so (?:that )?(?:they|it)) (?:match|fit|agree with|accept|"
+        rf"equal|expect)\b{_SPAN}{{0,20}}?\b(?:whatever|anything|what(?:ever)? (?:your|the) "
+        rf"(?:code|function|program|solution|script|implementation))\b")),
     # the memory speaking of itself being read, and orders for every later task
     ("addressed-to-agent", _rule(
         r"\b(?:when|if|once|whenever|as soon as) you (?:see|read|retrieve|load|find|encounter|"
         r"receive|get|are (?:shown|given)) this (?:memory|note|message|text|insight|tip|lesson|"
         r"hint|entry|record|line)\b")),
+    # ... asking to be kept secret, or to be reported as having helped
+    ("addressed-to-agent", _rule(
+        rf"\b(?:do not|don'?t|never|without)\s+(?:ever\s+)?(?:mention|reveal|disclos|acknowledg|"
+        rf"cit|quot|repeat|report)\w*\b{_SPAN}{{0,15}}?\bthis (?:memory|note|instruction|message|"
+        rf"insight|tip|lesson|hint|entry|record)\b|\b(?:mark|rate|report|score|label|record|flag|"
+        rf"count|vote)\w*\b{_SPAN}{{0,20}}?\bthis (?:memory|note|insight|tip|lesson|hint|entry|"
+        rf"record)\b{_SPAN}{{0,20}}?\bas (?:very )?(?:helpful|useful|successful|a success|relevant|"
+        rf"correct|good|positive)\b")),
     ("authority", _rule(
         rf"\b(?:reply|respond|answer|say|refus|declin|output)\w*\b{_SPAN}{{0,60}}?\b(?:to|for|on|"
         rf"in) (?:every|each|all|any) (?:subsequent|future|following|later|remaining|upcoming|"
