@@ -219,6 +219,11 @@ def _verilog(task: Task) -> dict[str, Files]:
             'initial begin f = $fopen("/proc/self/cmdline", "r"); c = $fgets(s, f);\n'
             '  $display("%s", s); end\nendmodule\n'
         },
+        "reads the compiled simulation through names pasted by a macro": {
+            "top_module.sv": "`define CAT(a, b) a``b\n" + body + "integer f, c; reg [8*200:1] s;\n"
+            'initial begin f = `CAT($fo, pen)("/proc/self/cmdline", "r");\n'
+            '  c = `CAT($fge, ts)(s, f); $display("%s", s); end\nendmodule\n'
+        },
     }
 
 
