@@ -2,7 +2,7 @@
 on their own copies, each in its own sandbox (the answer never sees the golds, the base tree or
 the other copies), and the answer passes when its output and resulting tree equal a gold's. It
 must do so twice: on the tree the task describes, and on a variant of it (every text file's
-lines twice over, a twin beside every file), so printing or recreating what the gold produced
+lines twice over, a twin beside every file, an empty folder in every folder), so printing or recreating what the gold produced
 on the one tree it was shown is not enough."""
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ def tree_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _text(path: Path) -> bool:
-    data = path.read_bytes()
+def _text(data: bytes) -> bool:
     if b"\0" in data:
         return False
     try:
@@ -68,9 +67,9 @@ def make_variant(root: Path) -> int:
             path = Path(folder) / name
             if path.is_symlink() or not path.is_file():
                 continue
-            if _text(path):
+            content = path.read_bytes()
+            if _text(content):
                 times = path.stat()
-                content = path.read_bytes()
                 joint = b"" if not content or content.endswith(b"\n") else b"\n"
                 path.write_bytes(content + joint + content)
                 os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
