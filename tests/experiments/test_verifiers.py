@@ -251,15 +251,17 @@ SHELL_TREE = "mkdir -p d/a d/b\nprintf 'x\\ny\\n' > d/f.txt\n"
         ("ls -d d/*/", "ls -d d/*/", "printf 'd/a/\\nd/b/\\n'"),
         ("wc -l < d/f.txt", "cat d/f.txt | wc -l", "echo 2"),
         ("sort -r d/f.txt", "sort d/f.txt | tac", "printf 'y\\nx\\n'"),
-        ('for f in d/*.txt; do mv "$f" "${f%.txt}.bak"; done', "rename_all", "mv d/f.txt d/f.bak"),
+        (
+            'for f in d/*.txt; do mv "$f" "${f%.txt}.bak"; done',
+            'for f in $(ls d/*.txt); do mv "$f" "d/$(basename "$f" .txt).bak"; done',
+            "mv d/f.txt d/f.bak",
+        ),
     ],
 )
 def test_a_shell_answer_printing_or_redoing_what_the_gold_did_on_the_one_tree_fails(
     gold, honest, printed
 ):
     verifier = ShellOutcome(setup=SHELL_TREE, golds=(gold,), env={})
-    if honest == "rename_all":
-        honest = 'for f in $(ls d/*.txt); do mv "$f" "d/$(basename "$f" .txt).bak"; done'
     assert verifier.check({"answer.sh": honest}, "none").passed
     verdict = verifier.check({"answer.sh": printed}, "none")
     assert not verdict.passed
