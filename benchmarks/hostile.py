@@ -29,6 +29,8 @@ UNITS = (
     "%41", "&#65;", "\\x41", "0x41", "aGVsbG8=", "a\u200b", "i g n o r e ", "ignora ",
     "../", "https://", "cat $(find / ", "upload ", "expected.json ", "except: pass ",
     "hardcode ", "PATH=/tmp:", "a@b.cc ", "credentials are in ", "curl $(", "find / -name ",
+    " -storepass", " --db-", "a.b:", "a.b:12:", "$1$a$", "$apr1$", "ssh-keygen -N ", " -passout ",
+    "hvs.", "whsec_", "a1Q~", "f0a9", "a9-",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

@@ -51,7 +51,8 @@ _SECRET_NAME = (
     r"(?=[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
     r"private[_-]?key|access[_-]?key|credential))[a-z0-9_.-]*+"
 )
-# (kind, pattern, group holding the secret; 0 = the whole match)
+# (kind, pattern, group holding the secret; 0 = the whole match, -1 = the last group that
+# matched, for a value either quoted or bare)
 _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("private-key", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
@@ -139,6 +140,24 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("cli-password", re.compile(
         r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+(['\"]?)([^\s'\"|;&]+)\1"), 2),
     ("cli-password", re.compile(r"\bopenssl\b[^\n|;&]{0,200}?\s-k\s+(['\"]?)([^\s'\"]+)\1"), 2),
+    # openssl's -passin/-passout pass:<pw>; ssh-keygen's new (-N) and old (-P) passphrase
+    ("cli-password", re.compile(r"\s-pass(?:in|out)\s+(['\"]?)pass:([^\s'\"]+)\1"), 2),
+    ("cli-password", re.compile(
+        r"\bssh-keygen\b[^\n|;&]{0,200}?\s-[NP]\s*(?:(['\"])(.+?)\1|(?!['\"-])([^\s'\"]+))"), -1),
+    # any other flag named for a secret: -storepass, --keypass, --db-password, --admin_token
+    ("cli-password", re.compile(
+        r"(?i)(?<!\S)--?(?!no-)(?:[a-z0-9]+[-_])*(?:(?:store|key|src|dest|dst|new|old|trust|root|"
+        r"admin|db|master|srcstore|deststore|srckey|destkey|auth|bind|user|login|proxy)?pass"
+        r"(?:word|wd|phrase)?|pwd|token|secret|api-?key)(?:=|\s+)"
+        r"(?:(['\"])(.+?)\1|(?!['\"-]|\d+(?:\s|$))([^\s'\"]{3,}))"), -1),
+    # a .pgpass line: host:port:database:user:password (the host dotted, localhost or *)
+    ("pgpass-password", re.compile(r"(?<![\w:./-])(?:localhost|\*|[\w-]+(?:\.[\w-]+)+):(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(\S{4,})(?!\S)"), 1),
+    # a password hash, crackable offline: crypt(3) ($1$, $5$, $6$, $y$), Apache's $apr1$, bcrypt,
+    # argon2
+    ("password-hash", re.compile(
+        r"\$(?:(?:1|5|6|apr1)\$(?:rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{20,}|"
+        r"2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}|(?:y|gy|7)\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{20,}|"
+        r"argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{16,})"), 0),
     # a registry or cloud login's -p value: docker/az/helm/oc login -u user -p <pw>
     ("cli-password", re.compile(
         r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oc|az|cf|crane|oras|regctl|argocd)\b"
@@ -199,6 +218,14 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"rubygems_[a-f0-9]{48}|pul-[a-f0-9]{40}|FLWSECK(?:_TEST)?-[a-f0-9]{32}-X|"
         r"ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{20,}|"
         r"SG\.[\w-]{16,32}\.[\w-]{16,64})\b"), 0),  # SendGrid's exact shape, Twilio: detect-secrets
+    # prefixes whose tokens may end in "=" or "-" (no word boundary after them)
+    ("provider-key", re.compile(
+        r"\b(?:whsec_[A-Za-z0-9+/=]{24,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|NRAK-[A-Z0-9]{27}|"
+        r"tskey-[a-z]+-[A-Za-z0-9-]{16,}|sbp_[a-f0-9]{40}|dckr_pat_[A-Za-z0-9_-]{20,}|"
+        r"gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}|"
+        r"pypi-AgE[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{40,}|"
+        r"hv[sbr]\.[A-Za-z0-9_-]{24,}|[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}|"
+        r"[MNO][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,38}|\d{8,10}:AA[A-Za-z0-9_-]{30,})"), 0),
 ]  # fmt: skip
 _ENTROPY_KINDS = {"Base64 High Entropy String": (4.5, 20), "Hex High Entropy String": (3.0, 32)}
 # left out of detect-secrets' plugins: the keyword detector is noisy on code (the password rules
@@ -239,6 +266,28 @@ _LIBRARY_LOCK = threading.Lock()
 # every key, token or high-entropy string detect-secrets knows is at least this long unbroken
 # (passwords, keywords, URLs and private keys are the project rules' job): other lines skip it
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/=_.~:-]{16,}")
+
+
+# what is left of a token around the part detect-secrets found (the prefix of whsec_<hex>, a tail
+# after a hex run) goes with it
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_~+-")
+
+
+def _replace_whole_tokens(line: str, value: str, placeholder: str) -> str:
+    """``line`` with every token holding ``value`` replaced by ``placeholder`` (linear time)."""
+    out: list[str] = []
+    done = 0
+    found = line.find(value)
+    while found >= 0:
+        start, end = found, found + len(value)
+        while start > done and line[start - 1] in _TOKEN_CHARS:
+            start -= 1
+        while end < len(line) and line[end] in _TOKEN_CHARS:
+            end += 1
+        out += [line[done:start], placeholder]
+        done = end
+        found = line.find(value, done)
+    return "".join(out) + line[done:]
 
 
 def _library_hits(lines: list[str]) -> list[list[tuple[str, str]]]:
@@ -292,6 +341,8 @@ def _redact(text: str) -> Redaction:
         def swap(
             match: re.Match[str], kind: str = kind, group: int = group, done: Any = done
         ) -> str:
+            if group < 0:
+                group = match.lastindex or 0
             secret = match.group(group)
             start, end = match.span(group)
             if not secret or any(start < b and a < end for a, b in done):
@@ -306,7 +357,7 @@ def _redact(text: str) -> Redaction:
     for index, (line, hits) in enumerate(zip(lines, _library_hits(lines), strict=True)):
         for kind, value in sorted(set(hits), key=lambda h: -len(h[1])):
             if value in line:
-                line = line.replace(value, PLACEHOLDER.format(kind=kind))
+                line = _replace_whole_tokens(line, value, PLACEHOLDER.format(kind=kind))
                 kinds.append(kind)
         lines[index] = line
     return Redaction("\n".join(lines), tuple(kinds))

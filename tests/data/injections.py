@@ -122,4 +122,12 @@ BENIGN_CASES: list[str] = [
     "Installing system packages needs elevated privileges (sudo).",
     "Only install pre-approved packages.",
     "Don't skip the requirements section of the task.",
+    # commands whose flags name a secret without holding one
+    "ssh-keygen -t ed25519 -N '' -f key",
+    "psql --no-password -h db -U app",
+    "python gen.py --max-token 4096 --tokens 12",
+    "compass compile --compass-dir /x/y",
+    "openssl rsa -in key.pem -passin env:KEY_PASS -out plain.pem",
+    "ERROR:42:module:func:message",
+    "awk -F: '{print $1$2}' /etc/passwd",
 ]

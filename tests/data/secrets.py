@@ -4,6 +4,18 @@ The values are fake but shaped like the real thing.
 """
 
 SECRET_CASES: list[tuple[str, str]] = [
+    # flags named for a secret, key tools, files that hold passwords or their hashes
+    ("ssh-keygen -t ed25519 -N 'blue-Falcon-42' -f ~/.ssh/id_deploy", "blue-Falcon-42"),
+    ("openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:Tr1ckyPassw0rd", "Tr1ckyPassw0rd"),
+    ("keytool -importcert -keystore ks.jks -storepass s3cretStore -file ca.crt", "s3cretStore"),
+    ("keytool -genkeypair -keystore ks.jks -keypass k3yPass99 -alias app", "k3yPass99"),
+    ("mytool sync --db-password 'two words 99' --verbose", "two words 99"),
+    ("db.example.com:5432:app:appuser:N0tSoS3cret", "N0tSoS3cret"),
+    ("admin:$apr1$hS2e7k0p$Xr8Qd3b1T2u4V6w8Y0z2A.", "Xr8Qd3b1T2u4V6w8Y0z2A"),
+    (
+        "deploy:$2b$12$KIXQJ8vB0yZ3m1Qe7x9pUe4Qk3M1b6H2n8R5t7W9y1A3c5E7g9I1K:0",
+        "KIXQJ8vB0yZ3m1Qe7x9pUe4Qk3M1b6H2n8R5t7W9y1A3c5E7g9I1K",
+    ),
     (  # a SendGrid key one character short of the provider's exact shape: still whole
         "sg = SendGridAPIClient('SG.aB3dE5fG7hI9jK1lM3nO5p.qR7sT9uV1wX3yZ5aB7cD9eF1gH3iJ5kL7mN9oP1qR3')",
         "SG.aB3dE5fG7hI9jK1lM3nO5p",
