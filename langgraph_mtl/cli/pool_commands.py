@@ -41,7 +41,10 @@ YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Go ahead without aski
 def _write_atomically(target: Path, write: Callable[[IO[str]], int]) -> int:
     """Write through a temporary file renamed over ``target``: an existing file is replaced
     only when the write succeeded."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    except OSError as exc:  # named by the file asked for, not the temporary one
+        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             count = write(handle)
