@@ -112,7 +112,11 @@ def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -
     except ImportError as exc:
         raise ModelSpecError(f"{argument}: {model!r}: {exc}") from exc
     except ValueError as exc:
-        raise ModelSpecError(f"{argument}: {model!r}: {str(exc).splitlines()[0]}") from exc
+        raise ModelSpecError(
+            f"{argument}: {model!r}: {str(exc).splitlines()[0]} (use 'local', "
+            f"'local:{LOCAL_VARIANTS[0]}', an OpenAI model name, or '<provider>:<model>' for a "
+            "provider LangChain's init_chat_model knows)"
+        ) from exc
 
 
 def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:

@@ -65,6 +65,7 @@ def _short(result) -> None:
         (["pool", "consolidate", "--threshold", "-1"], 2, "--threshold"),
         (["solve", "t", "--domain", "python", "--model", "nonsense:"], 2, "nonsense:"),
         (["solve", "t", "--domain", "python", "--model", "local:7b"], 2, "local:7b"),
+        (["solve", "t", "--domain", "python", "--model", "weird:thing"], 2, "'local:0.5b'"),
         (["solve", "t", "--domain", "python", "--model", "openai:gpt-5-mini"], 2, "OPENAI_API_KEY"),
         (
             ["solve", "t", "--domain", "python", "--model", "local:http://127.0.0.1:9/v1"],
