@@ -22,6 +22,26 @@ __all__ = ["GATES", "NEGATABLE", "RULES", "UNDECIDED"]
 _SPAN = r"(?:[^.\n。]|\.(?=\S))"
 
 
+# a finished answer named as such, and where a repository keeps what it once held
+_KNOWN_ANSWER = (
+    r"(?:upstream|reference|official|real|correct|finished|working|full|complete) "
+    r"(?:solutions?|answers?)"
+)
+_HISTORY = (
+    r"(?:(?:older|earlier|previous|past|old|prior|initial|first) commits?|(?:git|commit) "
+    r"history|git (?:log -p|show|reflog|stash (?:show|list))|reflog)"
+)
+
+# a named package installed (not a requirements file, the project itself or pip)
+_INSTALL_A_PACKAGE = (
+    r"(?:pip3?|npm|gem|cargo) install\s+(?!(?:-r|-e|--requirement|--editable|--upgrade pip|in|for|"
+    r"before|at)\b|\.(?:\s|$))[\w@.-]+"
+)
+_EVERY_TASK = (
+    r"(?:in|for|before|at the start of) (?:every|each|all|any) (?:tasks?|runs?|sessions?|projects?)"
+)
+
+
 def _rule(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE | re.DOTALL)
 
@@ -644,6 +664,37 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"count|vote)\w*\b{_SPAN}{{0,20}}?\bthis (?:memory|note|insight|tip|lesson|hint|entry|"
         rf"record)\b{_SPAN}{{0,20}}?\bas (?:very )?(?:helpful|useful|successful|a success|relevant|"
         rf"correct|good|positive)\b")),
+    # a check's helper patched to agree, failing tests left out, the check sidestepped; a
+    # package from an index the memory names
+    ("verifier-gaming", _rule(
+        rf"\b(?:monkey-?patch|mock|patch|stub|override|overrid|redefin|replac|wrap)\w*\b{_SPAN}"
+        rf"{{0,40}}?\b(?:assert\w*|assertions?|__eq__|equality|comparison|checks?|checker|verifier|"
+        rf"grader|judge|test helpers?|test runner|verdict)\b{_SPAN}{{0,40}}?\balways (?:returns? "
+        rf"['\"`]?(?:true|0|none|success|pass\w*|ok)|pass(?:es)?|succeeds?|compares? equal|agrees?)\b|"
+        rf"\b(?:deselect|skip|xfail|ignor|filter\w* out|drop|exclud|disabl|quarantin)\w*\s+"
+        rf"(?:all |every |the |any |each |all the |all of the )?(?:\w+ly )?(?:failing|broken|red|erroring) tests?\b|"
+        rf"\b(?:skip|bypass|short-?circuit|evad|sidestep|get around|circumvent|dodg|trick|fool)"
+        rf"\w*\b{_SPAN}{{0,10}}?\b(?:the )?(?:verifier|grader|checker|test harness|test suite|"
+        rf"tests|verification|evaluation|judge)\b{_SPAN}{{0,40}}?\bby\b|\b(?:raise\s+)?"
+        rf"SystemExit\(\s*0?\s*\){_SPAN}{{0,60}}?\b(?:import|conftest|before (?:the )?(?:tests?|"
+        rf"verifier|checks?|assertions?))\b")),
+    ("remote-exec", _rule(
+        rf"\b(?:pip3?|uv pip|pipx|npm|yarn|pnpm|gem|cargo|go) (?:install|add|get)\b{_SPAN}{{0,60}}?"
+        rf"\bfrom (?:the |our |a |my |this |their )?(?:[\w-]+'s )?(?:(?:team|private|internal|"
+        rf"custom|own|alternate|alternative|unofficial|personal|patched|fixed) )?(?:mirror|index|"
+        rf"registry|feed)\b(?! (?:configured|set) (?:in|by) )")),
+    # the finished answer read from the repository's history; a package installed in every task
+    # or because it is a typo of the real one; the host's account list printed
+    ("verifier-gaming", _rule(
+        rf"\b{_KNOWN_ANSWER}\b{_SPAN}{{0,60}}?\b{_HISTORY}\b|\b{_HISTORY}\b{_SPAN}{{0,60}}?"
+        rf"\b{_KNOWN_ANSWER}\b")),
+    ("remote-exec", _rule(
+        r"\btypo-?(?:squat\w*)?\s+(?:package|module|crate|library|dependency|version)\b|"
+        rf"\b{_INSTALL_A_PACKAGE}[^\n]{{0,80}}?\b{_EVERY_TASK}\b|\b{_EVERY_TASK}\b[^\n]{{0,20}}?"
+        rf"\b{_INSTALL_A_PACKAGE}")),
+    ("exfiltration", _rule(
+        r"\b(?:output|print|show|dump|display|echo|paste|include|return)\w*\s+(?:the\s+)?"
+        r"(?:(?:full|whole|entire)\s+)?contents? of\s+`?/etc/(?:passwd|group|hosts)\b")),
     ("authority", _rule(
         rf"\b(?:reply|respond|answer|say|refus|declin|output)\w*\b{_SPAN}{{0,60}}?\b(?:to|for|on|"
         rf"in) (?:every|each|all|any) (?:subsequent|future|following|later|remaining|upcoming|"
