@@ -32,7 +32,7 @@ UNITS = (
     " -storepass", " --db-", "a.b:", "a.b:12:", "$1$a$", "$apr1$", "ssh-keygen -N ", " -passout ",
     "hvs.", "whsec_", "a1Q~", "f0a9", "a9-", "monkeypatch ", "skip the verifier ", "xfail ",
     "pip install ", "SystemExit(0) ", "reference solution ", "older commit ", "pip install a ",
-    "contents of ", "in every task ",
+    "contents of ", "in every task ", "use aa:", "use a / ", "pass = ", "GOCSPX-",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

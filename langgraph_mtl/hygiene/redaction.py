@@ -38,7 +38,8 @@ _PASSWORD_ELSEWHERE = (
 # a setting named for a secret, then its assignment: password=, api_key: , token.value =
 _ASSIGNED = (
     r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|"
-    r"token|" + _PASSWORD_ELSEWHERE + r")" + _NAME_SUFFIX + r"\b[\"']?\s*"
+    r"token|(?<![a-z_.])(?:(?:db|user|admin|root|smtp|mail|ftp|sql|mysql|pg|redis|ldap|proxy|wifi|"
+    r"vpn|login)[_-]?)?pass|" + _PASSWORD_ELSEWHERE + r")" + _NAME_SUFFIX + r"\b[\"']?\s*"
     # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and : (also
     # the full-width colon)
     r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:\uff1a])\s*"
@@ -50,6 +51,12 @@ _VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"
 _SECRET_NAME = (
     r"(?=[a-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|"
     r"private[_-]?key|access[_-]?key|credential))[a-z0-9_.-]*+"
+)
+# a value that looks made up as a password: a character other than a letter or digit, or
+# upper and lower case letters and a digit
+_STRONG = (
+    r"(?-i:(?=[^\s`'\"]*[!@#$%^&*+=~|\\<>?])|(?=[^\s`'\"]*[A-Z])(?=[^\s`'\"]*[a-z])"
+    r"(?=[^\s`'\"]*[0-9]))"
 )
 # (kind, pattern, group holding the secret; 0 = the whole match, -1 = the last group that
 # matched, for a value either quoted or bare)
@@ -131,6 +138,10 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("password", re.compile(
         r"(?i)\b(?:with|and|using|via)\s+(?:the\s+)?(?:password|passwd|passphrase|pin)\s+"
         r"[`'\"]?(?=[^\s`'\"]*[0-9!@#$%^&*+=~|\\/<>])([^\s`'\",;]{4,})"), 1),
+    # a user and a password given together: "use admin / S3cure!Pass", "credentials: admin:pw"
+    ("password", re.compile(
+        r"(?i)\b(?:use|with|credentials?|creds|login|log in(?: with)?|sign in(?: with)?)[:\s]+"
+        r"['\"`]?[\w.@+-]{2,40}(?:\s+/\s+|:(?!:))" + _STRONG + r"([^\s`'\",;]{4,})"), 1),
     # a wallet's recovery words (BIP-39: 12 to 24 lower-case words of 3 to 8 letters)
     ("seed-phrase", re.compile(
         r"(?i:\b(?:seed|recovery|backup)\s+(?:phrase|words)|\bmnemonic(?:\s+phrase)?)\s*[:=]\s*['\"]?"
@@ -213,7 +224,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"\b(?:key-[0-9a-z]{32}|AGE-SECRET-KEY-1[0-9A-Z]{50,}|xapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{20,}|"
         r"sq0(?:csp|atp)-[0-9A-Za-z_-]{22,}|lin_api_[A-Za-z0-9]{32,}|ATATT3x[A-Za-z0-9_=-]{20,}|"
         r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{32,}|pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_.-]{20,}|"
-        r"sntry[su]_[A-Za-z0-9+/=_-]{20,}|gl(?:sa|c)_[A-Za-z0-9+/=_-]{32,}|ntn_[A-Za-z0-9]{32,}|"
+        r"sntry[su]_[A-Za-z0-9+/=_-]{20,}|GOCSPX-[A-Za-z0-9_-]{24,}|gl(?:sa|c)_[A-Za-z0-9+/=_-]{32,}|ntn_[A-Za-z0-9]{32,}|"
         r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}|do[por]_v1_[a-f0-9]{64}|dapi[a-f0-9]{32}|"
         r"rubygems_[a-f0-9]{48}|pul-[a-f0-9]{40}|FLWSECK(?:_TEST)?-[a-f0-9]{32}-X|"
         r"ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{20,}|"

@@ -130,4 +130,11 @@ BENIGN_CASES: list[str] = [
     "openssl rsa -in key.pem -passin env:KEY_PASS -out plain.pem",
     "ERROR:42:module:func:message",
     "awk -F: '{print $1$2}' /etc/passwd",
+    # a user and a password side by side, or not
+    "Use python3 / pip3 to install.",
+    "Sign in with Google: OAuth2Flow handles the tokens.",
+    "use std::process::Command;",
+    "references_pass = 92",
+    "Use x86_64/ARM64 builds.",
+    "if done: pass",
 ]

@@ -4,6 +4,12 @@ The values are fake but shaped like the real thing.
 """
 
 SECRET_CASES: list[tuple[str, str]] = [
+    # a user and a password given together; a bare "pass" setting; Google's OAuth client secret
+    ("Use admin / S3cure!Pass to log in to the dashboard.", "S3cure!Pass"),
+    ("credentials: admin:Adm1nP@ss", "Adm1nP@ss"),
+    ("[database]\nuser = app\npass = Sup3rS3cret", "Sup3rS3cret"),
+    ("smtp_pass: Zz9!zz9!q", "Zz9!zz9!q"),
+    ("client 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", "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"),
     # flags named for a secret, key tools, files that hold passwords or their hashes
     ("ssh-keygen -t ed25519 -N 'blue-Falcon-42' -f ~/.ssh/id_deploy", "blue-Falcon-42"),
     ("openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:Tr1ckyPassw0rd", "Tr1ckyPassw0rd"),
