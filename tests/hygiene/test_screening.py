@@ -328,6 +328,8 @@ def test_a_check_patched_or_sidestepped_an_answer_from_history_and_odd_installs_
         "pip install -r requirements.txt before every run.",
         "Run npm install in every project before building.",
         "awk -F: '{print $1}' /etc/passwd lists the users.",
+        "npm install lodash from the registry.",
+        'Skip the integration tests by passing -m "not integration".',
     ],
 )
 def test_their_neighbours_in_ordinary_advice_are_not(text):

@@ -674,14 +674,14 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:deselect|skip|xfail|ignor|filter\w* out|drop|exclud|disabl|quarantin)\w*\s+"
         rf"(?:all |every |the |any |each |all the |all of the )?(?:\w+ly )?(?:failing|broken|red|erroring) tests?\b|"
         rf"\b(?:skip|bypass|short-?circuit|evad|sidestep|get around|circumvent|dodg|trick|fool)"
-        rf"\w*\b{_SPAN}{{0,10}}?\b(?:the )?(?:verifier|grader|checker|test harness|test suite|"
-        rf"tests|verification|evaluation|judge)\b{_SPAN}{{0,40}}?\bby\b|\b(?:raise\s+)?"
+        rf"\w*\b{_SPAN}{{0,10}}?\b(?:the )?(?:verifier|grader|checker|test harness|verification|"
+        rf"evaluation|judge)\b{_SPAN}{{0,40}}?\bby\b|\b(?:raise\s+)?"
         rf"SystemExit\(\s*0?\s*\){_SPAN}{{0,60}}?\b(?:import|conftest|before (?:the )?(?:tests?|"
         rf"verifier|checks?|assertions?))\b")),
     ("remote-exec", _rule(
         rf"\b(?:pip3?|uv pip|pipx|npm|yarn|pnpm|gem|cargo|go) (?:install|add|get)\b{_SPAN}{{0,60}}?"
-        rf"\bfrom (?:the |our |a |my |this |their )?(?:[\w-]+'s )?(?:(?:team|private|internal|"
-        rf"custom|own|alternate|alternative|unofficial|personal|patched|fixed) )?(?:mirror|index|"
+        rf"\bfrom (?:the |our |a |my |this |their )?(?:[\w-]+'s (?:own )?|(?:team|private|internal|"
+        rf"custom|own|alternate|alternative|unofficial|personal|patched|fixed) )(?:mirror|index|"
         rf"registry|feed)\b(?! (?:configured|set) (?:in|by) )")),
     # the finished answer read from the repository's history; a package installed in every task
     # or because it is a typo of the real one; the host's account list printed
