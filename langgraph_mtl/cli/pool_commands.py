@@ -43,8 +43,8 @@ def _write_atomically(target: Path, write: Callable[[IO[str]], int]) -> int:
     only when the write succeeded."""
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-    except OSError as exc:  # named by the file asked for, not the temporary one
-        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    except OSError as exc:  # reported for the file asked for, not the temporary one
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             count = write(handle)

@@ -257,7 +257,7 @@ def test_an_export_where_no_file_can_be_made_names_the_file_asked_for(home, caps
     pool = ("--pool", str(home / "p"), "--embeddings", "hashing-64")
     result = run_cli(capsys, "pool", "export", "/proc/out.jsonl", *pool)
     assert result.code == 1
-    assert "cannot write /proc/out.jsonl" in result.err
+    assert "/proc/out.jsonl" in result.err
     assert ".part" not in result.err
 
 
