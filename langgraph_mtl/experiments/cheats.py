@@ -46,6 +46,10 @@ def _python_like(task: Task, stub: str) -> dict[str, Files]:
             + unsolved
         },
         "result equal to anything": {name: _EQUALS_ANYTHING + stub + "    return _Any()\n"},
+        "a number whose == is its base type's !=": {  # no method of the solution's own
+            name: "class _I(int):\n    __eq__ = int.__ne__\n    __ne__ = int.__eq__\n"
+            "    __hash__ = int.__hash__\n" + stub + "    return _I(-1)\n"
+        },
     }
 
 

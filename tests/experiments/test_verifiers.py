@@ -315,9 +315,11 @@ def test_a_suite_in_the_solutions_process_catches_forged_results_patches_and_exi
     cheats = cheats_for(task)
     passed = [name for name, files in cheats.items() if suite.check(files, "none").passed]
     assert passed == []
-    assert len(cheats) >= 7
+    assert len(cheats) >= 8
     forged = suite.check(cheats["result equal to anything"], "none")
     assert forged.tampered == ("_Any result equals anything",)
+    swapped = suite.check(cheats["a number whose == is its base type's !="], "none")
+    assert swapped.tampered == ("_I result equals anything",)
 
 
 def test_a_suites_tests_never_see_the_solutions_other_names():

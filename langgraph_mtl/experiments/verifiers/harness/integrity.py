@@ -83,19 +83,49 @@ class Sentinel:
     """A value no real result equals."""
 
 
+# pairs of plain values unequal to each other: nothing honest equals both of a pair (a type
+# whose == is its base type's != does, and it does not care what the values are)
+_UNEQUAL_PAIRS = (
+    (-7919, 104729),
+    (0.6180339887, -2.718281828),
+    ("\x00mtl-probe-a", "\x00mtl-probe-b"),
+    ([-7919], [104729]),
+    ((-7919,), (104729,)),
+    ({"\x00a": -7919}, {"\x00b": 104729}),
+    (frozenset({-7919}), frozenset({104729})),
+)
+
+
 def equality_probe() -> Callable[[object], bool]:
     """A function telling whether a value (or an element of a list, tuple, set or dict it
-    holds) claims to equal something it cannot equal: a result forged to pass any comparison."""
-    sentinel, type_, list_, any_ = Sentinel, type, list, any
+    holds) claims to equal something it cannot equal: a result forged to pass any comparison,
+    whether it equals an object it has never seen or both of two values unequal to each other."""
+    sentinel, type_, list_, any_, bool_ = Sentinel, type, list, any, bool
     containers = (list, tuple, set, frozenset)
+    pairs = _UNEQUAL_PAIRS
+
+    def scalar_bool(outcome: object) -> bool | None:
+        """A comparison's outcome as True or False when it is one (also numpy's), else None."""
+        if outcome is True or outcome is False:
+            return outcome  # type: ignore[return-value]
+        if type_(outcome).__name__ == "bool_" and getattr(outcome, "shape", None) == ():
+            return bool_(outcome)
+        return None
+
+    def claims_equal(value: object, other: object) -> bool:
+        try:
+            return scalar_bool(value == other) is True or scalar_bool(value != other) is False
+        except Exception:  # element-wise types may refuse; they are not forgeries
+            return False
+
+    def forged_here(value: object) -> bool:
+        return claims_equal(value, sentinel()) or any_(
+            claims_equal(value, a) and claims_equal(value, b) for a, b in pairs
+        )
 
     def always_equal(value: object, depth: int = 0) -> bool:
-        probe = sentinel()
-        try:
-            if (value == probe) is True or (value != probe) is False:
-                return True
-        except Exception:  # element-wise types may refuse; they are not forgeries
-            pass
+        if forged_here(value):
+            return True
         if depth >= 2:
             return False
         items: Iterable[object] = ()
