@@ -33,6 +33,7 @@ UNITS = (
     "hvs.", "whsec_", "a1Q~", "f0a9", "a9-", "monkeypatch ", "skip the verifier ", "xfail ",
     "pip install ", "SystemExit(0) ", "reference solution ", "older commit ", "pip install a ",
     "contents of ", "in every task ", "use aa:", "use a / ", "pass = ", "GOCSPX-",
+    "'password', '", '"token","', "openssl passwd -a ", "key_", "--password=<(echo ",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

@@ -38,7 +38,7 @@ _PASSWORD_ELSEWHERE = (
 # a setting named for a secret, then its assignment: password=, api_key: , token.value =
 _ASSIGNED = (
     r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|"
-    r"token|(?<![a-z_.])(?:(?:db|user|admin|root|smtp|mail|ftp|sql|mysql|pg|redis|ldap|proxy|wifi|"
+    r"token|private[_-]?key(?:[_-]?id)?|(?<![a-z_.])(?:(?:db|user|admin|root|smtp|mail|ftp|sql|mysql|pg|redis|ldap|proxy|wifi|"
     r"vpn|login)[_-]?)?pass|" + _PASSWORD_ELSEWHERE + r")" + _NAME_SUFFIX + r"\b[\"']?\s*"
     # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and : (also
     # the full-width colon)
@@ -177,6 +177,19 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("password", re.compile(
         r"(?:\.login|\b\w*(?:Basic|Digest|Proxy)Auth|\bauth\s*=\s*)\(\s*(['\"])[^'\"\n]*\1\s*,"
         r"\s*(['\"])([^'\"\n]{4,})\2"), 3),
+    # a setting's name, then its value, as a call's arguments: props.setProperty("password", "..."),
+    # config.set("db", "password", "..."); a value that looks made up, not a default or a label
+    ("password", re.compile(
+        r"(?i)\(\s*(?:(['\"])[^'\"\n]{0,40}\1\s*,\s*)?(['\"])" + _SECRET_NAME + r"\2\s*,\s*(['\"])"
+        + _STRONG + r"([^'\"\n]{4,512})\3"), 4),
+    # a password hashed on the command line: openssl passwd -6 -salt xyz <pw>
+    ("cli-password", re.compile(
+        r"\bopenssl\s+passwd\b(?:\s+-(?:salt|in)\s+\S+|\s+-[\w-]+)*+\s+(['\"]?)([^\s'\"|;&)<>-][^\s'\"|;&)]*)\1"), 2),
+    # a secret echoed into a flag through a subshell: --password-file=<(echo <pw>)
+    ("cli-password", re.compile(
+        r"(?i)(?<!\S)(?=[\w-]*?(?:pass|secret|token|key|credential))[\w-]*+(?:=|\s+)[<$]\(\s*"
+        r"(?:echo|printf)\s+"
+        r"(?:-\w+\s+)*(['\"]?)([^\s'\")<][^\s'\")]*)\1"), 2),
     # the output line of a command that prints a token
     ("printed-token", re.compile(
         r"\b(?:auth:token|print-access-token|print-identity-token|get-login-password|"

@@ -4,6 +4,13 @@ The values are fake but shaped like the real thing.
 """
 
 SECRET_CASES: list[tuple[str, str]] = [
+    # a setting's name and value as a call's arguments; a password hashed or echoed on a command
+    # line; a service account's key id
+    ('props.setProperty("password", "Hv7kQ2zLm9Xw");', "Hv7kQ2zLm9Xw"),
+    ('config.set("db", "api_token", "Zq8Xw2-Lm7Kv4");', "Zq8Xw2-Lm7Kv4"),
+    ('useradd -p "$(openssl passwd -6 -salt x9 Kq7!mZ2pL)" deploy', "Kq7!mZ2pL"),
+    ("rsync -av --password-file=<(echo Rs7ncPw9Q) src/ rsync://b@h/m", "Rs7ncPw9Q"),
+    ("private_key_id: 7d3f9a1c5e8b2d4f6a0c9e7b3d1f5a8c2e4b6d0a", "7d3f9a1c5e8b2d4f6a0c"),
     # a user and a password given together; a bare "pass" setting; Google's OAuth client secret
     ("Use admin / S3cure!Pass to log in to the dashboard.", "S3cure!Pass"),
     ("credentials: admin:Adm1nP@ss", "Adm1nP@ss"),

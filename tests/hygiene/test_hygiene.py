@@ -374,7 +374,12 @@ def test_an_id_holding_a_secret_is_replaced_by_the_same_safe_id_every_time():
         "tokenizer: Tokenizer = load()",
         "token_count: int = 5",
         "password_hash: bytes = bcrypt.hashpw(raw, salt)",
+        # a default or a label beside a secret's name, and a hash read from a file
+        'os.environ.get("API_TOKEN", "changeme")',
+        'text.replace("password", "hidden")',
+        "openssl passwd -6 -stdin < pw.txt",
+        "private_key = load_key(path)",
     ],
 )
-def test_a_type_annotation_beside_a_secret_word_is_code_not_a_secret(code):
+def test_code_beside_a_secret_word_is_not_a_secret(code):
     assert redact(code).text == code
