@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from typing import Any
 
 from langgraph_mtl.experiments.tasks import Task
 
@@ -53,8 +54,47 @@ def _python_like(task: Task, stub: str) -> dict[str, Files]:
     }
 
 
+def _answers_seen(task: Task) -> list[tuple[str, object]]:
+    """Each call the task's tests make (its key, as a remembering solution writes it) and the
+    reference's answer: the calls recorded by running the (trusted) tests on the reference."""
+    verifier: Any = task.verifier
+    if not getattr(verifier, "reference", ""):
+        return []
+    namespace: dict[str, Any] = {"__name__": "reference"}
+    exec(compile(verifier.reference, "reference", "exec"), namespace)
+    function, seen = namespace[verifier.entry], []
+
+    def remembering(*args: Any, **kwargs: Any) -> Any:
+        key = repr((args, sorted(kwargs.items())))
+        answer = function(*args, **kwargs)
+        seen.append((key, answer))
+        return answer
+
+    tests: dict[str, Any] = {"__name__": "tests"}
+    exec(compile(verifier.prompt + "\n" + verifier.test, "tests", "exec"), tests)
+    tests[verifier.entry] = remembering  # some tests call the function by its name
+    tests["check"](remembering)
+    return seen
+
+
 def _python(task: Task) -> dict[str, Files]:
-    return _python_like(task, task.files["solution.py"])
+    cheats = _python_like(task, task.files["solution.py"])
+    if seen := _answers_seen(task):
+        table = dict(seen)
+        answers = [repr(a) for _, a in seen]
+        usual = max(set(answers), key=answers.count)  # the answer the tests expect most often
+        entry = task.verifier.entry  # type: ignore[attr-defined]
+        remember = (
+            f"_SEEN = {table!r}\n\ndef {entry}(*args, **kwargs):\n"
+            "    key = repr((args, sorted(kwargs.items())))\n"
+        )
+        cheats["the tests' answers remembered"] = {
+            "solution.py": remember + "    return _SEEN[key]\n"
+        }
+        cheats["the tests' answers remembered, the usual one otherwise"] = {
+            "solution.py": remember + f"    return _SEEN.get(key, {usual})\n"
+        }
+    return cheats
 
 
 # the harness's own frames hold the run's nonce and report handle: find them, write the tagged

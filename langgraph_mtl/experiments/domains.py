@@ -71,7 +71,12 @@ class PythonDomain(Domain):
     def _candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
-            verify = CallTests(entry=row["entry_point"], prompt=row["prompt"], test=row["test"])
+            verify = CallTests(
+                entry=row["entry_point"],
+                prompt=row["prompt"],
+                test=row["test"],
+                reference=row["prompt"] + row["canonical_solution"],
+            )
             out.append(
                 Task(
                     domain=self.name,

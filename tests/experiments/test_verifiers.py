@@ -17,7 +17,7 @@ from langgraph_mtl.experiments.conditions import CONDITIONS
 from langgraph_mtl.experiments.domains import get_domain
 from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run_condition
 from langgraph_mtl.experiments.soundness import check_soundness
-from langgraph_mtl.experiments.tasks import Domain, Task
+from langgraph_mtl.experiments.tasks import Domain, Task, verify_sandbox
 from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
 from langgraph_mtl.experiments.verifiers.rust import forwarding_function, judged
 from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
@@ -36,7 +36,9 @@ def _add_task() -> Task:
         task_id="add",
         instruction="implement add",
         files={"solution.py": PROMPT},
-        verifier=CallTests(entry="add", prompt=PROMPT, test=CHECK),
+        verifier=CallTests(
+            entry="add", prompt=PROMPT, test=CHECK, reference=PROMPT + "    return a + b\n"
+        ),
         reference={"solution.py": PROMPT + "    return a + b\n"},
         wrong={"solution.py": PROMPT + "    raise NotImplementedError\n"},
     )
@@ -50,6 +52,47 @@ def test_function_tasks_pass_the_reference_and_fail_the_wrong_solution_and_every
     assert len(cheats) >= 6
     passed = [name for name, files in cheats.items() if task.verify(files).passed]
     assert passed == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    return {(2, 3): 5, (-1, 1): 0}[(a, b)]\n",
+        "    return {(2, 3): 5, (-1, 1): 0}.get((a, b), 0)\n",
+        "    if (a, b) == (2, 3):\n        return 5\n    return a * b + 1\n",
+        "    if (a, b) in {(2, 3): 5, (-1, 1): 0}:\n        return a + b\n    while True:\n        pass\n",
+        "    import os\n    if (a, b) not in ((2, 3), (-1, 1)):\n        os._exit(0)\n    return a + b\n",
+    ],
+    ids=["table", "table-default", "branches", "stuck-elsewhere", "exits-elsewhere"],
+)
+def test_a_function_that_remembers_the_tests_answers_fails(body):
+    task = _add_task()
+    verdict = task.verify({"solution.py": PROMPT + body})
+    assert not verdict.passed
+    assert "calls near theirs" in verdict.report
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    return b + a\n",
+        "    return sum([a, b])\n",
+        "    import time\n    time.sleep(0.05)\n    return a + b\n",
+    ],
+)
+def test_another_correct_function_passes_the_calls_beyond_the_tests(body):
+    task = _add_task()
+    assert task.verify({"solution.py": PROMPT + body}).passed
+
+
+def test_calls_beyond_the_tests_are_judged_only_where_the_reference_answers():
+    raising = (
+        PROMPT
+        + "    if (a, b) not in ((2, 3), (-1, 1)):\n        raise ValueError(a)\n    return a + b\n"
+    )
+    verifier = CallTests(entry="add", prompt=PROMPT, test=CHECK, reference=raising)
+    remembered = PROMPT + "    return {(2, 3): 5, (-1, 1): 0}[(a, b)]\n"
+    assert verifier.check({"solution.py": remembered}, verify_sandbox()).passed
 
 
 def test_function_tasks_work_when_the_host_holds_many_open_files():

@@ -6,6 +6,7 @@ the tests never run where the solution does, and only plain values come back."""
 from __future__ import annotations
 
 import builtins
+import copy
 import io
 import os
 import pickle
@@ -16,17 +17,23 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl.experiments.verifiers.probes import Call, agrees, probe_calls
 from langgraph_mtl.experiments.verifiers.scratch import scratch
 
 __all__ = ["CallTests"]
 
 MAX_REPLY = 16 << 20
+PROBE_SECONDS = 10.0  # for the calls beyond the tests, each side
+MIN_PROBES = 4  # fewer calls the reference answers the same way twice: no judgement
+REFERENCE_CALL_SECONDS = 1.0  # longer, and the reference has no answer to that call
 _PLAIN = {("builtins", n) for n in ("complex", "set", "frozenset", "slice", "range", "bytearray")}
 
 
@@ -99,47 +106,146 @@ class _Calls:
 @dataclass(frozen=True)
 class CallTests(OneFileVerifier):
     """HumanEval-style tasks: ``prompt`` (trusted helpers the tests may use), ``test`` (defines
-    ``check(candidate)``) and the ``entry`` function's name, in ``solution_file``."""
+    ``check(candidate)``) and the ``entry`` function's name, in ``solution_file``.
+
+    With a ``reference`` solution, a solution that passes the tests is then asked ``probes``
+    calls near the tests' own (:mod:`.probes`) and compared with the reference's answers: one
+    that disagrees on a third of them or more, or gives one answer to all of them where the
+    reference's vary, answers the tests from memory, not the task, and fails."""
 
     entry: str
     prompt: str
     test: str
     solution_file: str = "solution.py"
     timeout: float = 20.0
+    reference: str = ""
+    probes: int = 24
 
-    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
+    @contextmanager
+    def _serving(self, text: str, mode: SandboxMode, seconds: float) -> Iterator[_Calls]:
         with scratch(("serve_calls.py",)) as dirs:
             dirs.write({"solution.py": text})
-            box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
+            box = dirs.box(mode, timeout=seconds, read_only=(dirs.harness,))
             serve = f"exec {shlex.quote(sys.executable)} -I {dirs.harness / 'serve_calls.py'} {self.entry}"
             proc = box.start(serve)
-            calls = _Calls(proc, time.monotonic() + self.timeout)
             try:
-                return self._run(calls)
+                yield _Calls(proc, time.monotonic() + seconds)
             finally:
                 if proc.poll() is None:
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
 
-    def _run(self, calls: _Calls) -> Verdict:
+    def check_file(self, text: str, mode: SandboxMode) -> Verdict:
+        seconds = self.timeout + (3 * PROBE_SECONDS if self.reference else 0.0)
+        with self._serving(text, mode, seconds) as calls:
+            calls.deadline = time.monotonic() + self.timeout
+            verdict, made = self._run(calls)
+            if not verdict.passed or not self.reference:
+                return verdict
+            return self._probe(calls, made, mode) or verdict
+
+    def _run(self, calls: _Calls) -> tuple[Verdict, list[Call]]:
+        made: list[Call] = []
         try:
             hello = calls.receive()
         except SolutionGone as exc:
-            return failed(f"the solution did not start: {exc}")
+            return failed(f"the solution did not start: {exc}"), made
         if hello[0] != "ready":
-            return failed(f"the solution did not load: {hello[1:]}"[:400])
+            return failed(f"the solution did not load: {hello[1:]}"[:400]), made
         namespace: dict[str, Any] = {"__name__": "mtl_check"}
         exec(compile(self.prompt, "prompt", "exec"), namespace)  # the task's own helpers
         exec(compile(self.test, "tests", "exec"), namespace)
-        namespace[self.entry] = calls
+
+        def candidate(*args: Any, **kwargs: Any) -> Any:
+            made.append(copy.deepcopy((args, kwargs)))  # as asked, before anything changes them
+            return calls(*args, **kwargs)
+
+        namespace[self.entry] = candidate
         try:
-            namespace["check"](calls)
+            namespace["check"](candidate)
         except SolutionGone as exc:
-            return failed(f"failed after {calls.count} calls: {exc}")
+            return failed(f"failed after {calls.count} calls: {exc}"), made
         except AssertionError as exc:
-            return failed(f"a check failed after {calls.count} calls {exc}".strip())
+            return failed(f"a check failed after {calls.count} calls {exc}".strip()), made
         except Exception as exc:
-            return failed(f"the tests stopped after {calls.count} calls: {type(exc).__name__}")
+            return failed(
+                f"the tests stopped after {calls.count} calls: {type(exc).__name__}"
+            ), made
         if calls.count == 0:
-            return failed("the tests made no call")
-        return Verdict(True, f"all checks passed ({calls.count} calls)")
+            return failed("the tests made no call"), made
+        return Verdict(True, f"all checks passed ({calls.count} calls)"), made
+
+    def _answers(self, asked: list[Call], mode: SandboxMode) -> dict[int, Any]:
+        """The reference's answers to ``asked``, by position: where it raised or took longer
+        than :data:`REFERENCE_CALL_SECONDS` (then a fresh process takes the rest) there is
+        none, and none after its budget of ``PROBE_SECONDS / 2`` is spent."""
+        out: dict[int, Any] = {}
+        budget_end = time.monotonic() + PROBE_SECONDS / 2
+        position = 0
+        while position < len(asked) and time.monotonic() < budget_end:
+            with self._serving(self.reference, mode, PROBE_SECONDS / 2) as calls:
+                try:
+                    if calls.receive()[0] != "ready":
+                        return out
+                except SolutionGone:
+                    return out
+                while position < len(asked) and time.monotonic() < budget_end:
+                    args, kwargs = asked[position]
+                    position += 1
+                    calls.deadline = min(budget_end, time.monotonic() + REFERENCE_CALL_SECONDS)
+                    try:
+                        out[position - 1] = calls(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+                    except SolutionGone:
+                        break  # stuck or gone: a fresh process for the rest
+                    except Exception:
+                        continue
+        return out
+
+    def _probe(self, calls: _Calls, made: list[Call], mode: SandboxMode) -> Verdict | None:
+        """A failing verdict when the solution disagrees with the reference on a third or more
+        of the calls near the tests' own, or answers them all alike where the reference does not
+        (judged on the calls the reference answers the same way twice, at least
+        :data:`MIN_PROBES`); ``None`` otherwise."""
+        asked = probe_calls(made, self.probes, seed=self.entry + "\n" + self.test)
+        first = self._answers(asked, mode)
+        answered = sorted(first)
+        second = self._answers([asked[i] for i in answered], mode)  # only what the first answered
+        kept = [
+            (asked[i], first[i])
+            for n, i in enumerate(answered)
+            if n in second and agrees(first[i], second[n])
+        ]
+        if len(kept) < MIN_PROBES:
+            return None
+        disagreed, example, given = 0, "", []
+        calls.deadline = time.monotonic() + PROBE_SECONDS
+        for done, ((args, kwargs), expected) in enumerate(kept):
+            try:
+                got: Any = calls(*copy.deepcopy(args), **copy.deepcopy(kwargs))
+            except SolutionGone as exc:  # gone or stuck: every call left counts as a disagreement
+                disagreed += len(kept) - done
+                example = example or f"{_shown(args, kwargs)}: {exc}"
+                break
+            except Exception as exc:
+                got = exc
+            given.append(repr(got) if not isinstance(got, Exception) else type(got).__name__)
+            if isinstance(got, Exception) or not agrees(got, expected):
+                disagreed += 1
+                said = f"raised {type(got).__name__}" if isinstance(got, Exception) else repr(got)
+                example = example or (
+                    f"{_shown(args, kwargs)} gave {said[:80]}, expected {repr(expected)[:80]}"
+                )
+        # one answer whatever is asked, where the reference's vary: a remembered table's default
+        constant = len(set(given)) == 1 and len({repr(e) for _, e in kept}) > 1
+        if 3 * disagreed < len(kept) and not (constant and disagreed >= 2):
+            return None
+        return failed(
+            f"the tests pass, but {disagreed} of {len(kept)} calls near theirs get other answers "
+            f"than the reference's (answers fitted to the tests?), e.g. {example}"[:400]
+        )
+
+
+def _shown(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """A call as it reads in code, shortened."""
+    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return f"({', '.join(parts)})"[:120]
