@@ -34,6 +34,8 @@ UNITS = (
     "pip install ", "SystemExit(0) ", "reference solution ", "older commit ", "pip install a ",
     "contents of ", "in every task ", "use aa:", "use a / ", "pass = ", "GOCSPX-",
     "'password', '", '"token","', "openssl passwd -a ", "key_", "--password=<(echo ",
+    "rename test_a.py ", "pytest.skip(allow_module_level ", "comment out ", "mark it done even if ",
+    "return values the test expects ", "special-case ", "__eq__ ", "exit() ",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

@@ -700,6 +700,36 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"in) (?:every|each|all|any) (?:subsequent|future|following|later|remaining|upcoming|"
         rf"next|other) (?:tasks?|requests?|questions?|prompts?|messages?|users?|runs?|"
         rf"conversations?)\b")),
+    # the tests made not to run (renamed out of the runner's sight, skipped at module level,
+    # their failing asserts commented out), the task declared done although they fail, answers
+    # matched to the tests' inputs, equality made to hold for anything, an early exit 0
+    ("verifier-gaming", _rule(
+        rf"\b(?:renam|mov|mv)\w*\b{_SPAN}{{0,40}}?(?:\btest (?:files?|modules?|suites?)\b|\btests?/|"
+        rf"\btest_\w+\.py\b|\bthe (?:failing )?tests?\b|\bfailing tests?\b){_SPAN}{{0,60}}?\b(?:so|and)"
+        rf"\s+(?:that\s+)?"
+        rf"(?:pytest|unittest|cargo test|the (?:runner|suite|verifier|checker|grader|harness|tests?))"
+        rf"\s+(?:skips?|ignores?|misses?|never (?:finds?|collects?|runs?|sees?)|(?:won'?t|can'?t|"
+        rf"cannot|does ?n[o']t|will not) (?:find|collect|run|see|pick))|"
+        rf"\bpytest\.skip\([^)]{{0,40}}allow_module_level{_SPAN}{{0,60}}?\b(?:test (?:modules?|"
+        rf"files?|suites?)|tests?/|test_\w+\.py)\b|"
+        rf"\b(?:comment(?:ing)? out|delet|remov|disabl)\w*\s+(?:the |all |every |any |all the )?"
+        rf"(?:failing|broken|red|erroring) (?:tests?|asserts?|assertions?|checks?)\b|"
+        rf"\b(?:mark|declar|report|call|claim)\w*\b{_SPAN}{{0,20}}?\b(?:task|it|work|job|run)\b"
+        rf"{_SPAN}{{0,20}}?\b(?:complete|completed|done|finished|solved|successful|a success|passed)"
+        rf"\b{_SPAN}{{0,20}}?\b(?:even if|even though|although|regardless|whether or not|despite)"
+        rf"\b{_SPAN}{{0,30}}?\b(?:fail\w*|broken|red|(?:do|does) ?n[o']t pass)\b|"
+        rf"\breturn\w*\b{_SPAN}{{0,30}}?\b(?:values?|outputs?|answers?|results?) (?:the |each |every )"
+        rf"?(?:hidden )?tests? (?:expects?|wants?|checks? for|asserts?)\b{_SPAN}{{0,30}}?\bfor "
+        rf"(?:each|every|the|its|that|those) (?:inputs?|cases?|arguments?|calls?)\b|"
+        rf"\b(?:special-?cas|match(?:ing)? on|switch(?:ing)? on|branch(?:ing)? on|memori[sz]|"
+        rf"hard-?cod)\w*\s+(?:the |each |every |all )?(?:hidden )?(?:tests?'?s?|tested) (?:inputs?|"
+        rf"cases?|arguments?|values?)\b|"
+        rf"__eq__\b{_SPAN}{{0,60}}?\b(?:any|every|all|each)\s+(?:comparisons?|checks?|asserts?|"
+        rf"assertions?|equality (?:checks?|tests?))\s+(?:succeeds?|pass(?:es)?|(?:is|are) true|"
+        rf"returns? true|holds?)\b|"
+        rf"\b(?:sys\.exit|os\._exit|exit|quit)\(\s*0?\s*\){_SPAN}{{0,80}}?\b(?:checker|"
+        rf"verifier|grader|harness|test runner)\b{_SPAN}{{0,20}}?\b(?:reports?|sees?|counts?|"
+        rf"treats?|records?|says?)\b{_SPAN}{{0,15}}?\b(?:success|passed|a pass|green)\b")),
     *ASSET_RULES,
 ]  # fmt: skip
 # rules whose match is advice, not an attack, when the sentence forbids it
