@@ -454,3 +454,38 @@ def test_every_domain_rejects_every_known_cheat(name):
     found = check_soundness(domain, tasks)
     assert found.references_pass == 2 and found.usable == 2, found.as_dict()
     assert found.cheats_tried >= 6 and found.cheats_fail == found.cheats_tried, found.as_dict()
+
+
+# other correct implementations than the references, written apart from them
+OTHER_CORRECT = {
+    "HumanEval/0": "    s = sorted(numbers)\n    return any(b - a < threshold for a, b in zip(s, s[1:]))\n",
+    "HumanEval/2": "    import math\n    return number - math.floor(number)\n",
+    "HumanEval/4": "    if not numbers:\n        return 0.0\n    m = sum(numbers) / len(numbers)\n    total = 0.0\n    for x in numbers:\n        total += abs(m - x)\n    return total / len(numbers)\n",
+    "HumanEval/7": "    out = []\n    for s in strings:\n        if s.find(substring) != -1:\n            out.append(s)\n    return out\n",
+    "HumanEval/11": "    return ''.join(str(int(x) ^ int(y)) for x, y in zip(a, b))\n",
+    "HumanEval/12": "    best = None\n    for s in strings:\n        if best is None or len(s) > len(best):\n            best = s\n    return best\n",
+    "HumanEval/23": "    n = 0\n    for _ in string:\n        n += 1\n    return n\n",
+    "HumanEval/28": "    out = ''\n    for s in strings:\n        out += s\n    return out\n",
+    "HumanEval/29": "    return [s for s in strings if s[:len(prefix)] == prefix]\n",
+    "HumanEval/34": "    out = []\n    for x in sorted(l):\n        if not out or out[-1] != x:\n            out.append(x)\n    return out\n",
+    "HumanEval/35": "    best = l[0]\n    for x in l[1:]:\n        if x > best:\n            best = x\n    return best\n",
+    "HumanEval/42": "    return list(map(lambda x: x + 1, l))\n",
+    "HumanEval/45": "    return a * h * 0.5\n",
+    "HumanEval/52": "    return max(l) < t if l else True\n",
+    "HumanEval/53": "    return sum((x, y))\n",
+    "HumanEval/55": "    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n",
+    "HumanEval/60": "    return n * (n + 1) // 2\n",
+}
+
+
+@pytest.mark.toolchain
+def test_other_correct_humaneval_solutions_pass_the_calls_beyond_the_tests():
+    tasks = {t.task_id: t for t in get_domain("python").all_tasks()}
+    failed = [
+        (task_id, verdict.report)
+        for task_id, body in OTHER_CORRECT.items()
+        if not (
+            verdict := tasks[task_id].verify({"solution.py": tasks[task_id].verifier.prompt + body})
+        ).passed
+    ]
+    assert failed == []
