@@ -45,6 +45,14 @@ _ASSIGNED = (
     r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:\uff1a])\s*"
     r"(?:!!\w{1,20}\s+)?"  # a YAML core tag: password: !!str ...
 )
+# not a value but code: no value (None, null, false, ...) or an object's (self.password,
+# settings.DB_PASSWORD)
+_NOT_A_VALUE = (
+    r"(?!(?:None|null|NULL|Null|nil|true|false|True|False|TRUE|FALSE|undefined|nullptr)"
+    r"(?![^\s,;)\]}])|(?:self|cls|this|config|conf|cfg|settings|os|env|environ|args|opts|"
+    r"options|params|ctx|context|request|req|creds|credentials|secrets|vault|app|process|user|"
+    r"account|form|data|kwargs|props|auth)(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?![^\s,;)\]}]))"
+)
 # what an unquoted value may hold
 _VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"
 # a name that holds a secret wherever the secret word sits in it
@@ -210,16 +218,17 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), 0),
     ("env-secret", re.compile(
         r"\b(?=[A-Z][A-Z0-9_]*?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH))[A-Z][A-Z0-9_]*+"
-        r"\s*[=:]\s*[\"']?([^\s\"',;]{4,})"), 1),
+        r"\s*[=:]\s*[\"']?" + _NOT_A_VALUE + r"([^\s\"',;]{4,})"), 1),
     # a value too long for the rule below, whole (it never fails half-way, so it stays linear)
     ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{513,}+)"), 1),
     # not a call, an index or an attribute: code
-    ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{4,512})(?![(\[\w.]|\s*=)"), 1),
+    ("password", re.compile(
+        _ASSIGNED + r"[\"']?" + _NOT_A_VALUE + r"(" + _VALUE_CHAR + r"{4,512})(?![(\[\w.]|\s*=)"), 1),
     ("json-secret", re.compile(
         r"(?i)\"(?=[a-z0-9_-]*?(?:key|token|secret|password|passwd|credential))[a-z0-9_-]*+\"\s*:\s*"
         r"\"([^\"]{4,})\""), 1),
     ("connection-string", re.compile(
-        r"(?i)\b(?:password|pwd)\s*=\s*([^;\s()\[\]{}]+)(?![(\[\w])"), 1),
+        r"(?i)\b(?:password|pwd)\s*=\s*" + _NOT_A_VALUE + r"([^;\s()\[\]{}]+)(?![(\[\w])"), 1),
     # .netrc and ftp scripts: machine <host> login <user> password <secret>, on one line or many
     # (a plain lower-case word is left: "login then password reset" is prose)
     ("netrc-password", re.compile(

@@ -11,6 +11,10 @@ SECRET_CASES: list[tuple[str, str]] = [
     ('useradd -p "$(openssl passwd -6 -salt x9 Kq7!mZ2pL)" deploy', "Kq7!mZ2pL"),
     ("rsync -av --password-file=<(echo Rs7ncPw9Q) src/ rsync://b@h/m", "Rs7ncPw9Q"),
     ("private_key_id: 7d3f9a1c5e8b2d4f6a0c9e7b3d1f5a8c2e4b6d0a", "7d3f9a1c5e8b2d4f6a0c"),
+    # a value that only starts like no value or like an object's
+    ("password = None1234", "None1234"),
+    ("password=hunter2.Xy", "hunter2.Xy"),
+    ("password: self.pass_x7!", "self.pass_x7!"),
     # a user and a password given together; a bare "pass" setting; Google's OAuth client secret
     ("Use admin / S3cure!Pass to log in to the dashboard.", "S3cure!Pass"),
     ("credentials: admin:Adm1nP@ss", "Adm1nP@ss"),

@@ -379,6 +379,14 @@ def test_an_id_holding_a_secret_is_replaced_by_the_same_safe_id_every_time():
         'text.replace("password", "hidden")',
         "openssl passwd -6 -stdin < pw.txt",
         "private_key = load_key(path)",
+        # no value, or another object's: code, not a secret
+        "def connect(host, password=None):",
+        "token: Optional[str] = None",
+        "PASSWORD=None python app.py",
+        "api_key = null",
+        "password = self.password",
+        "password = settings.DB_PASSWORD",
+        "conn = f(password=self.pw)",
     ],
 )
 def test_code_beside_a_secret_word_is_not_a_secret(code):
