@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 
 import pytest
 from helpers import TinyDomain, solve_tiny
@@ -489,3 +490,31 @@ def test_other_correct_humaneval_solutions_pass_the_calls_beyond_the_tests():
         ).passed
     ]
     assert failed == []
+
+
+def _children_states() -> list[str]:
+    """The run state letters of this process's children (``T`` is stopped)."""
+    states = []
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                fields = Path(f"/proc/{stat}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                states.append(fields[0])
+    return states
+
+
+def test_the_solution_is_stopped_while_the_reference_answers(monkeypatch):
+    seen: list[list[str]] = []
+    answers = CallTests._answers
+
+    def watched(self, asked, mode):
+        seen.append(_children_states())
+        return answers(self, asked, mode)
+
+    monkeypatch.setattr(CallTests, "_answers", watched)
+    task = _add_task()
+    assert task.verify({"solution.py": PROMPT + "    return a + b\n"}).passed
+    assert len(seen) == 2 and all("T" in states for states in seen), seen
