@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import logging
+import numbers
 import re
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
@@ -138,6 +139,32 @@ def rerank(
 
 
 @traced("mtl.retrieve_memories", "retriever")
+def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple[int, float | None]:
+    """``k`` and ``min_similarity`` as plain numbers, or a short error naming the argument,
+    before anything is searched."""
+    if not isinstance(task, str):
+        raise TypeError(f"task: must be the task's text (a str), got {type(task).__name__}")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
+    if min_similarity is None:
+        return int(k), None
+    bound = float(min_similarity) if isinstance(min_similarity, numbers.Real) else None
+    if isinstance(min_similarity, bool) or bound is None or not -1.0 <= bound <= 1.0:
+        raise ValueError(
+            f"min_similarity: must be a number from -1 to 1 (cosine similarity), got "
+            f"{min_similarity!r}"
+        )
+    return int(k), bound
+
+
+def _memory_type(value: MemoryType | str) -> MemoryType:
+    try:
+        return MemoryType(value)
+    except ValueError:
+        kinds = ", ".join(t.value for t in MemoryType)
+        raise ValueError(f"memory_types: {value!r} is not a memory type; use {kinds}") from None
+
+
 def retrieve_memories(
     pool: MemoryPool,
     task: str,
@@ -165,8 +192,9 @@ def retrieve_memories(
     three times ``k`` candidates by similarity plus each scorer's bonus (see
     :func:`utility_scorer`; experiments add their own).
     """
+    k, min_similarity = _checked_arguments(task, k, min_similarity)
     strategy = QueryStrategy(strategy)
-    types = [MemoryType(t) for t in (memory_types or list(MemoryType))]
+    types = [_memory_type(t) for t in (memory_types or list(MemoryType))]
     queries: dict[QueryStrategy, str] = {QueryStrategy.PLAN: plan[:2000]} if plan else {}
     groups: dict[str, list[MemoryType]] = {}  # one search per distinct query text
     for kind in types:

@@ -18,6 +18,7 @@ from langgraph_mtl import (
     create_memory_retrieval_node,
     create_memory_writer_node,
     open_pool,
+    retrieve_memories,
 )
 from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.pool.location import PoolLocationError, PoolUnavailableError
@@ -209,6 +210,33 @@ def test_factory_errors_name_the_argument(pool):
     with pytest.raises(PoolLocationError, match="unknown scheme"):
         create_memory_retrieval_node("ftp://pool.example")
     assert create_memory_writer_node(pool, memory_type="trajectory").__name__ == "write_memory"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "named"),
+    [
+        ({"task": None}, TypeError, "task: must be the task's text"),
+        ({"task": 5}, TypeError, "task: must be the task's text"),
+        ({"k": 0}, ValueError, "k: must be a whole number"),
+        ({"k": float("nan")}, ValueError, "k: must be a whole number"),
+        ({"k": True}, ValueError, "k: must be a whole number"),
+        ({"min_similarity": 5}, ValueError, "min_similarity: must be a number from -1 to 1"),
+        ({"min_similarity": float("nan")}, ValueError, "min_similarity"),
+        ({"memory_types": ["recipe"]}, ValueError, "memory_types: 'recipe' is not a memory type"),
+    ],
+)
+def test_retrieval_errors_name_the_argument(pool, arguments, error, named):
+    call = {"task": "sort a list", **arguments}
+    with pytest.raises(error, match=named):
+        retrieve_memories(pool, **call)
+
+
+def test_retrieval_takes_numpy_numbers(pool):
+    import numpy as np
+
+    assert (
+        retrieve_memories(pool, "sort a list", k=np.int64(2), min_similarity=np.float32(0.1)) == []
+    )
 
 
 def test_a_pool_given_by_location_opens_on_first_use_and_recovers_after_an_outage(tmp_path):
