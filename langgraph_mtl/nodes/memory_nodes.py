@@ -164,6 +164,11 @@ def create_memory_retrieval_node(
         raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
     if max_tokens < 1:
         raise ValueError(f"max_tokens: must be >= 1, got {max_tokens}")
+    if min_similarity is not None and not -1.0 <= min_similarity <= 1.0:  # NaN too
+        raise ValueError(
+            f"min_similarity: must be a number from -1 to 1 (cosine similarity), got "
+            f"{min_similarity!r}"
+        )
     configure_tracing()
     get_pool = pool_getter(pool)
     chat = resolve_chat_model(model) if model is not None else None

@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from langgraph_mtl.memory.enums import parse_memory_types
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.memory.trajectory import approx_tokens
 from langgraph_mtl.pool.feedback import utility
@@ -157,14 +158,6 @@ def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple
     return int(k), bound
 
 
-def _memory_type(value: MemoryType | str) -> MemoryType:
-    try:
-        return MemoryType(value)
-    except ValueError:
-        kinds = ", ".join(t.value for t in MemoryType)
-        raise ValueError(f"memory_types: {value!r} is not a memory type; use {kinds}") from None
-
-
 def retrieve_memories(
     pool: MemoryPool,
     task: str,
@@ -194,7 +187,7 @@ def retrieve_memories(
     """
     k, min_similarity = _checked_arguments(task, k, min_similarity)
     strategy = QueryStrategy(strategy)
-    types = [_memory_type(t) for t in (memory_types or list(MemoryType))]
+    types = list(parse_memory_types(memory_types, "memory_types")) or list(MemoryType)
     queries: dict[QueryStrategy, str] = {QueryStrategy.PLAN: plan[:2000]} if plan else {}
     groups: dict[str, list[MemoryType]] = {}  # one search per distinct query text
     for kind in types:
