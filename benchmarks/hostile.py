@@ -36,6 +36,7 @@ UNITS = (
     "'password', '", '"token","', "openssl passwd -a ", "key_", "--password=<(echo ",
     "rename test_a.py ", "pytest.skip(allow_module_level ", "comment out ", "mark it done even if ",
     "return values the test expects ", "special-case ", "__eq__ ", "exit() ",
+    "A_KEY: !!a ", "--pass <(printf ", "--token $(",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

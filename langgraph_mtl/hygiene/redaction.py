@@ -49,9 +49,9 @@ _ASSIGNED = (
 # settings.DB_PASSWORD)
 _NOT_A_VALUE = (
     r"(?!(?:None|null|NULL|Null|nil|true|false|True|False|TRUE|FALSE|undefined|nullptr)"
-    r"(?![^\s,;)\]}])|(?:self|cls|this|config|conf|cfg|settings|os|env|environ|args|opts|"
+    r"(?![^\s,;)\]}\"'])|(?:self|cls|this|config|conf|cfg|settings|os|env|environ|args|opts|"
     r"options|params|ctx|context|request|req|creds|credentials|secrets|vault|app|process|user|"
-    r"account|form|data|kwargs|props|auth)(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?![^\s,;)\]}]))"
+    r"account|form|data|kwargs|props|auth)(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?![^\s,;)\]}\"']))"
 )
 # what an unquoted value may hold
 _VALUE_CHAR = r"[^\s\"',;()\[\]{}<>]"
@@ -107,7 +107,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"access-token)(?:=|\s+)(['\"])(.+?)\1"), 2),
     ("cli-password", re.compile(
         r"(?i)(?<!\S)--?(?:password|passwd|pass|pwd|token|api-?key|secret|client-secret|auth-token|"
-        r"access-token)(?:=|\s+)(?!['\"-])([^\s'\"]{3,})"), 1),
+        r"access-token)(?:=|\s+)(?!['\"-]|[<$]\()([^\s'\"]{3,})"), 1),
     ("cli-password", re.compile(
         r"\b(?:curl|wget|http|git)\b[^\n|;&]{0,200}?\s(?:-u|--user|--http-password)[=\s]+['\"]?"
         r"[^:\s'\"]*:([^\s'\"@]+)"), 1),
@@ -168,7 +168,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
         r"(?i)(?<!\S)--?(?!no-)(?:[a-z0-9]+[-_])*(?:(?:store|key|src|dest|dst|new|old|trust|root|"
         r"admin|db|master|srcstore|deststore|srckey|destkey|auth|bind|user|login|proxy)?pass"
         r"(?:word|wd|phrase)?|pwd|token|secret|api-?key)(?:=|\s+)"
-        r"(?:(['\"])(.+?)\1|(?!['\"-]|\d+(?:\s|$))([^\s'\"]{3,}))"), -1),
+        r"(?:(['\"])(.+?)\1|(?!['\"-]|\d+(?:\s|$)|[<$]\()([^\s'\"]{3,}))"), -1),
     # a .pgpass line: host:port:database:user:password (the host dotted, localhost or *)
     ("pgpass-password", re.compile(r"(?<![\w:./-])(?:localhost|\*|[\w-]+(?:\.[\w-]+)+):(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(\S{4,})(?!\S)"), 1),
     # a password hash, crackable offline: crypt(3) ($1$, $5$, $6$, $y$), Apache's $apr1$, bcrypt,
@@ -218,7 +218,7 @@ _RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), 0),
     ("env-secret", re.compile(
         r"\b(?=[A-Z][A-Z0-9_]*?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH))[A-Z][A-Z0-9_]*+"
-        r"\s*[=:]\s*[\"']?" + _NOT_A_VALUE + r"([^\s\"',;]{4,})"), 1),
+        r"\s*[=:]\s*(?:!!\w{1,20}\s+)?[\"']?" + _NOT_A_VALUE + r"([^\s\"',;]{4,})"), 1),
     # a value too long for the rule below, whole (it never fails half-way, so it stays linear)
     ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{513,}+)"), 1),
     # not a call, an index or an attribute: code

@@ -11,6 +11,9 @@ SECRET_CASES: list[tuple[str, str]] = [
     ('useradd -p "$(openssl passwd -6 -salt x9 Kq7!mZ2pL)" deploy', "Kq7!mZ2pL"),
     ("rsync -av --password-file=<(echo Rs7ncPw9Q) src/ rsync://b@h/m", "Rs7ncPw9Q"),
     ("private_key_id: 7d3f9a1c5e8b2d4f6a0c9e7b3d1f5a8c2e4b6d0a", "7d3f9a1c5e8b2d4f6a0c"),
+    # a YAML tag before an environment-style value; a secret printed into a flag's subshell
+    ("ENCRYPTION_KEY: !!binary c2VjcmV0LWtleS0xMjM0NTY3ODkw", "c2VjcmV0LWtleS0xMjM0NTY3ODkw"),
+    ("openvpn --auth-user-pass <(printf 'bob\\nVp7nQ2kZ8wLm\\n')", "Vp7nQ2kZ8wLm"),
     # a value that only starts like no value or like an object's
     ("password = None1234", "None1234"),
     ("password=hunter2.Xy", "hunter2.Xy"),

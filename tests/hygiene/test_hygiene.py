@@ -387,6 +387,7 @@ def test_an_id_holding_a_secret_is_replaced_by_the_same_safe_id_every_time():
         "password = self.password",
         "password = settings.DB_PASSWORD",
         "conn = f(password=self.pw)",
+        "mysql --password=$(cat pw.txt) shop",
     ],
 )
 def test_code_beside_a_secret_word_is_not_a_secret(code):
