@@ -518,3 +518,15 @@ def test_the_solution_is_stopped_while_the_reference_answers(monkeypatch):
     task = _add_task()
     assert task.verify({"solution.py": PROMPT + "    return a + b\n"}).passed
     assert len(seen) == 2 and all("T" in states for states in seen), seen
+
+
+def test_a_solution_that_ends_after_the_tests_fails_without_breaking_the_verifier():
+    ending = PROMPT + (
+        "    import os, threading\n"
+        "    if (a, b) == (-1, 1):\n"
+        "        threading.Timer(0.01, os._exit, (0,)).start()\n"
+        "    return a + b\n"
+    )
+    task = _add_task()
+    verdict = task.verify({"solution.py": ending})
+    assert not verdict.passed and "calls near theirs" in verdict.report, verdict.report

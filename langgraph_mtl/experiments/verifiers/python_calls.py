@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,7 +157,8 @@ class CallTests(OneFileVerifier):
         exec(compile(self.test, "tests", "exec"), namespace)
 
         def candidate(*args: Any, **kwargs: Any) -> Any:
-            made.append(copy.deepcopy((args, kwargs)))  # as asked, before anything changes them
+            with suppress(Exception):  # as asked, before anything changes them (or not probed)
+                made.append(copy.deepcopy((args, kwargs)))
             return calls(*args, **kwargs)
 
         namespace[self.entry] = candidate
@@ -207,13 +208,13 @@ class CallTests(OneFileVerifier):
         (judged on the calls the reference answers the same way twice, at least
         :data:`MIN_PROBES`); ``None`` otherwise."""
         asked = probe_calls(made, self.probes, seed=self.entry + "\n" + self.test)
-        os.killpg(calls.proc.pid, signal.SIGSTOP)  # the solution cannot slow the reference down
+        _signal(calls.proc, signal.SIGSTOP)  # the solution cannot slow the reference down
         try:
             first = self._answers(asked, mode)
             answered = sorted(first)
             second = self._answers([asked[i] for i in answered], mode)  # what the first answered
         finally:
-            os.killpg(calls.proc.pid, signal.SIGCONT)
+            _signal(calls.proc, signal.SIGCONT)
         kept = [
             (asked[i], first[i])
             for n, i in enumerate(answered)
@@ -247,6 +248,13 @@ class CallTests(OneFileVerifier):
             f"the tests pass, but {disagreed} of {len(kept)} calls near theirs get other answers "
             f"than the reference's (answers fitted to the tests?), e.g. {example}"[:400]
         )
+
+
+def _signal(proc: subprocess.Popen[bytes], number: int) -> None:
+    """Signal the solution's process group, if it is still there (a call to a process that is
+    gone fails on its own)."""
+    with suppress(ProcessLookupError):
+        os.killpg(proc.pid, number)
 
 
 def _shown(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
