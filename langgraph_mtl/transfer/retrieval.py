@@ -139,7 +139,6 @@ def rerank(
     return [hits[i] for i in order[:k]]
 
 
-@traced("mtl.retrieve_memories", "retriever")
 def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple[int, float | None]:
     """``k`` and ``min_similarity`` as plain numbers, or a short error naming the argument,
     before anything is searched."""
@@ -158,6 +157,7 @@ def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple
     return int(k), bound
 
 
+@traced("mtl.retrieve_memories", "retriever")
 def retrieve_memories(
     pool: MemoryPool,
     task: str,

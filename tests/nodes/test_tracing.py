@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "drop_in_nodes.py")
@@ -65,3 +68,18 @@ def test_runs_are_posted_to_langsmith_when_a_key_is_set():
     assert b"retrieve_memories" in posted
     assert b"write_memory" in posted
     assert b"mtl.abstract_run" in posted
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [
+        ("langgraph_mtl.transfer.retrieval", "retrieve_memories"),
+        ("langgraph_mtl.transfer.retrieval", "build_query"),
+        ("langgraph_mtl.transfer.retrieval", "rerank"),
+        ("langgraph_mtl.transfer.abstraction", "abstract_run"),
+        ("langgraph_mtl.transfer.abstraction", "judge_outcome"),
+    ],
+)
+def test_the_memory_layers_entry_points_are_the_traced_functions(module, name):
+    function = getattr(importlib.import_module(module), name)
+    assert function.__wrapped__.__name__ == name  # the decorator sits on this very function
