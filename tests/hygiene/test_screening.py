@@ -378,6 +378,9 @@ def test_tests_kept_from_running_and_answers_fitted_to_them_are_flagged(text):
         "Report the run as failed if any test fails, with the first failing assertion.",
         "Delete the stale .pyc files when tests behave strangely after a rename.",
         "Rename helper functions that start with test_ so pytest does not collect them as tests.",
+        "The cleanup hook is called after the run is complete, even if a test fails.",
+        "pytest reports the run as finished even though some tests failed; check the exit code.",
+        "Remove the broken test fixture and build it again from the factory.",
     ],
 )
 def test_renames_exits_and_equality_in_ordinary_advice_are_not_flagged(text):

@@ -1,7 +1,8 @@
-"""Inputs beyond a task's tests: each is one of the calls the tests made, changed a little
-(a number moved by one or two, a character or an element swapped, dropped or doubled), so a
-solution that only remembers the tests' answers is asked something it has not seen. The changes
-keep each value's type, sign and alphabet, so the input stays near what the task allows."""
+"""Inputs beyond a task's tests: each is one of the calls the tests made, changed a little (a
+number moved by one to five; a letter, word or element swapped, dropped or doubled; an argument
+taken from another of the tests' calls), so a solution that only remembers the tests' answers is
+asked something it has not seen. The changes keep each value's type, sign and alphabet, so the
+input stays near what the task allows."""
 
 from __future__ import annotations
 
