@@ -61,6 +61,7 @@ from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run, decide
 from langgraph_mtl.transfer.retrieval import (
     QueryStrategy,
     Scorer,
+    checked_min_similarity,
     receipt,
     render_memory_block,
     retrieve_memories,
@@ -164,11 +165,7 @@ def create_memory_retrieval_node(
         raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
     if max_tokens < 1:
         raise ValueError(f"max_tokens: must be >= 1, got {max_tokens}")
-    if min_similarity is not None and not -1.0 <= min_similarity <= 1.0:  # NaN too
-        raise ValueError(
-            f"min_similarity: must be a number from -1 to 1 (cosine similarity), got "
-            f"{min_similarity!r}"
-        )
+    checked_min_similarity(min_similarity)
     configure_tracing()
     get_pool = pool_getter(pool)
     chat = resolve_chat_model(model) if model is not None else None

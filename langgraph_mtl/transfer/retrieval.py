@@ -28,6 +28,7 @@ __all__ = [
     "Receipt",
     "Scorer",
     "build_query",
+    "checked_min_similarity",
     "receipt",
     "render_memory_block",
     "rerank",
@@ -139,6 +140,18 @@ def rerank(
     return [hits[i] for i in order[:k]]
 
 
+def checked_min_similarity(value: object) -> float | None:
+    """A relevance gate as a plain float (``None`` stays), or a short error naming it."""
+    if value is None:
+        return None
+    bound = float(value) if isinstance(value, numbers.Real) else None
+    if isinstance(value, bool) or bound is None or not -1.0 <= bound <= 1.0:
+        raise ValueError(
+            f"min_similarity: must be a number from -1 to 1 (cosine similarity), got {value!r}"
+        )
+    return bound
+
+
 def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple[int, float | None]:
     """``k`` and ``min_similarity`` as plain numbers, or a short error naming the argument,
     before anything is searched."""
@@ -146,15 +159,7 @@ def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple
         raise TypeError(f"task: must be the task's text (a str), got {type(task).__name__}")
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
         raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
-    if min_similarity is None:
-        return int(k), None
-    bound = float(min_similarity) if isinstance(min_similarity, numbers.Real) else None
-    if isinstance(min_similarity, bool) or bound is None or not -1.0 <= bound <= 1.0:
-        raise ValueError(
-            f"min_similarity: must be a number from -1 to 1 (cosine similarity), got "
-            f"{min_similarity!r}"
-        )
-    return int(k), bound
+    return int(k), checked_min_similarity(min_similarity)
 
 
 @traced("mtl.retrieve_memories", "retriever")
