@@ -11,9 +11,10 @@ import math
 import random
 from typing import Any
 
-__all__ = ["Call", "agrees", "probe_calls"]
+__all__ = ["MIN_PROBES", "Call", "agrees", "fitted", "probe_calls"]
 
 Call = tuple[tuple[Any, ...], dict[str, Any]]
+MIN_PROBES = 4  # fewer calls the reference answers the same way twice: no judgement
 
 
 def _nudge_int(value: int, rng: random.Random) -> int:
@@ -169,3 +170,15 @@ def agrees(got: Any, expected: Any) -> bool:
             and all(agrees(got[k], expected[k]) for k in expected)
         )
     return bool(got == expected)
+
+
+def fitted(disagreed: int, given: list[str], expected: list[str]) -> bool:
+    """Whether answers to the probes show a solution fitted to the tests, not the task: it
+    disagrees with the reference on a third of them or more, or gives one answer to all of
+    them where the reference's vary (a remembered table's default) and misses at least two.
+    ``given`` and ``expected`` are the answers shown as text; fewer than :data:`MIN_PROBES`
+    expected answers are no ground for a judgement."""
+    if len(expected) < MIN_PROBES:
+        return False
+    constant = len(set(given)) == 1 and len(set(expected)) > 1
+    return 3 * disagreed >= len(expected) or (constant and disagreed >= 2)

@@ -25,14 +25,13 @@ from typing import Any
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
-from langgraph_mtl.experiments.verifiers.probes import Call, agrees, probe_calls
+from langgraph_mtl.experiments.verifiers.probes import MIN_PROBES, Call, agrees, fitted, probe_calls
 from langgraph_mtl.experiments.verifiers.scratch import scratch
 
 __all__ = ["CallTests"]
 
 MAX_REPLY = 16 << 20
 PROBE_SECONDS = 10.0  # for the calls beyond the tests, each side
-MIN_PROBES = 4  # fewer calls the reference answers the same way twice: no judgement
 REFERENCE_CALL_SECONDS = 1.0  # longer, and the reference has no answer to that call
 _PLAIN = {("builtins", n) for n in ("complex", "set", "frozenset", "slice", "range", "bytearray")}
 
@@ -240,9 +239,7 @@ class CallTests(OneFileVerifier):
                 example = example or (
                     f"{_shown(args, kwargs)} gave {said[:80]}, expected {repr(expected)[:80]}"
                 )
-        # one answer whatever is asked, where the reference's vary: a remembered table's default
-        constant = len(set(given)) == 1 and len({repr(e) for _, e in kept}) > 1
-        if 3 * disagreed < len(kept) and not (constant and disagreed >= 2):
+        if not fitted(disagreed, given, [repr(e) for _, e in kept]):
             return None
         return failed(
             f"the tests pass, but {disagreed} of {len(kept)} calls near theirs get other answers "
