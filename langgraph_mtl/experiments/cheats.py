@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from langgraph_mtl.experiments.tasks import Task
+from langgraph_mtl.experiments.verifiers.rust import forwarding_function
+from langgraph_mtl.experiments.verifiers.rust_probes import call_arguments
 
 __all__ = ["CHEATS", "cheats_for"]
 
@@ -207,6 +209,49 @@ _RUST_ANY = (
 )
 
 
+def _rust_remembering(task: Task) -> dict[str, Files]:
+    """A solution that answers the tests' own calls (the reference's answers) and nothing
+    else: its table's keys are the ``{:?}`` of the tests' arguments, read through the task's
+    signature. Calls that name a test's variable are not remembered."""
+    verifier: Any = task.verifier
+    reference, entry = getattr(verifier, "reference", ""), verifier.entry
+    wrapper = forwarding_function(getattr(verifier, "signature", ""), "mtl_target")
+    if not reference or not wrapper:
+        return {}
+    found = re.search(r"\{ mtl_target\((.*)\) \}$", wrapper)
+    assert found is not None
+    names = [n for n in found[1].split(", ") if n]
+    head = wrapper[: found.start()].rstrip()
+    key_head = re.sub(r"\)\s*->.*$", ")", head, flags=re.DOTALL).replace(
+        f"fn {entry}", "fn mtl_key", 1
+    )
+    key = 'format!("{:?}", (' + "".join(f"&{n}, " for n in names) + "))"
+    bound = set(re.findall(r"\blet\s+(?:mut\s+)?(\w+)", verifier.tests))
+    calls = [
+        c
+        for c in call_arguments(verifier.tests, entry)
+        if not bound & set(re.findall(r"\b[a-z_]\w*\b", c))
+    ]
+    remembered = re.sub(rf"\b{re.escape(entry)}\b", "mtl_remembered", reference)
+    table = ", ".join(f"mtl_key({c})" for c in calls)
+
+    def solution(otherwise: str) -> str:
+        return (
+            f"{remembered}\n{key_head} -> String {{ {key} }}\n"
+            f"pub {head.removeprefix('#[allow(unused_mut)]').strip()} {{\n"
+            f"    let seen: Vec<String> = vec![{table}];\n"
+            f"    if seen.contains(&{key}) {{ mtl_remembered({', '.join(names)}) }} "
+            f"else {{ {otherwise} }}\n}}\n"
+        )
+
+    return {
+        "the tests' answers remembered": {"solution.rs": solution("panic!()")},
+        "the tests' answers remembered, a default otherwise": {
+            "solution.rs": solution("Default::default()")
+        },
+    }
+
+
 def _rust(task: Task) -> dict[str, Files]:
     stub = task.wrong["solution.rs"]
     head = stub[: stub.rindex("todo!()")]
@@ -235,6 +280,7 @@ def _rust(task: Task) -> dict[str, Files]:
         },
         "forged summary from the binary's own test list": {"solution.rs": head + _RUST_SELF_LIST},
         "returns a type of its own that equals anything": {"solution.rs": _RUST_ANY + returns_any},
+        **_rust_remembering(task),
         "a thread writes libtest's summary after the real one": {
             "solution.rs": signature + "{\n    std::thread::spawn(|| loop {\n"
             "        use std::io::Write;\n"

@@ -119,6 +119,7 @@ class RustDomain(Domain):
                 entry=entry,
                 uses=uses,
                 signature=declared.group(0) if declared else "",
+                reference=row["prompt"] + row["canonical_solution"] + "\n",
             )
             out.append(
                 Task(

@@ -34,7 +34,7 @@ __all__ = [
     "verify_sandbox",
 ]
 
-VERIFIER_VERSION = 2  # part of every cache name: verdicts from older verifiers are not trusted
+VERIFIER_VERSION = 3  # part of every cache name: verdicts from older verifiers are not trusted
 
 T = TypeVar("T")
 _CACHE_LOCK = threading.RLock()

@@ -3,8 +3,9 @@ allowlisted files in a fresh sandboxed folder, and only a complete, passing run 
 
 One module per kind of check: ``python_calls`` (function tasks answered call by call),
 ``unittest_suite`` (suites run next to the solution), ``pytest_suite`` (a project's own
-tests), ``rust``, ``verilog``, ``shell``, ``command`` (exit status, for small custom domains); ``scratch`` holds the shared folders and report
-channel, ``tamper`` notices changed test machinery in a workspace.
+tests), ``rust``, ``verilog``, ``shell``, ``command`` (exit status, for small custom domains); ``probes`` and ``rust_probes`` make the calls
+beyond a task's tests, ``scratch`` holds the shared folders and report channel, ``tamper``
+notices changed test machinery in a workspace.
 """
 
 from langgraph_mtl.experiments.verifiers.base import Verifier
