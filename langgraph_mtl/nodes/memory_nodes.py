@@ -61,6 +61,7 @@ from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run, decide
 from langgraph_mtl.transfer.retrieval import (
     QueryStrategy,
     Scorer,
+    checked_k,
     checked_min_similarity,
     receipt,
     render_memory_block,
@@ -95,29 +96,21 @@ class _RunSettings:
     min_similarity: float | None
 
 
-def _number(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise ValueError(f"context.{name} must be a number, got {value!r}")
-    return float(value)
-
-
 def _run_settings(
     runtime: Any, k: int, default_types: list[MemoryType], min_similarity: float | None
 ) -> _RunSettings:
     """This run's retrieval settings, from the context or the node's defaults. Raises
     ValueError naming the context field that is wrong."""
-    raw_k = context_value(runtime, "k", k)
-    if isinstance(raw_k, bool) or not isinstance(raw_k, int) or raw_k < 1:
-        raise ValueError(f"context.k must be a whole number >= 1, got {raw_k!r}")
+    run_k = checked_k(context_value(runtime, "k", k), "context.k")
     raw_types = context_value(runtime, "memory_types", None)
     types = list(parse_memory_types(raw_types, "context.memory_types")) or default_types
     gate = context_value(runtime, "min_similarity", min_similarity)
     domain = context_value(runtime, "domain", None)
     return _RunSettings(
         validate_domain(domain, "context.domain") if domain else None,
-        raw_k,
+        run_k,
         types,
-        None if gate is None else _number(gate, "min_similarity"),
+        checked_min_similarity(gate, "context.min_similarity"),
     )
 
 
@@ -161,8 +154,7 @@ def create_memory_retrieval_node(
     similar to the query are not injected, so a task with no close memory runs without any.
     ``scorers`` re-rank candidates (e.g. :func:`~langgraph_mtl.transfer.retrieval.utility_scorer`).
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
+    checked_k(k)
     if max_tokens < 1:
         raise ValueError(f"max_tokens: must be >= 1, got {max_tokens}")
     checked_min_similarity(min_similarity)

@@ -9,9 +9,15 @@ from typing import Any
 from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, tool
 
-from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.memory.enums import MemoryType, parse_memory_types
 from langgraph_mtl.nodes.base import PoolSource, context_value, pool_getter
-from langgraph_mtl.transfer.retrieval import receipt, render_memory_block, retrieve_memories
+from langgraph_mtl.transfer.retrieval import (
+    checked_k,
+    checked_min_similarity,
+    receipt,
+    render_memory_block,
+    retrieve_memories,
+)
 
 __all__ = ["create_search_memory_tool"]
 
@@ -33,10 +39,10 @@ def create_search_memory_tool(
     ``context.include_own_domain``. The tool's reply is the rendered memory block; its artifact
     is the receipts (id, type, domain, similarity). A pool failure is a reply, not an error.
     """
-    if k < 1:
-        raise ValueError(f"k: must be >= 1, got {k}")
+    checked_k(k)
+    checked_min_similarity(min_similarity)
     get_pool = pool_getter(pool)
-    kinds = [MemoryType(t) for t in memory_types] if memory_types else None
+    kinds = list(parse_memory_types(memory_types, "memory_types")) or None
 
     @tool(name, response_format="content_and_artifact")
     def search_memory(

@@ -28,6 +28,7 @@ __all__ = [
     "Receipt",
     "Scorer",
     "build_query",
+    "checked_k",
     "checked_min_similarity",
     "receipt",
     "render_memory_block",
@@ -140,14 +141,23 @@ def rerank(
     return [hits[i] for i in order[:k]]
 
 
-def checked_min_similarity(value: object) -> float | None:
-    """A relevance gate as a plain float (``None`` stays), or a short error naming it."""
+def checked_k(value: object, name: str = "k") -> int:
+    """How many memories to retrieve as a plain int (numpy's integers too), or a short error
+    naming the setting (``name``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name}: must be a whole number >= 1, got {value!r}")
+    return int(value)
+
+
+def checked_min_similarity(value: object, name: str = "min_similarity") -> float | None:
+    """A relevance gate as a plain float (``None`` stays), or a short error naming the setting
+    (``name``)."""
     if value is None:
         return None
     bound = float(value) if isinstance(value, numbers.Real) else None
     if isinstance(value, bool) or bound is None or not -1.0 <= bound <= 1.0:
         raise ValueError(
-            f"min_similarity: must be a number from -1 to 1 (cosine similarity), got {value!r}"
+            f"{name}: must be a number from -1 to 1 (cosine similarity), got {value!r}"
         )
     return bound
 
@@ -157,9 +167,7 @@ def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple
     before anything is searched."""
     if not isinstance(task, str):
         raise TypeError(f"task: must be the task's text (a str), got {type(task).__name__}")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError(f"k: must be a whole number >= 1, got {k!r}")
-    return int(k), checked_min_similarity(min_similarity)
+    return checked_k(k), checked_min_similarity(min_similarity)
 
 
 @traced("mtl.retrieve_memories", "retriever")

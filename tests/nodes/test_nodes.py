@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from helpers import insight_json, make_record
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -215,6 +216,24 @@ def test_factory_errors_name_the_argument(pool):
 
 
 @pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"k": 0}, "k: must be a whole number >= 1"),
+        ({"k": "3"}, "k: must be a whole number >= 1"),
+        ({"k": True}, "k: must be a whole number >= 1"),
+        ({"min_similarity": 2}, "min_similarity: must be a number from -1 to 1"),
+        ({"memory_types": ["recipe"]}, "memory_types"),
+    ],
+)
+def test_the_search_tool_factory_names_a_wrong_argument(pool, arguments, says):
+    from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
+
+    with pytest.raises(ValueError, match=says):
+        create_search_memory_tool(pool, **arguments)
+    assert create_search_memory_tool(pool, k=np.int64(2), min_similarity=np.float32(0.5))
+
+
+@pytest.mark.parametrize(
     ("arguments", "error", "named"),
     [
         ({"task": None}, TypeError, "task: must be the task's text"),
@@ -268,10 +287,13 @@ def test_a_pool_given_by_location_opens_on_first_use_and_recovers_after_an_outag
 @pytest.mark.parametrize(
     ("context", "says"),
     [
-        ({"k": 0}, "context.k must be a whole number >= 1"),
-        ({"k": "3"}, "context.k must be a whole number >= 1"),
+        ({"k": 0}, "context.k: must be a whole number >= 1"),
+        ({"k": "3"}, "context.k: must be a whole number >= 1"),
+        ({"k": 2.0}, "context.k: must be a whole number >= 1"),
         ({"memory_types": ("recipe",)}, "context.memory_type"),
-        ({"min_similarity": "high"}, "context.min_similarity must be a number"),
+        ({"min_similarity": "high"}, "context.min_similarity: must be a number from -1 to 1"),
+        ({"min_similarity": 5}, "context.min_similarity: must be a number from -1 to 1"),
+        ({"min_similarity": float("nan")}, "context.min_similarity: must be a number"),
         ({"domain": "py thon"}, "context.domain: 'py thon' is not a domain name"),
     ],
 )
