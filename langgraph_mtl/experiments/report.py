@@ -32,6 +32,11 @@ def abstraction_table(groups: dict[str, TypeEmbeddings]) -> list[TypeAnalysis]:
     ]
 
 
+def signed(value: float) -> str:
+    """A difference to three places with its sign; a difference that rounds to zero reads +0.000."""
+    return f"{round(value, 3) + 0.0:+.3f}"
+
+
 def _plot_pass_rates(summary: dict[str, dict[str, Any]], k: int, path: Path) -> None:
     import matplotlib
 
@@ -200,7 +205,7 @@ def paired_lines(
                 pooled.append(c)
             lines.append(
                 f"| {condition} | {c.domain} | {c.tasks} | {c.base_rate:.3f} | {c.rate:.3f} | "
-                f"{c.delta:+.3f} [{c.ci_low:+.3f}, {c.ci_high:+.3f}] | {c.gained} / {c.lost} | "
+                f"{signed(c.delta)} [{signed(c.ci_low)}, {signed(c.ci_high)}] | {c.gained} / {c.lost} | "
                 f"{c.p_value:.3g} |"
             )
     lines += ["", "### Flips", ""]
@@ -394,7 +399,7 @@ def write_report(
         avg_d, avg_t = row["avg (domains)"], row["avg (tasks)"]
         cells += [rates(avg_d), rates(avg_t)]
         delta = _delta_on_shared_tasks(rows, condition, k) if condition != "zero-shot" else None
-        cells.append("-" if delta is None else f"{delta:+.3f}")
+        cells.append("-" if delta is None else signed(delta))
         lines.append("| " + " | ".join(cells) + " |")
     _plot_pass_rates(summary, k, out / "pass_rates.png")
     lines += ["", "![pass rates](pass_rates.png)", "", *design_lines(rows)]

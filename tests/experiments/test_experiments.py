@@ -32,7 +32,7 @@ from langgraph_mtl.experiments.pools import (
     write_snapshot,
 )
 from langgraph_mtl.experiments.repo_domain import mutants
-from langgraph_mtl.experiments.report import scaling_points, write_report
+from langgraph_mtl.experiments.report import scaling_points, signed, write_report
 from langgraph_mtl.experiments.runner import summarize
 from langgraph_mtl.experiments.verifiers import CommandCheck
 from langgraph_mtl.home import mtl_home
@@ -222,6 +222,14 @@ def test_summary_and_report(tmp_path, pool):
     insight = next(line for line in report.splitlines() if line.startswith("| mtl-insight |"))
     assert insight.endswith("| +0.500 |")  # pass@3 averaged over domains: (1 - 0 + 0 - 0) / 2
     assert (tmp_path / "out" / "pass_rates.png").stat().st_size > 1000
+
+
+def test_a_difference_that_rounds_to_zero_reads_plus_zero():
+    assert 0.3 - (0.1 + 0.2) < 0  # floating point leaves a tiny negative remainder
+    assert signed(0.3 - (0.1 + 0.2)) == "+0.000"
+    assert signed(-0.0004) == "+0.000"
+    assert signed(-0.0006) == "-0.001"
+    assert signed(0.5) == "+0.500"
 
 
 def test_abstraction_analysis_separates_clustered_from_mixed():
