@@ -263,6 +263,14 @@ class ShellDomain(Domain):
             )
         return out
 
+    def unusable(self, task: Task) -> str | None:
+        """Printing back what the gold printed on the task's tree passes: the answer depends on
+        nothing the verifier can vary (it is in the request, or a fact of the machine)."""
+        printed = task.verifier.printed_gold()  # type: ignore[attr-defined]
+        if self.check(task, {"answer.sh": printed}).passed:
+            return "printing the gold's output passes (a command cannot be told from it)"
+        return None
+
 
 _DATA_SPLITS = {"source": ("train",), "eval": ("test", "val"), "all": ("test", "val", "train")}
 

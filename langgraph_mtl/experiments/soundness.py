@@ -76,6 +76,9 @@ def check_soundness(
         elif domain.check(task, task.wrong).passed:
             out.references_pass += 1
             out.dropped["the wrong solution passes too (doing nothing is right)"] += 1
+        elif reason := domain.unusable(task):
+            out.references_pass += 1
+            out.dropped[reason] += 1
         else:
             out.references_pass += 1
             out.usable += 1

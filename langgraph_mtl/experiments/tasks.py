@@ -34,7 +34,7 @@ __all__ = [
     "verify_sandbox",
 ]
 
-VERIFIER_VERSION = 3  # part of every cache name: verdicts from older verifiers are not trusted
+VERIFIER_VERSION = 4  # part of every cache name: verdicts from older verifiers are not trusted
 
 T = TypeVar("T")
 _CACHE_LOCK = threading.RLock()
@@ -158,9 +158,15 @@ class Domain(ABC):
     def verifies(self, task: Task) -> bool:
         """The verifier accepts the reference solution twice and rejects the wrong one: a task
         whose reference passes only sometimes (output that changes from run to run) would mark
-        right answers wrong, and would be chosen on one machine and not on the next."""
+        right answers wrong, and would be chosen on one machine and not on the next; and
+        the domain's own rule (``unusable``) finds nothing against it."""
         accepted = all(self.check(task, task.reference).passed for _ in range(2))
-        return accepted and not self.check(task, task.wrong).passed
+        return accepted and not self.check(task, task.wrong).passed and not self.unusable(task)
+
+    def unusable(self, task: Task) -> str | None:
+        """Why a task whose reference passes and wrong solution fails is still not used (a
+        domain's own rule), or None."""
+        return None
 
     def check(self, task: Task, files: dict[str, str]) -> Verdict:
         """The task's verifier on the given solution files."""

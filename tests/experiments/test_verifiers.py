@@ -12,7 +12,7 @@ import pytest
 from helpers import TinyDomain, solve_tiny
 
 from langgraph_mtl import Outcome
-from langgraph_mtl.agent.sandbox import bubblewrap_available
+from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
 from langgraph_mtl.experiments.cheats import cheats_for
 from langgraph_mtl.experiments.conditions import CONDITIONS
 from langgraph_mtl.experiments.domains import get_domain
@@ -23,7 +23,7 @@ from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
 from langgraph_mtl.experiments.verifiers.rust import forwarding_function, judged
 from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
 from langgraph_mtl.experiments.verifiers.scratch import read_result
-from langgraph_mtl.experiments.verifiers.shell import ShellOutcome, make_variant
+from langgraph_mtl.experiments.verifiers.shell import ShellOutcome, make_variant, printing
 from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
 from langgraph_mtl.experiments.verifiers.verilog import design_reach, tag_testbench
 
@@ -295,6 +295,8 @@ SHELL_TREE = "mkdir -p d/a d/b\nprintf 'x\\ny\\n' > d/f.txt\n"
         ("ls -d d/*/", "ls -d d/*/", "printf 'd/a/\\nd/b/\\n'"),
         ("wc -l < d/f.txt", "cat d/f.txt | wc -l", "echo 2"),
         ("sort -r d/f.txt", "sort d/f.txt | tac", "printf 'y\\nx\\n'"),
+        ("head -n 1 d/f.txt", "sed -n 1p d/f.txt", "echo x"),
+        ("tail -n 1 d/f.txt", "sed -n '$p' d/f.txt", "echo y"),
         (
             'for f in d/*.txt; do mv "$f" "${f%.txt}.bak"; done',
             'for f in $(ls d/*.txt); do mv "$f" "d/$(basename "$f" .txt).bak"; done',
@@ -312,6 +314,67 @@ def test_a_shell_answer_printing_or_redoing_what_the_gold_did_on_the_one_tree_fa
     assert "on a variant of it" in verdict.report
 
 
+@pytest.mark.parametrize(
+    ("gold", "honest"),
+    [
+        ("echo $HOME", 'printf "%s\\n" "$HOME"'),
+        ("umask", "umask"),
+        ("echo $TERM", 'echo "${TERM}"'),
+        ("env | grep -c .", "printenv | wc -l"),
+        ("ulimit -n", "ulimit -a | grep -i 'open files' | grep -o '[0-9]*$'"),
+        ("echo $PATH | tr : '\\n' | tail -n 1", "printenv PATH | sed 's/.*://'"),
+    ],
+)
+def test_a_shell_answer_printing_an_environment_fact_fails(gold, honest):
+    verifier = ShellOutcome(setup=SHELL_TREE, golds=(gold,), env={})
+    assert verifier.check({"answer.sh": honest}, "none").passed
+    verdict = verifier.check({"answer.sh": verifier.printed_gold("none")}, "none")
+    assert not verdict.passed
+    assert "on a variant of it" in verdict.report
+
+
+def test_printing_prints_exactly_its_output_even_with_the_end_marker_inside(tmp_path):
+    for output in ("", "a b\n  c", "MTL_END\n$HOME `x`"):
+        script = printing(output)
+        shown = Sandbox(tmp_path, mode="none").run(script).output
+        assert shown == output + "\n"
+
+
+def _shell_task(gold: str) -> Task:
+    verifier = ShellOutcome(setup=SHELL_TREE, golds=(gold,), env={})
+    return Task(
+        domain="shell",
+        task_id="t",
+        instruction="",
+        files={},
+        verifier=verifier,
+        reference={"answer.sh": gold},
+        wrong={"answer.sh": "true\n"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("gold", "used"),
+    [
+        ("echo hello | base64", False),  # the answer is in the request: printing it passes
+        ("basename /usr/local/bin/x.sh", False),
+        ("cat d/f.txt", True),
+        ("sort -r d/f.txt", True),
+    ],
+)
+def test_a_shell_task_whose_printed_answer_passes_is_not_used(gold, used):
+    shell, task = get_domain("shell"), _shell_task(gold)
+    assert shell.verifies(task) is used
+    found = check_soundness(shell, [task])
+    assert found.sound and found.usable == int(used)
+    if not used:
+        assert found.dropped == {
+            "printing the gold's output passes (a command cannot be told from it)": 1
+        }
+    else:
+        assert found.cheats_fail == found.cheats_tried >= 4  # printing among them
+
+
 def test_a_trees_variant_doubles_text_twins_files_and_adds_folders(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.txt").write_text("one\ntwo")
@@ -319,8 +382,9 @@ def test_a_trees_variant_doubles_text_twins_files_and_adds_folders(tmp_path):
     os.utime(tmp_path / "sub" / "a.txt", (1_000_000, 1_000_000))
     (tmp_path / "link").symlink_to("b.bin")
     assert make_variant(tmp_path) == 2 + 1 + 2  # two folders, one text file, two twins
-    assert (tmp_path / "sub" / "a.txt").read_text() == "one\ntwo\none\ntwo"
-    assert (tmp_path / "sub" / "twin-a.txt").read_text() == "one\ntwo\none\ntwo"
+    doubled = "# twin line\none\ntwo\none\ntwo\n# twin line\n"
+    assert (tmp_path / "sub" / "a.txt").read_text() == doubled
+    assert (tmp_path / "sub" / "twin-a.txt").read_text() == doubled
     assert (tmp_path / "b.bin").read_bytes() == (tmp_path / "twin-b.bin").read_bytes() == b"\0\1"
     assert (tmp_path / "sub" / "a.txt").stat().st_mtime == 1_000_000
     assert (tmp_path / "twin-folder").is_dir() and (tmp_path / "sub" / "twin-folder").is_dir()

@@ -2,8 +2,10 @@
 on their own copies, each in its own sandbox (the answer never sees the golds, the base tree or
 the other copies), and the answer passes when its output and resulting tree equal a gold's. It
 must do so twice: on the tree the task describes, and on a variant of it (every text file's
-lines twice over, a twin beside every file, an empty folder in every folder), so printing or recreating what the gold produced
-on the one tree it was shown is not enough."""
+lines twice over between two new lines, a twin beside every file, an empty folder in every
+folder) run in a varied environment (variables, umask, limits), so printing or recreating what
+the gold produced on the one tree it was shown is not enough. A task whose gold output printed
+back still passes cannot tell a command from its output and is not used (``printing``)."""
 
 from __future__ import annotations
 
@@ -21,10 +23,17 @@ from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import scratch
 
-__all__ = ["ShellOutcome", "make_variant", "tree_digest"]
+__all__ = ["ShellOutcome", "make_variant", "printing", "tree_digest"]
 
 TIMEOUT = 10.0
 TWIN = "twin-"
+EDGE = b"# twin line\n"  # opens and closes every text file of the variant
+# the variant's environment: other variables, umask and limits than the task's tree runs with
+VARIED = (
+    'export TERM=vt100 LANG=C.UTF-8 LC_ALL=C.UTF-8 OMP_NUM_THREADS=1 MTL_TWIN=1 HOME="$PWD/twin-home"\n'
+    'export PATH="$PATH:$PWD/twin-bin"\n'
+    "umask 0027\nulimit -S -n 999 2>/dev/null\nulimit -S -s 4096 2>/dev/null\n"
+)
 
 
 def tree_digest(root: Path) -> str:
@@ -56,9 +65,9 @@ def _text(data: bytes) -> bool:
 
 def make_variant(root: Path) -> int:
     """Change the tree at ``root`` into a variant of itself: every text file's lines written
-    twice over, beside every regular file a twin named ``twin-<name>`` (same content,
-    permissions and times) and in every folder an empty one named ``twin-folder``. Returns how
-    many entries were changed or added."""
+    twice over between two new lines (``EDGE``), beside every regular file a twin named
+    ``twin-<name>`` (same content, permissions and times) and in every folder an empty one
+    named ``twin-folder``. Returns how many entries were changed or added."""
     changed = 0
     for folder, _, files in list(os.walk(root)):
         (Path(folder) / f"{TWIN}folder").mkdir()
@@ -71,12 +80,20 @@ def make_variant(root: Path) -> int:
             if _text(content):
                 times = path.stat()
                 joint = b"" if not content or content.endswith(b"\n") else b"\n"
-                path.write_bytes(content + joint + content)
+                path.write_bytes(EDGE + content + joint + content + joint + EDGE)
                 os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
                 changed += 1
             shutil.copy2(path, path.with_name(TWIN + name))
             changed += 1
     return changed
+
+
+def printing(output: str) -> str:
+    """A script that prints ``output`` and does nothing else."""
+    end = "MTL_END"
+    while end in output:
+        end += "_"
+    return f"cat <<'{end}'\n{output}\n{end}\n"
 
 
 def _normalise(raw: str, workdir: Path) -> str:
@@ -98,15 +115,23 @@ class ShellOutcome(OneFileVerifier):
     missing_hint: ClassVar[str] = ": write the command(s) into answer.sh"
 
     def _outcome(
-        self, base: Path, script: str, workdir: Path, mode: SandboxMode
+        self, base: Path, script: str, workdir: Path, mode: SandboxMode, varied: bool = False
     ) -> tuple[str, str]:
         shutil.copytree(base, workdir, symlinks=True)
         exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in self.env.items())
+        exports += VARIED if varied else ""
         box = Sandbox(workdir, mode=mode, timeout=TIMEOUT, max_output_chars=200_000)
         done = box.run(f"{exports}exec 2>/dev/null\n{script}")
         if done.timed_out:
             return "<timed out>", ""
         return _normalise(done.output, workdir), tree_digest(workdir)
+
+    def printed_gold(self, mode: SandboxMode = "auto") -> str:
+        """A script printing what the first gold command prints on the task's tree."""
+        with scratch() as dirs:
+            base = dirs.out / "base"
+            Sandbox(base, mode=mode, timeout=60).run(self.setup)
+            return printing(self._outcome(base, self.golds[0], dirs.out / "gold", mode)[0])
 
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
         with scratch() as dirs:
@@ -118,11 +143,12 @@ class ShellOutcome(OneFileVerifier):
             shutil.copytree(base, variant, symlinks=True)
             make_variant(variant)
             for tree, which in ((base, "the task's file tree"), (variant, "a variant of it")):
+                varied = tree is variant
                 expected = [
-                    self._outcome(tree, gold, dirs.out / f"{tree.name}-gold{i}", mode)
+                    self._outcome(tree, gold, dirs.out / f"{tree.name}-gold{i}", mode, varied)
                     for i, gold in enumerate(self.golds)
                 ]
-                got = self._outcome(tree, text, dirs.out / f"{tree.name}-answer", mode)
+                got = self._outcome(tree, text, dirs.out / f"{tree.name}-answer", mode, varied)
                 if got not in expected:
                     return failed(_mismatch(got, expected[0], which))
         return Verdict(True, "answer.sh matches the expected output and file changes")
