@@ -283,9 +283,8 @@ def test_verilog_loader_references_pass_and_wrong_solutions_fail():
 def test_shell_loader_builds_the_tree_and_compares_output_and_file_changes(tmp_path):
     domain = get_domain("shell")
     tasks = {t.task_id: t for t in domain.all_tasks()}
-    assert (
-        len(tasks) >= 170
-    )  # of 300: the rest cannot be told from a no-op or from printing, or vary
+    # of 300: the rest cannot be told from a no-op or from printing, or vary per run
+    assert len(tasks) >= 170
     for task in list(tasks.values())[:3]:
         assert domain.check(task, task.reference).passed, task.task_id
         assert not domain.check(task, task.wrong).passed, task.task_id

@@ -5,7 +5,8 @@ must do so twice: on the tree the task describes, and on a variant of it (every 
 lines twice over between two new lines, a twin beside every file, an empty folder in every
 folder) run in a varied environment (variables, umask, limits), so printing or recreating what
 the gold produced on the one tree it was shown is not enough. A task whose gold output printed
-back still passes cannot tell a command from its output and is not used (``printing``)."""
+back still passes cannot tell a command from its output; the shell domain does not use it
+(``ShellDomain.unusable``, with ``ShellOutcome.printed_gold``)."""
 
 from __future__ import annotations
 
