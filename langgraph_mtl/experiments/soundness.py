@@ -71,16 +71,14 @@ def check_soundness(
     for index, task in enumerate(tasks, start=1):
         out.tasks += 1
         reference = domain.check(task, task.reference)
+        out.references_pass += reference.passed
         if not reference.passed:
             out.dropped[f"reference fails: {_reason(reference.report)}"] += 1
         elif domain.check(task, task.wrong).passed:
-            out.references_pass += 1
             out.dropped["the wrong solution passes too (doing nothing is right)"] += 1
         elif reason := domain.unusable(task):
-            out.references_pass += 1
             out.dropped[reason] += 1
         else:
-            out.references_pass += 1
             out.usable += 1
             for name, files in (cheats_for(task) if cheats else {}).items():
                 out.cheats_tried += 1

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.sandbox import CommandResult, Sandbox, SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
 from langgraph_mtl.experiments.verifiers.scratch import scratch
@@ -127,17 +127,21 @@ class ShellOutcome(OneFileVerifier):
             return "<timed out>", ""
         return _normalise(done.output, workdir), tree_digest(workdir)
 
+    def _build_tree(self, base: Path, mode: SandboxMode) -> CommandResult:
+        """The task's file tree, built at ``base`` by its setup script."""
+        return Sandbox(base, mode=mode, timeout=60).run(self.setup)
+
     def printed_gold(self, mode: SandboxMode = "auto") -> str:
         """A script printing what the first gold command prints on the task's tree."""
         with scratch() as dirs:
             base = dirs.out / "base"
-            Sandbox(base, mode=mode, timeout=60).run(self.setup)
+            self._build_tree(base, mode)
             return printing(self._outcome(base, self.golds[0], dirs.out / "gold", mode)[0])
 
     def check_file(self, text: str, mode: SandboxMode) -> Verdict:
         with scratch() as dirs:
             base = dirs.out / "base"
-            built = Sandbox(base, mode=mode, timeout=60).run(self.setup)
+            built = self._build_tree(base, mode)
             if built.exit_code != 0:
                 return failed(f"the task's file tree could not be built: {built.output[-300:]}")
             variant = dirs.out / "variant"
