@@ -3,6 +3,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 DEBS := scripts/install-debian-packages
+# two workers (the 2-core reference machine); the tests of one shared server run on one worker
+PARALLEL ?= -n 2 --dist loadgroup
 
 .PHONY: demo test test-unit lint format bench clean
 
@@ -27,10 +29,10 @@ test: $(VENV)/.all
 	$(DEBS) bubblewrap:bwrap iverilog:iverilog tree:tree
 	$(VENV)/bin/mtl experiment fetch
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest
+	$(PY) -m pytest $(PARALLEL)
 
 test-unit: $(VENV)/.all
-	$(PY) -m pytest -m "not integration and not toolchain"
+	$(PY) -m pytest $(PARALLEL) -m "not integration and not toolchain"
 
 lint: $(VENV)/.all
 	$(VENV)/bin/ruff check .

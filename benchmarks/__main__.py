@@ -5,7 +5,9 @@
    own speed (embed + unfiltered query of the same index) in the same run, recall@3 against
    brute force, and the writer node's own cost (:mod:`benchmarks.scale`);
 3. JSONL import with vectors against a raw ``collection.add`` (:mod:`benchmarks.imports`);
-4. redaction and screening on hostile text: growth for 4x the length (:mod:`benchmarks.hostile`).
+4. redaction and screening on hostile text: growth for 4x the length (:mod:`benchmarks.hostile`);
+5. screening: a dot inside a word at every word position of every corpus text changes no
+   verdict (:mod:`benchmarks.screening`; the tests try a third of the positions).
 
 Results go to ``benchmarks/results/latest.json`` and ``benchmarks/results/retrieval.png``.
 """
@@ -20,7 +22,7 @@ from typing import Any
 
 from rich.console import Console
 
-from benchmarks import hostile
+from benchmarks import hostile, screening
 from benchmarks.data import memory_texts
 from benchmarks.imports import import_ratio
 from benchmarks.scale import as_dicts, run_sizes
@@ -77,18 +79,24 @@ def main() -> None:
     )
     imported = import_ratio(args.import_records, console)
     hostile_text = hostile.report()
+    rows = [row for name in screening.CORPORA for row in screening.load(name)]
+    dots = screening.dots_that_change_a_verdict(rows)
+    console.print(f"screening: a dot inside a word changed {len(dots)} verdicts (every position)")
     args.out.mkdir(parents=True, exist_ok=True)
     results = {
         "embedder_sentences_per_s": round(rate),
         "sizes": as_dicts(sizes),
         "import": imported,
         "hostile_text": hostile_text,
+        "dots_that_change_a_verdict": len(dots),
     }
     (args.out / "latest.json").write_text(json.dumps(results, indent=2) + "\n")
     plot(results["sizes"], args.out / "retrieval.png")
     console.print(f"results: {args.out / 'latest.json'}, plot: {args.out / 'retrieval.png'}")
     if not hostile_text["target_met"]:
         raise SystemExit("hostile text: redaction or screening grew faster than linearly")
+    if dots:
+        raise SystemExit(f"screening: a dot inside a word changed a verdict: {dots[0]!r}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Injection screening against the labelled corpora in ``tests/data``:
 `python -m benchmarks.screening` prints recall per injection category and false positives per
-benign category, for each corpus and in total."""
+benign category, for each corpus and in total, and checks at every word position of every text
+that a file name with a dot ("(see notes.md)") changes no verdict (the test suite checks a third
+of the positions)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,22 @@ def score(rows: list[dict[str, str]]) -> dict[tuple[str, str], tuple[int, int]]:
     return {key: (flagged, total) for key, (flagged, total) in sorted(out.items())}
 
 
+def dots_that_change_a_verdict(rows: list[dict[str, str]]) -> list[str]:
+    """The texts whose verdict changes when "(see notes.md)" rather than "(see notes_md)" is
+    put after one of their words (should be none: a dot inside a word ends no sentence)."""
+    changed = []
+    for row in rows:
+        words = row["text"].split(" ")
+        for i in range(1, len(words)):
+            with_dot, without = (
+                " ".join([*words[:i], f"(see {name})", *words[i:]])
+                for name in ("notes.md", "notes_md")
+            )
+            if screen(with_dot).flagged != screen(without).flagged:
+                changed.append(with_dot)
+    return changed
+
+
 def main() -> None:
     rows = [row for name in CORPORA for row in load(name)]
     cells = score(rows)
@@ -43,6 +61,10 @@ def main() -> None:
     precision = tp / (tp + fp) if tp + fp else 1.0
     print(f"\nrecall {tp}/{positives} = {tp / positives:.3f}, precision {precision:.3f} "
           f"({fp} benign texts flagged)")  # fmt: skip
+    changed = dots_that_change_a_verdict(rows)
+    print(f"a dot inside a word changed {len(changed)} verdicts at every word position")
+    if changed:
+        raise SystemExit(f"first: {changed[0]!r}")
 
 
 if __name__ == "__main__":

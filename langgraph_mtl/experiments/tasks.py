@@ -8,6 +8,7 @@ Each task can place its reference solution or a wrong one, so loaders are checke
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode, bubblewrap_available
 from langgraph_mtl.agent.verdict import Verdict
 from langgraph_mtl.experiments.verifiers import Verifier, fingerprint, tampering
+from langgraph_mtl.experiments.wheels import PinnedWheel
 from langgraph_mtl.home import mtl_home
 
 __all__ = [
@@ -31,6 +33,8 @@ __all__ = [
     "first_usable",
     "python_first",
     "heredoc",
+    "ship_lists",
+    "shipped_list",
     "verify_sandbox",
 ]
 
@@ -97,12 +101,29 @@ class Task:
 
 
 class Domain(ABC):
-    """A source of tasks; ``tasks()`` is deterministic and split into source/eval halves."""
+    """A source of tasks; ``tasks()`` is deterministic and split into source/eval halves.
+
+    Which tasks are usable (the reference passes twice, the wrong solution fails, the domain's
+    own rule finds nothing) is known three ways, the first that applies: this machine's own
+    screening of every task (:meth:`screened`, cached); the list shipped with the package
+    (``usable_tasks.json``), trusted only for the same verifier version and task data (sha256);
+    otherwise every task is screened here. Either way a task is verified here, once and
+    cached, before :meth:`tasks` hands it out (:meth:`usable`).
+    """
 
     name: str
+    data: tuple[PinnedWheel, ...] = ()  # the pinned packages its task data comes from
 
-    def fetch(self) -> int:
-        """Download the task data and build what its verifier needs; returns the task count."""
+    def data_digest(self) -> str:
+        """The sha256 of the task data (of its pinned packages' own digests, in order)."""
+        joined = "\n".join(wheel.sha256 for wheel in self.data)
+        return hashlib.sha256(joined.encode()).hexdigest()
+
+    def fetch(self, verify: str = "none") -> int:
+        """Download and sha256-check the task data and build what its verifier needs; with
+        ``verify="all"`` also screen every task here. Returns the usable-task count."""
+        if verify == "all":
+            return len(self.screened())
         return len(self.all_tasks())
 
     @abstractmethod
@@ -110,11 +131,24 @@ class Domain(ABC):
         """Every task of the data set, in a fixed order."""
 
     def all_tasks(self) -> list[Task]:
-        """The tasks whose reference solution passes its verifier here and whose wrong solution
-        fails it (checked once, cached): data sets hold entries that do not build with the
-        installed toolchain, give different output on each run, or cannot tell a no-op apart."""
+        """The usable tasks (see the class docstring for how that is known); data sets hold
+        entries that do not build with the installed toolchain, give different output on each
+        run, or cannot tell a no-op apart."""
+        if self._screened_cache().exists():
+            return self.screened()
         tasks = self._candidates()
-        cache = cache_dir() / f"{self.name}-verified-v{VERIFIER_VERSION}.json"
+        shipped = shipped_list(self.name, self.data_digest())
+        if shipped is None:
+            return self.screened()
+        return [t for t in tasks if t.task_id in shipped]
+
+    def _screened_cache(self) -> Path:
+        return cache_dir() / f"{self.name}-verified-v{VERIFIER_VERSION}.json"
+
+    def screened(self) -> list[Task]:
+        """Every task screened here (once; the verdicts are cached) and the usable ones kept."""
+        tasks = self._candidates()
+        cache = self._screened_cache()
         if cache.exists():
             good = set(json.loads(cache.read_text()))
         else:
@@ -129,13 +163,23 @@ class Domain(ABC):
             cache.write_text(json.dumps(sorted(good)))
         return [t for t in tasks if t.task_id in good]
 
+    def usable(self, task: Task) -> bool:
+        """Whether ``task`` verifies here: from this machine's screening when there is one,
+        else checked now (:meth:`verifies`) and the verdict cached."""
+        cache = self._screened_cache()
+        if cache.exists():
+            return task.task_id in set(json.loads(cache.read_text()))
+        return bool(self.cached_verdict(task.task_id, lambda: self.verifies(task)))
+
     def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
-        """``split``: "source" (memory generation), "eval" (evaluation) or "all"; disjoint halves."""
+        """``split``: "source" (memory generation), "eval" (evaluation) or "all"; disjoint
+        halves of the usable tasks in seeded order, each verified here before it is handed out
+        (up to ``limit`` that verify; a task past the limit is never verified)."""
         items = list(self.all_tasks())
         random.Random(f"{self.name}-{seed}").shuffle(items)
         half = len(items) // 2
         chosen = {"source": items[:half], "eval": items[half:], "all": items}[split]
-        return chosen[:limit] if limit is not None else chosen
+        return first_usable(chosen, limit, lambda t: t if self.usable(t) else None)
 
     def cached_verdict(self, task_id: str, compute: Callable[[], Any]) -> Any:
         """A per-task verdict (any JSON value), computed once and kept in the domain's cache
@@ -171,6 +215,37 @@ class Domain(ABC):
     def check(self, task: Task, files: dict[str, str]) -> Verdict:
         """The task's verifier on the given solution files."""
         return task.verify(files)
+
+
+SHIPPED_LISTS = Path(__file__).with_name("usable_tasks.json")
+
+
+def shipped_list(domain: str, data_digest: str) -> set[str] | None:
+    """The usable task ids shipped for ``domain``, or None when there is none for this
+    verifier version and this task data (then the tasks are screened here)."""
+    try:
+        entry = json.loads(SHIPPED_LISTS.read_text(encoding="utf-8")).get(domain)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(entry, dict):
+        return None
+    if entry.get("verifier_version") != VERIFIER_VERSION or entry.get("data") != data_digest:
+        return None
+    return set(entry.get("tasks") or ())
+
+
+def ship_lists(domains: Iterable[Domain], path: Path = SHIPPED_LISTS) -> dict[str, int]:
+    """Write each domain's screened usable tasks, with the verifier version and the data's
+    digest, as the list shipped with the package. Returns the count per domain."""
+    lists = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    for domain in domains:
+        lists[domain.name] = {
+            "verifier_version": VERIFIER_VERSION,
+            "data": domain.data_digest(),
+            "tasks": sorted(t.task_id for t in domain.screened()),
+        }
+    path.write_text(json.dumps(lists, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return {name: len(entry["tasks"]) for name, entry in lists.items()}
 
 
 def first_usable(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -575,7 +576,12 @@ def test_the_solution_is_stopped_while_the_reference_answers(monkeypatch):
     answers = CallTests._answers
 
     def watched(self, asked, mode):
-        seen.append(_children_states())
+        states = _children_states()
+        deadline = time.monotonic() + 2  # a stop signal lands when the process is next scheduled
+        while "T" not in states and time.monotonic() < deadline:
+            time.sleep(0.01)
+            states = _children_states()
+        seen.append(states)
         return answers(self, asked, mode)
 
     monkeypatch.setattr(CallTests, "_answers", watched)
@@ -594,3 +600,75 @@ def test_a_solution_that_ends_after_the_tests_fails_without_breaking_the_verifie
     task = _add_task()
     verdict = task.verify({"solution.py": ending})
     assert not verdict.passed and "calls near theirs" in verdict.report, verdict.report
+
+
+def _shipped(tmp_path, monkeypatch, **entry):
+    from langgraph_mtl.experiments import tasks as tasks_module
+
+    path = tmp_path / "usable_tasks.json"
+    path.write_text(json.dumps({"alpha": entry}))
+    monkeypatch.setattr(tasks_module, "SHIPPED_LISTS", path)
+
+
+def _counting(calls):
+    class Counted(TinyDomain):
+        all_tasks = Domain.all_tasks
+
+        def verifies(self, task):
+            calls.append(task.task_id)
+            return super().verifies(task)
+
+    return Counted("alpha")
+
+
+def test_a_shipped_list_is_trusted_and_each_task_is_verified_when_first_used(tmp_path, monkeypatch):
+    from langgraph_mtl.experiments.tasks import VERIFIER_VERSION
+
+    monkeypatch.setenv("MTL_HOME", str(tmp_path / "home"))
+    calls: list[str] = []
+    domain = _counting(calls)
+    listed = ["alpha-0", "alpha-2", "alpha-3"]  # the machine that made the list dropped one
+    _shipped(
+        tmp_path,
+        monkeypatch,
+        verifier_version=VERIFIER_VERSION,
+        data=domain.data_digest(),
+        tasks=listed,
+    )
+    assert [t.task_id for t in domain.all_tasks()] == listed
+    assert calls == []  # nothing screened up front
+    (first,) = domain.tasks("all", limit=1)
+    assert calls == [first.task_id]  # only the task handed out
+    assert domain.tasks("all", limit=1) == [first]
+    assert calls == [first.task_id]  # and once: the verdict is cached
+
+
+@pytest.mark.parametrize("stale", ["verifier_version", "data"])
+def test_a_shipped_list_of_another_verifier_or_other_data_is_screened_again(
+    stale, tmp_path, monkeypatch
+):
+    from langgraph_mtl.experiments.tasks import VERIFIER_VERSION
+
+    monkeypatch.setenv("MTL_HOME", str(tmp_path / "home"))
+    calls: list[str] = []
+    domain = _counting(calls)
+    entry = {
+        "verifier_version": VERIFIER_VERSION,
+        "data": domain.data_digest(),
+        "tasks": ["alpha-0"],
+    }
+    entry[stale] = "something else" if stale == "data" else VERIFIER_VERSION - 1
+    _shipped(tmp_path, monkeypatch, **entry)
+    assert [t.task_id for t in domain.all_tasks()] == [f"alpha-{i}" for i in range(4)]
+    assert sorted(calls) == [f"alpha-{i}" for i in range(4)]  # every task screened here
+
+
+def test_the_shipped_lists_name_this_verifier_and_the_pinned_data():
+    from langgraph_mtl.experiments.tasks import SHIPPED_LISTS, VERIFIER_VERSION
+
+    shipped = json.loads(SHIPPED_LISTS.read_text())
+    for name in ("python", "rust", "verilog", "shell"):
+        domain = get_domain(name)
+        assert shipped[name]["verifier_version"] == VERIFIER_VERSION, name
+        assert shipped[name]["data"] == domain.data_digest(), name
+        assert len(shipped[name]["tasks"]) >= 90, name

@@ -329,14 +329,14 @@ def test_an_import_whose_batches_overflow_the_workers_pipes_finishes(pool, monke
 
     monkeypatch.setattr(bulk_hygiene.os, "cpu_count", lambda: 2)
     filler = "Check the build log for the first error, then fix that one. " * 14
-    lines = [
+    lines = [  # two batches of 200 records of 900 characters: far more than a pipe holds
         json.dumps(
             {"record": _record("ops", f"t{i}", f"build lesson {i}", filler).model_dump(mode="json")}
         )
-        for i in range(1200)
+        for i in range(400)
     ]
-    assert pool.import_jsonl(lines, batch_size=300).imported == 1200
-    assert pool.count() == 1200
+    assert pool.import_jsonl(lines, batch_size=200).imported == 400
+    assert pool.count() == 400
 
 
 def test_secrets_in_object_keys_are_redacted_and_no_entry_is_lost():

@@ -120,9 +120,11 @@ def test_a_dot_inside_a_word_does_not_end_the_sentence():
     words without the dot ("notes_md") give: rules and negations read whole sentences."""
     rows = [row for name in CORPORA for row in load(name)]
     changed = []
-    for row in rows:
+    for index, row in enumerate(rows):
         words = row["text"].split(" ")
-        for i in range(1, len(words)):
+        # every third word position, starting one further in each row: all positions are
+        # tried across the corpora, each text at a third of them (``make bench`` tries all)
+        for i in range(1 + index % 3, len(words), 3):
             with_dot, without = (
                 " ".join([*words[:i], f"(see {name})", *words[i:]])
                 for name in ("notes.md", "notes_md")
