@@ -84,7 +84,7 @@ def _recall(
 
 
 def _writer_cost(pool: Any, runs: int = 40) -> float:
-    writer = create_memory_writer_node(pool, memory_type="trajectory")
+    writer = create_memory_writer_node(pool, memory_types="trajectory")
 
     class Runtime:
         context = MemoryContext(domain="python", task_id="bench")

@@ -45,7 +45,7 @@ def build_graph(pool: MemoryPool, model: BaseChatModel) -> StateGraph:
     builder = StateGraph(State, context_schema=MemoryContext)
     builder.add_node(create_memory_retrieval_node(pool))
     builder.add_node("solve", solve)
-    builder.add_node(create_memory_writer_node(pool, model=model, memory_type="insight"))
+    builder.add_node(create_memory_writer_node(pool, model=model, memory_types="insight"))
     builder.add_edge(START, "retrieve_memories")
     builder.add_edge("retrieve_memories", "solve")
     builder.add_edge("solve", "write_memory")

@@ -74,7 +74,7 @@ def retriever_demo(pool: MemoryPool) -> None:
 
 def review_demo(pool: MemoryPool) -> None:
     builder = StateGraph(MemoryState, context_schema=MemoryContext)
-    builder.add_node(create_memory_writer_node(pool, memory_type="trajectory", review=True))
+    builder.add_node(create_memory_writer_node(pool, memory_types="trajectory", review=True))
     builder.add_edge(START, "write_memory")
     builder.add_edge("write_memory", END)
     graph = builder.compile(checkpointer=InMemorySaver())

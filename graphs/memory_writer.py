@@ -15,7 +15,7 @@ builder.add_node(
     create_memory_writer_node(
         lambda: open_pool(collection=os.environ.get("MTL_COLLECTION", "mtl_memories")),
         model=os.environ.get("MTL_MODEL", "local"),
-        memory_type=os.environ.get("MTL_WRITE_TYPES", "insight").split(","),
+        memory_types=os.environ.get("MTL_WRITE_TYPES", "insight").split(","),
     )
 )
 builder.add_edge(START, "write_memory")

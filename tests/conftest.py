@@ -22,13 +22,15 @@ _SHARED_SERVERS = {"local_server": "local-model", "local_model": "local-model"}
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Group the tests of each shared server (``xdist_group``) so ``--dist loadgroup`` sends
-    them to one worker: one model server per run, not one per worker."""
+    them to one worker: one model server per run, not one per worker. The grouped tests come
+    first, so the other worker runs everything else meanwhile."""
+    grouped = set()
     for item in items:
-        groups = {
-            _SHARED_SERVERS[f] for f in getattr(item, "fixturenames", ()) if f in _SHARED_SERVERS
-        }
-        for group in sorted(groups):
+        names = getattr(item, "fixturenames", ())
+        for group in sorted({_SHARED_SERVERS[f] for f in names if f in _SHARED_SERVERS}):
             item.add_marker(pytest.mark.xdist_group(group))
+            grouped.add(item.nodeid)
+    items.sort(key=lambda item: item.nodeid not in grouped)
 
 
 @pytest.fixture

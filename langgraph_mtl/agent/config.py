@@ -1,4 +1,5 @@
-"""The coding agent's configuration in four groups, each checked and normalised once when built.
+"""The coding agent's configuration in four groups, each checked and normalised once when built
+and passed whole to what uses it (the retrieval and writer settings are the nodes' own).
 
 create_coding_agent(
     "local",
@@ -12,76 +13,20 @@ create_coding_agent(
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from langgraph_mtl.agent.sandbox import SandboxMode
-from langgraph_mtl.memory.enums import MemoryType, parse_memory_types
-from langgraph_mtl.transfer.retrieval import QueryStrategy, Scorer
+from langgraph_mtl.nodes.retrieval_node import RetrievalConfig
+from langgraph_mtl.nodes.writer_node import WriterConfig
+from langgraph_mtl.pool.search import checked_k
 
-if TYPE_CHECKING:
-    from langchain_core.language_models import BaseChatModel
+__all__ = ["DEFAULT_RETRIEVAL", "Limits", "RetrievalConfig", "SandboxConfig", "WriterConfig"]
 
-    from langgraph_mtl.nodes.outbox import Outbox
-
-__all__ = ["Limits", "RetrievalConfig", "SandboxConfig", "WriterConfig"]
-
-TypesArg = Iterable[MemoryType | str] | MemoryType | str
 SANDBOX_MODES = ("auto", "bwrap", "none")
-
-
-@dataclass(frozen=True)
-class RetrievalConfig:
-    """What the retrieval node fetches before the act loop.
-
-    ``memory_types=None`` retrieves every type; ``strategy`` is the query made from the task
-    (AUTO: the paper's per-type query, the plan for plan-based types); ``rerank`` lets the model
-    reorder three times ``k`` candidates; ``min_similarity`` declines memories below it;
-    ``scorers`` re-rank by similarity plus their bonuses."""
-
-    memory_types: TypesArg | None = (MemoryType.INSIGHT,)
-    k: int = 3
-    strategy: QueryStrategy | str = QueryStrategy.AUTO
-    rerank: bool = False
-    min_similarity: float | None = None
-    scorers: tuple[Scorer, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.memory_types is not None:
-            types = parse_memory_types(self.memory_types, "retrieval.memory_types")
-            object.__setattr__(self, "memory_types", types)
-        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
-            raise ValueError(f"retrieval.k: expected a whole number >= 1, got {self.k!r}")
-        try:
-            object.__setattr__(self, "strategy", QueryStrategy(self.strategy))
-        except ValueError:
-            names = ", ".join(s.value for s in QueryStrategy)
-            raise ValueError(
-                f"retrieval.strategy: expected one of {names}, got {self.strategy!r}"
-            ) from None
-        if self.min_similarity is not None and not -1.0 <= self.min_similarity <= 1.0:
-            raise ValueError(
-                f"retrieval.min_similarity: expected -1..1, got {self.min_similarity!r}"
-            )
-
-
-@dataclass(frozen=True)
-class WriterConfig:
-    """What the writer node stores after the run: the ``memory_types`` the run is abstracted
-    into, by ``model`` (default: the acting model); ``judge`` decides the outcome when the run
-    has no verifier; ``outbox`` keeps runs the pool could not take."""
-
-    memory_types: TypesArg = (MemoryType.INSIGHT,)
-    model: str | BaseChatModel | None = None
-    judge: str | BaseChatModel | None = None
-    outbox: Outbox | str | None = None
-
-    def __post_init__(self) -> None:
-        types = parse_memory_types(self.memory_types, "writer.memory_types")
-        if not types:
-            raise ValueError("writer.memory_types: name at least one memory type")
-        object.__setattr__(self, "memory_types", types)
+# the agent retrieves insights unless told otherwise (the most abstract type transfers best),
+# searching with the task itself (or the problem's text in state["memory_query"]): no extra call
+DEFAULT_RETRIEVAL = RetrievalConfig(memory_types="insight", strategy="task")
 
 
 @dataclass(frozen=True)
@@ -109,14 +54,36 @@ class SandboxConfig:
 @dataclass(frozen=True)
 class Limits:
     """When the act loop stops: after ``steps`` actions or ``format_errors`` invalid actions in
-    a row; ``history_tokens`` is how much of the conversation each call sees."""
+    a row; ``history_tokens`` is how much of the conversation each call sees. ``kinds`` gives
+    other limits for a kind of task (the run context's ``task_kind``), e.g.
+    ``Limits(steps=8, kinds={"repository": {"steps": 20, "history_tokens": 8000}})``: a bug
+    in a real repository takes reading a traceback, finding the function and fixing one line."""
 
     steps: int = 15
     format_errors: int = 3
     history_tokens: int = 6000
+    kinds: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("steps", "format_errors", "history_tokens"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"limits.{name}: expected a whole number >= 1, got {value!r}")
+        for name in _LIMITS:
+            object.__setattr__(self, name, checked_k(getattr(self, name), f"limits.{name}"))
+        kinds = {}
+        for kind, values in dict(self.kinds).items():
+            unknown = set(values) - set(_LIMITS)
+            if unknown:
+                raise ValueError(
+                    f"limits.kinds[{kind!r}]: unknown limit {sorted(unknown)[0]!r}; "
+                    f"choose from {', '.join(_LIMITS)}"
+                )
+            kinds[str(kind)] = {
+                k: checked_k(v, f"limits.kinds[{kind!r}].{k}") for k, v in values.items()
+            }
+        object.__setattr__(self, "kinds", kinds)
+
+    def for_kind(self, kind: str | None) -> Limits:
+        """The limits of a kind of task (these, with the kind's own where it has any)."""
+        own = self.kinds.get(kind or "")
+        return replace(self, kinds={}, **own) if own else self
+
+
+_LIMITS = ("steps", "format_errors", "history_tokens")

@@ -10,10 +10,16 @@ one of these into the step that helps.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from langgraph_mtl.agent.actions import Action, AgentAction, CheckAction, first_action_schema
+from langgraph_mtl.agent.actions import (
+    Action,
+    AgentAction,
+    CheckAction,
+    files_to_write,
+    first_action_schema,
+)
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
@@ -41,17 +47,25 @@ REPEATED = (
     "different next (fix what the output shows), or submit if the work is done."
 )
 _FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
-_WROTE = re.compile(r"^\[wrote ", re.MULTILINE)
+_CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 
 
-def action_schema(task: str, trajectory: Sequence[Step], *, unchanged: bool) -> type[AgentAction]:
+def action_schema(
+    task: str,
+    trajectory: Sequence[Step],
+    *,
+    unchanged: bool,
+    writable: Callable[[list[str]], set[str]] | None = None,
+) -> type[AgentAction]:
     """The JSON schema of the next action: while the workspace is ``unchanged``, a write of a
-    file the task asks for (:func:`.actions.first_action_schema`); right after a file was
-    written (refused replies aside), only a command that checks it; else any action."""
+    file the task asks for that may be written whole (``writable`` picks those: new or short
+    files; see :func:`.actions.first_action_schema`); right after a file was written or
+    edited (refused replies aside), only a command that checks it; else any action."""
     if unchanged:
-        return first_action_schema(task)
+        names = files_to_write(task)
+        return first_action_schema(task, writable(names) if writable is not None else None)
     done = [s for s in trajectory if not s["action"].startswith(INVALID)]
-    if done and _WROTE.search(done[-1]["observation"]):
+    if done and _CHANGED.search(done[-1]["observation"]):
         return CheckAction
     return AgentAction
 

@@ -21,9 +21,11 @@ class AgentContext(MemoryContext):
     checked: ``verifier`` (a callable given the workspace path, e.g. a task's hidden tests run
     outside the workspace) or else ``verify_command`` (a shell command run in the sandbox).
     ``command_env``: variables the agent's commands get, e.g. a ``PATH`` that puts the task's
-    interpreter first."""
+    interpreter first. ``task_kind`` picks the limits of that kind of task
+    (:class:`.config.Limits`, e.g. "repository")."""
 
     workspace: str | None = None
+    task_kind: str | None = None
     command_env: dict[str, str] | None = None
     verify_command: str | None = None
     verifier: WorkspaceVerifier | None = field(default=None, repr=False)
@@ -34,6 +36,7 @@ class CodingAgentState(MemoryState, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     plan: str
+    protocol: str  # this run's action protocol (a server refusing the schema switches it)
     steps_taken: int
     commands_run: int
     submitted: bool

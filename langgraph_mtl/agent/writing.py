@@ -1,44 +1,50 @@
-"""The focused call that writes a file under the JSON protocol.
+"""The focused calls that write a file or an edit under the JSON protocol.
 
-The action says which file to write and why; its content is then asked for in a call of its
-own that holds what writing it needs and nothing else: the task, the retrieved memories, the
-file as it is now, and on a rewrite what the last commands showed and the reason. A short
-prompt is where small models write their best code: before any command has run, the call is
-exactly the model's single reply to the task (the scaffold-tax baseline uses this same
-function), so the loop can only add to it: running the code and fixing what the output shows.
+The action says which file to write or change and why; the content is then asked for in a call
+of its own that holds what it needs and nothing else: the task, the retrieved memories (unless
+the agent keeps them out of this call), the file as it is now (for an edit, the part of it that
+matters, as the file shows it), and what the last commands showed. A short prompt is where
+small models write their best code: before any command has run, the write call is exactly the
+model's single reply to the task (the scaffold-tax baseline uses this same function), so the
+loop can only add to it: running the code and fixing what the output shows.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
-from langgraph_mtl.agent.actions import CONTENT_REQUEST
 from langgraph_mtl.agent.fences import fence_file
+from langgraph_mtl.agent.prompts import CONTENT_REQUEST, EDIT_REQUEST, LINES_REQUEST, WRITER_SYSTEM
+from langgraph_mtl.agent.workspace import MAX_REWRITE_CHARS, numbered
 from langgraph_mtl.memory.trajectory import Step
 
-__all__ = ["WRITER_SYSTEM", "current_text", "writer_messages"]
+__all__ = ["WRITER_SYSTEM", "current_text", "edit_messages", "editable_region", "writer_messages"]
 
-WRITER_SYSTEM = "You are a careful programmer. Answer with code only."
-MAX_FILE_CHARS = 20000
+MAX_FILE_CHARS = MAX_REWRITE_CHARS  # a file longer than one reply is edited, never rewritten
 MAX_SEEN_CHARS = 1500
+REGION_LINES = 40  # lines shown around each place an edit is about
 
 
-def current_text(workspace: str, path: str) -> str:
-    """The file's text as it is now ("" when missing, binary or too long to show)."""
+def current_text(workspace: str, path: str, *, limit: int | None = MAX_FILE_CHARS) -> str:
+    """The file's text as it is now ("" when missing, binary or longer than ``limit``)."""
     target = Path(workspace) / path
     try:
         text = target.read_text(encoding="utf-8") if target.is_file() else ""
     except (OSError, UnicodeDecodeError):
         return ""
-    return text if len(text) <= MAX_FILE_CHARS else ""
+    return text if limit is None or len(text) <= limit else ""
+
+
+_NOT_COMMANDS = ("write_file ", "view ", "search ", "edit ")
 
 
 def _seen(trajectory: Sequence[Step], last: int = 2) -> str:
-    """What the last commands (not writes) printed, newest last."""
-    runs = [s for s in trajectory if not str(s.get("action", "")).startswith("write_file ")]
+    """What the last commands (not writes, views, searches or edits) printed, newest last."""
+    runs = [s for s in trajectory if not str(s.get("action", "")).startswith(_NOT_COMMANDS)]
     parts = []
     for step in runs[-last:]:
         output = str(step.get("observation", ""))[-MAX_SEEN_CHARS:]
@@ -65,4 +71,66 @@ def writer_messages(
         prompt += f"\n\nWhat your last commands showed:\n{seen}"
         if reason.strip():
             prompt += f"\n\nWhy you are writing `{path}` again: {reason.strip()}"
+    return [SystemMessage(system), HumanMessage(prompt)]
+
+
+_LINE_REF = re.compile(r"(?:lines? |:)(\d+)(?:\s*-\s*(\d+))?")
+
+
+def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str) -> tuple[int, int]:
+    """The lines an edit of ``path`` is most likely about: the range last viewed, else the
+    lines the last search, traceback or task names in it, else the start of the file."""
+    total = max(len(text.splitlines()), 1)
+    if len(text) <= MAX_FILE_CHARS:
+        return 1, total
+    for step in reversed(trajectory):
+        action = str(step.get("action", ""))
+        if action.startswith(f"view {path} ") and (m := re.search(r"(\d+)-(\d+)$", action)):
+            return int(m[1]), int(m[2])
+        seen = str(step.get("observation", ""))
+        if path in seen:
+            lines = [int(m[1]) for m in re.finditer(rf"{re.escape(path)}\S*?:(\d+)", seen)]
+            if lines:
+                return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
+    lines = [int(m[1]) for m in re.finditer(rf"{re.escape(path)}\S*?:(\d+)", task)]
+    if lines:
+        return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
+    return 1, min(REGION_LINES * 2, total)
+
+
+def edit_messages(
+    *,
+    task: str,
+    path: str,
+    text: str,
+    region: tuple[int, int],
+    by_lines: bool = False,
+    reason: str = "",
+    trajectory: Sequence[Step] = (),
+    memory_prompt: str = "",
+) -> list[AnyMessage]:
+    """The messages of the call that asks for an edit of ``path`` (``text``: the file now):
+    SEARCH/REPLACE blocks, or with ``by_lines`` the new content of the ``region``'s lines."""
+    system = WRITER_SYSTEM + (f"\n\n{memory_prompt}" if memory_prompt else "")
+    start, end = region
+    total = len(text.splitlines())
+    end = min(end, total)
+    if by_lines:
+        request = LINES_REQUEST.format(path=path, start=start, end=end)
+        shown = numbered(text, max(start - 10, 1), end + 10)
+        where = f"`{path}` around lines {start}-{end} ({total} lines in all), numbered:"
+        body = f"{where}\n```\n{shown}\n```"
+    else:
+        request = EDIT_REQUEST.format(path=path)
+        lines = text.splitlines(keepends=True)
+        part = "".join(lines[start - 1 : end])
+        where = f"`{path}`" + (
+            f", lines {start}-{end} of {total}" if (start, end) != (1, total) else ""
+        )
+        body = f"{where}:\n{fence_file(path, part.rstrip())}"
+    prompt = f"{task}\n\n{body}\n\n{request}"
+    if reason.strip():
+        prompt += f"\n\nWhat to change: {reason.strip()}"
+    if seen := _seen(trajectory):
+        prompt += f"\n\nWhat your last commands showed:\n{seen}"
     return [SystemMessage(system), HumanMessage(prompt)]

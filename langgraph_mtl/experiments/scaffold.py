@@ -21,7 +21,7 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
-from langgraph_mtl.agent.actions import code_from_reply
+from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.writing import writer_messages
 from langgraph_mtl.experiments.runner import ResultStore, attempt_task
 from langgraph_mtl.experiments.tasks import Domain, Task

@@ -7,14 +7,15 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from langchain_core.runnables import RunnableLambda
 from langgraph.runtime import get_runtime
 
-from langgraph_mtl.memory.trajectory import Step
-from langgraph_mtl.pool.location import parse_location
-from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
+from langgraph_mtl.memory.trajectory import Step, task_from_messages
+from langgraph_mtl.pool.location import PoolLocationError, parse_location
+from langgraph_mtl.pool.memory_pool import EmbedderMismatchError, MemoryPool, open_pool
+from langgraph_mtl.pool.search import context_field
 from langgraph_mtl.transfer.retrieval import Receipt
 
 __all__ = [
@@ -23,7 +24,10 @@ __all__ = [
     "MemoryState",
     "PoolSource",
     "context_value",
+    "failure_status",
+    "one_config",
     "pool_getter",
+    "task_of",
 ]
 
 PoolSource = MemoryPool | str | Callable[[], MemoryPool]
@@ -62,11 +66,42 @@ class MemoryState(TypedDict, total=False):
 
 def context_value(runtime: Any, name: str, default: Any) -> Any:
     """A run-context field (attribute or dict key) of a runtime, or ``default``."""
-    context = getattr(runtime, "context", None) if runtime is not None else None
-    value = getattr(context, name, None) if context is not None else None
-    if value is None and isinstance(context, dict):
-        value = context.get(name)
-    return default if value is None else value
+    return context_field(getattr(runtime, "context", None), name, default)
+
+
+C = TypeVar("C")
+
+
+def one_config(config: C | None, settings: dict[str, Any], kind: type[C]) -> C:
+    """A node's settings object: ``config``, or one built from its fields given as keywords
+    (the flat form); both at once is an error."""
+    if config is not None and settings:
+        raise TypeError(
+            f"give the settings as config= or as keywords, not both ({', '.join(settings)})"
+        )
+    if config is None:
+        return kind(**settings)
+    if not isinstance(config, kind):
+        raise TypeError(f"config: expected a {getattr(kind, '__name__', kind)}, got {config!r}")
+    return config
+
+
+# errors that a retry will not fix: reported as "misconfigured", not as an outage
+_CONFIG_ERRORS = (PoolLocationError, EmbedderMismatchError)
+
+
+def failure_status(exc: Exception) -> str:
+    """A node's status for a failure of the memory layer: a setting to fix, or an outage."""
+    kind = "misconfigured" if isinstance(exc, _CONFIG_ERRORS) else "unavailable"
+    return f"{kind}: {type(exc).__name__}: {str(exc)[:200]}"
+
+
+def task_of(state: dict[str, Any], task_key: str, messages_key: str) -> str:
+    """The run's task: ``state[task_key]``, else the first human message."""
+    task = state.get(task_key)
+    if isinstance(task, str) and task.strip():
+        return task
+    return task_from_messages(state.get(messages_key) or [])
 
 
 def pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:

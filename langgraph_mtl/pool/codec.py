@@ -29,16 +29,15 @@ __all__ = [
 ]
 
 FLAG_PREFIX = "flag_"
-QUARANTINE_PREFIX = "quarantined/"
+QUARANTINE_PREFIX = "quarantined/"  # how pools written before the flag stored the type
 PAGE_SIZE = 500
 
 
 def to_metadata(record: MemoryRecord) -> dict[str, Any]:
-    """A record's Chroma metadata (flags as ``flag_*`` keys, a quarantined type prefixed)."""
-    kind = record.memory_type.value
+    """A record's Chroma metadata (flags as ``flag_*`` keys; quarantine is the flag
+    ``flag_quarantined``, which every stored record carries)."""
     meta: dict[str, Any] = {
-        # a quarantined memory's stored type is prefixed, so no type filter ever matches it
-        "memory_type": QUARANTINE_PREFIX + kind if record.flags.get("quarantined") else kind,
+        "memory_type": record.memory_type.value,
         "domain": record.domain,
         "task_id": record.task_id,
         "outcome": record.outcome.value,
@@ -93,6 +92,12 @@ def _domains(value: str | Iterable[str] | None, argument: str) -> list[str]:
     return [validate_domain(v, argument) for v in as_values(value)]
 
 
+def _stored_types(types: list[str]) -> list[str]:
+    """Type filter values as stored: also under the prefix older pools gave quarantined ones
+    (whether a quarantined memory is returned is the ``flag_quarantined`` filter's to say)."""
+    return [*types, *(QUARANTINE_PREFIX + t for t in types if not t.startswith(QUARANTINE_PREFIX))]
+
+
 def build_where(
     *,
     exclude_domains: str | Iterable[str] | None = None,
@@ -109,7 +114,7 @@ def build_where(
     for key, values, op in (
         ("domain", _domains(exclude_domains, "exclude_domains"), "$nin"),
         ("domain", _domains(domains, "domains"), "$in"),
-        ("memory_type", as_values(memory_types), "$in"),
+        ("memory_type", _stored_types(as_values(memory_types)), "$in"),
         ("outcome", as_values(outcomes), "$in"),
         ("agent_model", as_values(agent_models), "$in"),
         ("task_id", as_values(exclude_task_ids), "$nin"),

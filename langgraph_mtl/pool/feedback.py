@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from langgraph_mtl.pool.memory_pool import MemoryPool
+    from langgraph_mtl.pool.reports import ScoredMemory
+    from langgraph_mtl.pool.search import Scorer
 
-__all__ = ["Utility", "prune", "record_feedback", "utility"]
+__all__ = ["Utility", "prune", "record_feedback", "utility", "utility_scorer"]
 
 _NAMESPACE = uuid.UUID("0b6c4a52-6f0e-5d55-8b1e-66656564626b")
 
@@ -111,3 +113,15 @@ def prune(
             before_delete(doomed)
         pool.delete(doomed)
     return doomed
+
+
+def utility_scorer(weight: float) -> Scorer:
+    """A scorer (see :class:`~langgraph_mtl.pool.search.SearchConfig`) adding ``weight`` times
+    each memory's utility (helped minus hurt, see :func:`utility`): memories with a poor
+    record sink."""
+
+    def score(pool: MemoryPool, hits: Sequence[ScoredMemory]) -> list[float]:
+        stats = utility(pool, [h.record.id for h in hits])
+        return [weight * stats[h.record.id].score for h in hits]
+
+    return score

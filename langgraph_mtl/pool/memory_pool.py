@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
 
@@ -42,11 +42,16 @@ from langgraph_mtl.pool.location import (
 from langgraph_mtl.pool.provenance import merge_provenance
 from langgraph_mtl.pool.reading import PoolReader
 from langgraph_mtl.pool.reports import ImportReport, ScoredMemory, WriteReport
+from langgraph_mtl.pool.search import SearchConfig
 from langgraph_mtl.pool.typed_collections import (
     TypedCollections,
     move_untyped_records,
     part_name,
+    unprefix_quarantined,
 )
+
+if TYPE_CHECKING:
+    from langgraph_mtl.pool.store import MemoryRetriever, MemoryStore
 
 __all__ = [
     "DEFAULT_COLLECTION",
@@ -154,7 +159,7 @@ class MemoryPool(PoolReader):
             for found, meta in zip(same["ids"], same["metadatas"], strict=True):
                 if found != record.id and matches_where(scope, meta):
                     return str(found)
-        near = self._nearest([float(x) for x in vector], 1, scope)
+        near = self.nearest([float(x) for x in vector], 1, scope)
         threshold = float(self.dedup_threshold or 2.0)
         if near and near[0].record.id != record.id and near[0].similarity >= threshold:
             return near[0].record.id
@@ -237,18 +242,29 @@ class MemoryPool(PoolReader):
         pool.classifier = self.classifier
         return pool
 
-    def as_store(self) -> Any:
+    def as_store(self, config: SearchConfig | None = None, **settings: Any) -> MemoryStore:
         """This pool as a LangGraph ``BaseStore`` (see :class:`langgraph_mtl.pool.store.MemoryStore`):
-        ``builder.compile(store=pool.as_store())``."""
+        ``builder.compile(store=pool.as_store())``; ``config`` (or its fields as keywords)
+        gates and re-ranks its searches."""
         from langgraph_mtl.pool.store import MemoryStore
 
-        return MemoryStore(self)
+        return MemoryStore(self, _config(config, settings))
 
-    def as_retriever(self, **settings: Any) -> Any:
-        """This pool as a LangChain retriever (see :class:`langgraph_mtl.pool.store.MemoryRetriever`)."""
+    def as_retriever(
+        self,
+        config: SearchConfig | None = None,
+        *,
+        exclude_domains: Sequence[str] = (),
+        **settings: Any,
+    ) -> MemoryRetriever:
+        """This pool as a LangChain retriever (see :class:`langgraph_mtl.pool.store.MemoryRetriever`):
+        the one search, ``config`` (or its fields as keywords: ``k=3``) deciding what it
+        fetches, the run's context who is asking."""
         from langgraph_mtl.pool.store import MemoryRetriever
 
-        return MemoryRetriever(pool=self, **settings)
+        return MemoryRetriever(
+            pool=self, config=_config(config, settings), exclude_domains=tuple(exclude_domains)
+        )
 
     def drop(self) -> None:
         """Delete this pool's collections and everything in them."""
@@ -256,6 +272,12 @@ class MemoryPool(PoolReader):
             if part is not None:
                 self.client.delete_collection(part_name(self.collection.name, memory_type))
         self.client.delete_collection(self.collection.name)
+
+
+def _config(config: SearchConfig | None, settings: dict[str, Any]) -> SearchConfig:
+    if config is not None and settings:
+        raise TypeError("give the search settings as config= or as keywords, not both")
+    return config or SearchConfig(**settings)
 
 
 def open_pool(
@@ -328,6 +350,7 @@ def _open_collection(
         _META_PREFIX + "dimension": identity.dimension,
         _META_PREFIX + "probe": json.dumps(identity.probe),
         _META_PREFIX + "schema_version": SCHEMA_VERSION,
+        _META_PREFIX + "quarantine_flag": True,  # quarantine is a flag, not a type prefix
     }
     coll = client.get_or_create_collection(
         collection,
@@ -368,6 +391,9 @@ def _open_collection(
         )
     if typed.untyped and create:
         move_untyped_records(typed, transaction)
+    if create and not (coll.metadata or {}).get(_META_PREFIX + "quarantine_flag"):
+        unprefix_quarantined(typed, transaction)  # pools written before quarantine was a flag
+        coll.modify(metadata={**(coll.metadata or {}), _META_PREFIX + "quarantine_flag": True})
     if log.isEnabledFor(logging.DEBUG):  # a count asks every collection: only when shown
         log.debug("opened pool %s/%s (%d memories)", location, collection, typed.count())
     return pool

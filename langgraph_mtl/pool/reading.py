@@ -1,27 +1,24 @@
-"""The reading half of the pool: counts, lookups, listings, and similarity search, with
-quarantined memories left out of searches unless asked for."""
+"""The reading half of the pool: counts, lookups, listings, the nearest records in the index,
+and the one search (:mod:`.search`)."""
 
 from __future__ import annotations
 
 import json
 import logging
 import math
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from langgraph_mtl.memory.records import MemoryRecord, MemoryType
-from langgraph_mtl.pool.codec import (
-    PAGE_SIZE,
-    QUARANTINE_PREFIX,
-    as_values,
-    build_where,
-    from_chroma,
-    matches_where,
-)
+from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma, matches_where
 from langgraph_mtl.pool.reports import ScoredMemory
+from langgraph_mtl.pool.search import Query, SearchConfig, SearchScope, run_search, settings_of
 from langgraph_mtl.pool.typed_collections import collection_pages, types_in
+
+if TYPE_CHECKING:
+    from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["OVERFETCH_MAX", "PoolReader"]
 
@@ -88,47 +85,30 @@ class PoolReader:
 
     def search(
         self,
-        query: str | Sequence[float],
+        query: Query,
+        config: SearchConfig | None = None,
         *,
-        k: int = 3,
-        exclude_domains: str | Iterable[str] | None = None,
-        domains: str | Iterable[str] | None = None,
-        memory_types: Any = None,
-        outcomes: Any = None,
-        agent_models: str | Iterable[str] | None = None,
-        exclude_task_ids: str | Iterable[str] | None = None,
-        extra_where: dict[str, Any] | None = None,
-        include_quarantined: bool = False,
+        scope: SearchScope | None = None,
+        candidates: int | None = None,
+        **options: Any,
     ) -> list[ScoredMemory]:
-        """The ``k`` memories most similar to ``query`` (text or a vector), best first.
+        """The one search (:mod:`langgraph_mtl.pool.search`): the memories nearest ``query``
+        (a text, a vector, or a text per memory type) that ``scope`` may see, ranked and gated
+        by ``config``, best first. Quarantined memories are left out unless the scope says.
 
-        ``exclude_domains`` is how leave-one-domain-out is done: pass the task's own domain.
-        Quarantined memories are left out unless ``include_quarantined`` (they are stored
-        under a prefixed memory type, so leaving them out costs no extra filter).
-        """
-        types = [MemoryType(t).value for t in as_values(memory_types)] or [
-            t.value for t in MemoryType
-        ]
-        if include_quarantined:  # quarantined records are stored under a prefixed type
-            types += [QUARANTINE_PREFIX + t for t in types]
-        if k < 1:
-            raise ValueError(f"k must be >= 1, got {k}")
-        vector = self.embeddings.embed_query(query) if isinstance(query, str) else list(query)
-        where = build_where(
-            exclude_domains=exclude_domains,
-            domains=domains,
-            memory_types=types,
-            outcomes=outcomes,
-            agent_models=agent_models,
-            exclude_task_ids=exclude_task_ids,
-            extra=extra_where,
-        )
-        return self._nearest([float(x) for x in vector], k, where)
+        ``options`` are the fields of either object, as a shorthand:
+        ``pool.search("q", k=5, exclude_domains="python")``. Leave-one-domain-out is
+        ``domain=<the task's domain>`` (or ``exclude_domains``). ``candidates``: return that
+        many instead of ``k`` (for a caller that re-ranks them further)."""
+        config, scope = settings_of(config, scope, options)
+        pool = cast("MemoryPool", self)  # the reading half of one
+        return run_search(pool, query, config, scope, candidates=candidates)
 
-    def _nearest(
+    def nearest(
         self, vector: list[float], k: int, where: dict[str, Any] | None
     ) -> list[ScoredMemory]:
-        """The ``k`` nearest records passing ``where``, over the collections of its types."""
+        """The ``k`` nearest records passing ``where``, over the collections of its types: the
+        index itself, with a filter. What an agent is shown comes from :meth:`search`."""
         rows: list[_Row] = []
         for part in self.collection.collections(types_in(where)):
             rows += self._nearest_in(part, vector, k, where)

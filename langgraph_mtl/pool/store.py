@@ -1,23 +1,27 @@
 """The pool through LangGraph's and LangChain's own memory interfaces.
 
 :class:`MemoryStore` is a ``BaseStore``: namespaces are ``("memories", domain, memory_type)``,
-keys are memory ids, values are the memory's fields. ``search`` is semantic when given a query,
-with a namespace prefix and a filter on value fields (equality, ``$eq``, ``$ne``, ``$in``,
-``$nin``), so leave-one-domain-out is ``filter={"domain": {"$ne": "python"}}``. Writes go
-through the pool: redacted, screened, under their own key. :class:`MemoryRetriever` is a
-LangChain retriever with the same filters.
+keys are memory ids, values are the memory's fields. ``search`` with a query is the pool's one
+search (:mod:`.search`): inside a graph run, the run's context decides the scope as it does for
+the retrieval node (its domain left out unless it includes its own, its task always), then the
+namespace prefix and a filter on value fields (equality, ``$eq``, ``$ne``, ``$in``, ``$nin``)
+narrow it, and the store's settings gate and re-rank it. Writes go through the pool: redacted,
+screened, under their own key. :class:`MemoryRetriever` is a LangChain retriever over the same
+search.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
+from langgraph.runtime import get_runtime
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -31,12 +35,15 @@ from langgraph.store.base import (
     SearchItem,
     SearchOp,
 )
-from pydantic import ConfigDict
+from pydantic import ConfigDict, InstanceOf
 
 from langgraph_mtl.hygiene.sanitize import secrets_in_id
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType
+from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl.pool.reports import ScoredMemory
+from langgraph_mtl.pool.search import SearchConfig, SearchScope
 
-__all__ = ["ROOT", "MemoryRetriever", "MemoryStore"]
+__all__ = ["ROOT", "MemoryRetriever", "MemoryStore", "run_context"]
 
 ROOT = "memories"
 _FILTERABLE = {"domain", "memory_type", "outcome", "task_id", "agent_model", "judged_by"}
@@ -64,18 +71,24 @@ def _item(record: MemoryRecord, score: float | None = None) -> SearchItem:
     return SearchItem(_namespace(record), record.id, _value(record), when, when, score=score)
 
 
-def _scope(prefix: tuple[str, ...]) -> dict[str, Any]:
-    """Pool filters for a namespace prefix: () / ("memories",) / (.., domain) / (.., type)."""
+def _scope(prefix: tuple[str, ...]) -> tuple[tuple[MemoryType, ...] | None, str | None]:
+    """The memory types and the domain a namespace prefix names: () / ("memories",) /
+    (.., domain) / (.., domain, type)."""
     if prefix and prefix[0] != ROOT:
         raise InvalidNamespaceError(f"namespaces start with {ROOT!r}, got {prefix!r}")
     if len(prefix) > 3:
         raise InvalidNamespaceError(f"namespaces are ({ROOT!r}, domain, memory_type): {prefix!r}")
-    scope: dict[str, Any] = {"memory_types": list(MemoryType)}  # never quarantined ones
-    if len(prefix) > 1:
-        scope["domains"] = prefix[1]
-    if len(prefix) > 2:
-        scope["memory_types"] = MemoryType(prefix[2])
-    return scope
+    domain = prefix[1] if len(prefix) > 1 else None
+    types = (MemoryType(prefix[2]),) if len(prefix) > 2 else None
+    return types, domain
+
+
+def run_context() -> Any:
+    """The context of the LangGraph run this call is part of (``None`` outside a run)."""
+    try:
+        return getattr(get_runtime(), "context", None)
+    except (RuntimeError, KeyError):
+        return None
 
 
 def _where(filter_: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -102,8 +115,9 @@ class MemoryStore(BaseStore):
 
     supports_ttl = False
 
-    def __init__(self, pool: Any) -> None:
-        self.pool = pool  # a MemoryPool (built by MemoryPool.as_store)
+    def __init__(self, pool: MemoryPool, config: SearchConfig | None = None) -> None:
+        self.pool = pool
+        self.config = config or SearchConfig()
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run store operations in order."""
@@ -158,16 +172,35 @@ class MemoryStore(BaseStore):
         self.pool.upsert(MemoryRecord.model_validate(value), merge_duplicates=False)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
-        scope = _scope(tuple(op.namespace_prefix))
+        types, domain = _scope(tuple(op.namespace_prefix))
         where = _where(op.filter)
         if op.query:
-            hits = self.pool.search(op.query, k=op.limit + op.offset, extra_where=where, **scope)
+            context = run_context()
+            config = self.config.for_run(context)
+            if types:  # the namespace narrows the types the settings allow
+                allowed = [t for t in config.types if t in types]
+                config = replace(config, memory_types=allowed or types)
+                if not allowed:
+                    return []
+            config = replace(config, k=op.limit + op.offset)
+            scope = SearchScope.of(context, where=where)
+            if domain is not None:
+                if scope.domains is not None and domain not in scope.domains:
+                    return []  # outside the run's source domains
+                scope = replace(scope, domains=(domain,))
+            hits = self.pool.search(op.query, config, scope=scope)
             return [_item(h.record, h.similarity) for h in hits[op.offset :]]
-        records = self.pool.list_records(extra=where, **scope)
+        listing: dict[str, Any] = {"memory_types": list(types or MemoryType)}
+        if domain is not None:
+            listing["domains"] = domain
+        quarantine = {"flag_quarantined": False}
+        clauses = {"$and": [quarantine, where]} if where else quarantine
+        records = self.pool.list_records(extra=clauses, **listing)
         return [_item(r) for r in records[op.offset : op.offset + op.limit]]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        found = sorted({_namespace(r) for r in self.pool.list_records(**_scope(()))})
+        visible = self.pool.list_records(extra={"flag_quarantined": False})
+        found = sorted({_namespace(r) for r in visible})
         if op.max_depth is not None:
             found = sorted({ns[: op.max_depth] for ns in found})
         for condition in op.match_conditions or ():
@@ -182,25 +215,26 @@ def _matches(namespace: tuple[str, ...], condition: MatchCondition) -> bool:
 
 
 class MemoryRetriever(BaseRetriever):
-    """A LangChain retriever over the pool: ``exclude_domains`` gives leave-one-domain-out."""
+    """A LangChain retriever over the pool's one search: inside a graph run the run's context
+    decides the scope (leave-one-domain-out and leave-one-task-out, as for the retrieval node);
+    ``exclude_domains`` leaves out more; ``config`` gates and re-ranks."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    pool: Any  # a MemoryPool (built by MemoryPool.as_retriever)
-    k: int = 3
-    exclude_domains: list[str] | None = None
-    memory_types: list[str] | None = None
+    pool: InstanceOf[MemoryPool]
+    config: InstanceOf[SearchConfig] = SearchConfig()
+    exclude_domains: tuple[str, ...] = ()
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
     ) -> list[Document]:
-        hits = self.pool.search(
-            query, k=self.k, exclude_domains=self.exclude_domains, memory_types=self.memory_types
-        )
+        context = run_context()
+        scope = SearchScope.of(context, exclude_domains=self.exclude_domains)
+        hits = self.pool.search(query, self.config.for_run(context), scope=scope)
         return [_document(hit) for hit in hits]
 
 
-def _document(hit: Any) -> Document:
+def _document(hit: ScoredMemory) -> Document:
     record = hit.record
     metadata = {
         "id": record.id,

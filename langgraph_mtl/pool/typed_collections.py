@@ -15,7 +15,13 @@ from typing import Any
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.pool.codec import QUARANTINE_PREFIX
 
-__all__ = ["TypedCollections", "collection_pages", "part_name", "types_in"]
+__all__ = [
+    "TypedCollections",
+    "collection_pages",
+    "part_name",
+    "types_in",
+    "unprefix_quarantined",
+]
 
 log = logging.getLogger(__name__)
 
@@ -240,3 +246,29 @@ def move_untyped_records(typed: TypedCollections, hold: Callable[[], Any], batch
     if moved:
         log.info("moved %d memories into one collection per memory type", moved)
     return moved
+
+
+def unprefix_quarantined(typed: TypedCollections, hold: Callable[[], Any], batch: int = 500) -> int:
+    """Store the type of quarantined records written by older pools (``quarantined/<type>``)
+    plainly: quarantine is the ``flag_quarantined`` flag alone. Returns how many changed."""
+    changed = 0
+    for memory_type, part in typed.parts.items():
+        if part is None:
+            continue
+        stored = QUARANTINE_PREFIX + memory_type.value
+        while True:
+            with hold():
+                page = part.get(where={"memory_type": stored}, include=["metadatas"], limit=batch)
+                if not page["ids"]:
+                    break
+                part.update(
+                    ids=page["ids"],
+                    metadatas=[
+                        {"memory_type": memory_type.value, "flag_quarantined": True}
+                        for _ in page["ids"]
+                    ],
+                )
+                changed += len(page["ids"])
+    if changed:
+        log.info("%d quarantined memories now stored under their own type", changed)
+    return changed

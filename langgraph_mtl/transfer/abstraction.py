@@ -98,6 +98,7 @@ class FinishedRun:
     task_id: str
     verified: bool | None = None
     agent_model: str = "unknown"
+    report: str = ""  # the verifier's report: which check failed, what it printed
 
     @property
     def digest(self) -> str:
@@ -112,6 +113,7 @@ class RedactedRun(FinishedRun):
 
 _RUN_TASK_CHARS = 20_000
 _RUN_TOKENS = 12_000  # twice the abstraction budget: bounded before the (linear) redaction
+_RUN_REPORT_CHARS = 4_000  # the end of a verifier's report says what failed
 
 
 def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
@@ -141,6 +143,7 @@ def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
         task_id=task_id,
         verified=run.verified,
         agent_model=agent_model,
+        report=clean(run.report[-_RUN_REPORT_CHARS:]),
     )
     return cleaned, found
 

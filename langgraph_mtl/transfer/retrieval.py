@@ -1,23 +1,35 @@
-"""Cross-domain retrieval: query strategies, optional rerank, receipts and the prompt block."""
+"""Cross-domain retrieval: query strategies, optional rerank, receipts and the prompt block.
+
+What is found is the pool's one search (:mod:`langgraph_mtl.pool.search`); this module makes
+its query from a task (the raw task, a plan or a goal summary, per memory type), lets a model
+rerank the candidates when asked, and renders what was found for a prompt."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import logging
-import numbers
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from langgraph_mtl.memory.enums import parse_memory_types
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.memory.trajectory import approx_tokens
-from langgraph_mtl.pool.feedback import utility
+from langgraph_mtl.pool.feedback import utility_scorer
 from langgraph_mtl.pool.memory_pool import MemoryPool, ScoredMemory
+from langgraph_mtl.pool.search import (
+    Scorer,
+    SearchConfig,
+    SearchScope,
+    checked_k,
+    checked_min_similarity,
+    settings_of,
+)
 from langgraph_mtl.tracing import traced
 
 __all__ = [
@@ -26,7 +38,9 @@ __all__ = [
     "PLAN_PROMPT",
     "QueryStrategy",
     "Receipt",
+    "RetrievalConfig",
     "Scorer",
+    "SearchScope",
     "build_query",
     "checked_k",
     "checked_min_similarity",
@@ -38,9 +52,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-# a re-ranking strategy: a bonus for each candidate, added to its similarity
-Scorer = Callable[[Any, Sequence[ScoredMemory]], Sequence[float]]
 
 PLAN_PROMPT = (
     "Write a 3-4 sentence high-level plan for solving the following coding task. "
@@ -141,112 +152,82 @@ def rerank(
     return [hits[i] for i in order[:k]]
 
 
-def checked_k(value: object, name: str = "k") -> int:
-    """How many memories to retrieve as a plain int (numpy's integers too), or a short error
-    naming the setting (``name``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name}: must be a whole number >= 1, got {value!r}")
-    return int(value)
+@dataclass(frozen=True)
+class RetrievalConfig(SearchConfig):
+    """What the retrieval node fetches before planning: the search's settings
+    (:class:`~langgraph_mtl.pool.search.SearchConfig`: ``memory_types``, ``k``,
+    ``min_similarity``, ``scorers``) plus how the query is made from the task (``strategy``;
+    AUTO: the paper's per-type query, a plan for workflows and insights), whether the model
+    reranks 3 x ``k`` candidates (``rerank``), and the prompt block's budget (``max_tokens``).
+    Checked when built; a bad value names itself (``retrieval.k: ...``)."""
 
+    strategy: QueryStrategy | str = QueryStrategy.AUTO
+    rerank: bool = False
+    max_tokens: int = 1500
 
-def checked_min_similarity(value: object, name: str = "min_similarity") -> float | None:
-    """A relevance gate as a plain float (``None`` stays), or a short error naming the setting
-    (``name``)."""
-    if value is None:
-        return None
-    bound = float(value) if isinstance(value, numbers.Real) else None
-    if isinstance(value, bool) or bound is None or not -1.0 <= bound <= 1.0:
-        raise ValueError(
-            f"{name}: must be a number from -1 to 1 (cosine similarity), got {value!r}"
-        )
-    return bound
+    prefix: ClassVar[str] = "retrieval."
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        try:
+            object.__setattr__(self, "strategy", QueryStrategy(self.strategy))
+        except ValueError:
+            names = ", ".join(s.value for s in QueryStrategy)
+            raise ValueError(
+                f"retrieval.strategy: expected one of {names}, got {self.strategy!r}"
+            ) from None
+        object.__setattr__(self, "max_tokens", checked_k(self.max_tokens, "retrieval.max_tokens"))
 
-def _checked_arguments(task: object, k: object, min_similarity: object) -> tuple[int, float | None]:
-    """``k`` and ``min_similarity`` as plain numbers, or a short error naming the argument,
-    before anything is searched."""
-    if not isinstance(task, str):
-        raise TypeError(f"task: must be the task's text (a str), got {type(task).__name__}")
-    return checked_k(k), checked_min_similarity(min_similarity)
+    def queries(
+        self, task: str, model: BaseChatModel | None, plan: str | None = None
+    ) -> dict[MemoryType, str]:
+        """The query of each memory type for ``task`` (one model call per distinct strategy;
+        ``plan``, when the caller has one, is the plan query)."""
+        made: dict[QueryStrategy, str] = {QueryStrategy.PLAN: plan[:2000]} if plan else {}
+        chosen = QueryStrategy(self.strategy)
+        out = {}
+        for kind in self.types:
+            strategy = _AUTO[kind] if chosen is QueryStrategy.AUTO else chosen
+            if strategy not in made:
+                made[strategy] = build_query(task, strategy, model)
+            out[kind] = made[strategy]
+        return out
 
 
 @traced("mtl.retrieve_memories", "retriever")
 def retrieve_memories(
     pool: MemoryPool,
     task: str,
+    config: RetrievalConfig | None = None,
     *,
-    domain: str | None = None,
-    k: int = 3,
-    memory_types: Iterable[MemoryType | str] | None = None,
-    strategy: QueryStrategy | str = QueryStrategy.AUTO,
+    scope: SearchScope | None = None,
     model: BaseChatModel | None = None,
-    use_rerank: bool = False,
-    include_own_domain: bool = False,
-    source_domains: Iterable[str] | None = None,
-    exclude_task_ids: Iterable[str] | None = None,
-    min_similarity: float | None = None,
-    scorers: Sequence[Scorer] = (),
-    extra_where: dict[str, Any] | None = None,
     plan: str | None = None,
+    **options: Any,
 ) -> list[ScoredMemory]:
-    """The top-``k`` memories for a task, from every domain except ``domain`` by default.
+    """The memories for a task through the pool's one search, from every domain except the
+    task's own (``domain=``) by default.
 
-    ``strategy`` AUTO uses the paper's query per memory type (task / plan / goal summary); the
-    generated queries need ``model``, without one the raw task is used. ``source_domains``
-    restricts retrieval to those domains (pool sweeps, in-domain baselines). A ``plan`` the
-    agent already made is used as the plan query instead of generating one. ``scorers`` re-rank
-    three times ``k`` candidates by similarity plus each scorer's bonus (see
-    :func:`utility_scorer`; experiments add their own).
-    """
-    k, min_similarity = _checked_arguments(task, k, min_similarity)
-    strategy = QueryStrategy(strategy)
-    types = list(parse_memory_types(memory_types, "memory_types")) or list(MemoryType)
-    queries: dict[QueryStrategy, str] = {QueryStrategy.PLAN: plan[:2000]} if plan else {}
-    groups: dict[str, list[MemoryType]] = {}  # one search per distinct query text
-    for kind in types:
-        kind_strategy = _AUTO[kind] if strategy is QueryStrategy.AUTO else strategy
-        if kind_strategy not in queries:
-            queries[kind_strategy] = build_query(task, kind_strategy, model)
-        groups.setdefault(queries[kind_strategy], []).append(kind)
-    exclude = [domain] if domain and not include_own_domain else None
-    fetch = k * 3 if (use_rerank and model is not None) or scorers else k
-    hits: dict[str, ScoredMemory] = {}
-    for query, kinds in groups.items():
-        for hit in pool.search(
-            query,
-            k=fetch,
-            exclude_domains=exclude,
-            domains=list(source_domains) if source_domains else None,
-            memory_types=kinds,
-            exclude_task_ids=exclude_task_ids,
-            extra_where=extra_where,
-        ):
-            if hit.record.id not in hits or hits[hit.record.id].similarity < hit.similarity:
-                hits[hit.record.id] = hit
-    ranked = sorted(hits.values(), key=lambda h: h.similarity, reverse=True)
-    if scorers:
-        bonuses = [scorer(pool, ranked) for scorer in scorers]
-        score = {
-            hit.record.id: hit.similarity + sum(float(b[i]) for b in bonuses)
-            for i, hit in enumerate(ranked)
-        }
-        ranked.sort(key=lambda hit: score[hit.record.id], reverse=True)
-    if min_similarity is not None:
-        ranked = [h for h in ranked if h.similarity >= min_similarity]
-    if use_rerank and model is not None and len(ranked) > 1:
-        return rerank(model, task, ranked, k)
-    return ranked[:k]
+    ``config`` (or its fields as ``options``: ``k``, ``memory_types``, ``min_similarity``,
+    ``scorers``, ``strategy``, ``rerank``) says what to fetch; ``scope`` (or its fields:
+    ``domain``, ``task_id``, ``include_own_domain``, ``domains``, ...) who is asking. The
+    generated queries (plan, goal) need ``model``; without one the raw task is used. A ``plan``
+    the caller already made is the plan query."""
+    if not isinstance(task, str):
+        raise TypeError(f"task: must be the task's text (a str), got {type(task).__name__}")
+    own = {name: options.pop(name) for name in _OWN_FIELDS if name in options}
+    base = dataclasses.replace(config or RetrievalConfig(), **own)
+    searched, scope = settings_of(base, scope, options)
+    config = cast(RetrievalConfig, searched)
+    candidates = 3 * config.k if config.rerank and model is not None else None
+    queries = config.queries(task, model, plan)
+    hits = pool.search(queries, config, scope=scope, candidates=candidates)
+    if candidates and model is not None and len(hits) > 1:
+        return rerank(model, task, hits, config.k)
+    return hits[: config.k]
 
 
-def utility_scorer(weight: float) -> Scorer:
-    """A scorer adding ``weight`` times each memory's utility (helped minus hurt, see
-    :func:`langgraph_mtl.pool.feedback.utility`): memories with a poor record sink."""
-
-    def score(pool: Any, hits: Sequence[ScoredMemory]) -> list[float]:
-        stats = utility(pool, [h.record.id for h in hits])
-        return [weight * stats[h.record.id].score for h in hits]
-
-    return score
+_OWN_FIELDS = ("strategy", "rerank", "max_tokens")
 
 
 # an opening or closing memory tag inside a memory's text, in any spelling, is written inert

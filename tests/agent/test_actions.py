@@ -5,12 +5,8 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage
 
-from langgraph_mtl.agent.actions import (
-    AgentAction,
-    files_to_write,
-    first_action_schema,
-    parse_action,
-)
+from langgraph_mtl.agent.actions import AgentAction, files_to_write, first_action_schema
+from langgraph_mtl.agent.replies import parse_action
 
 
 @pytest.mark.parametrize(

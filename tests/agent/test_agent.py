@@ -19,7 +19,7 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
-from langgraph_mtl.agent.graph import PLAN_TOKENS
+from langgraph_mtl.agent.planning import PLAN_TOKENS
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.testing import ScriptedChatModel
@@ -33,7 +33,7 @@ SUBMIT = "Done.\n```bash\nsubmit\n```"
 def agent(pool, model, tmp_path, *, writes="insight", command_timeout=60.0, **kwargs):
     kwargs.setdefault("sandbox", SandboxConfig(mode="none", command_timeout=command_timeout))
     kwargs.setdefault("actions", "text")
-    kwargs.setdefault("retrieval", RetrievalConfig(strategy="task"))
+    kwargs.setdefault("retrieval", RetrievalConfig(memory_types="insight", strategy="task"))
     writer = WriterConfig(memory_types=writes, outbox=Outbox(tmp_path / "outbox.jsonl"))
     return create_coding_agent(model, pool=pool, writer=writer, **kwargs).compile()
 
@@ -224,16 +224,23 @@ def test_memories_of_other_domains_reach_the_system_prompt(pool, scripted, tmp_p
         ]
     )
     model = scripted(
-        "a plan about writing files", "```bash\ntouch a.txt\n```", SUBMIT, insight_json("x")
+        "a query plan about writing files",
+        "1. touch a.txt 2. submit",
+        "```bash\ntouch a.txt\n```",
+        SUBMIT,
+        insight_json("x"),
     )
-    graph = agent(pool, model, tmp_path, retrieval=RetrievalConfig(strategy="auto"))
+    auto = RetrievalConfig(memory_types="insight", strategy="auto")
+    graph = agent(pool, model, tmp_path, retrieval=auto)
     out = graph.invoke({"task": "writing files"}, context=context(tmp_path))
     assert [r["domain"] for r in out["memory_receipts"]] == ["rust"]
-    act_call = model.calls[1]  # one planning call: its plan was the retrieval query
-    assert isinstance(act_call[0], SystemMessage)
-    assert "RUST LESSON" in act_call[0].content
-    assert "PYTHON LESSON" not in act_call[0].content
-    assert "a plan about writing files" in act_call[1].content
+    query_call, plan_call, act_call = model.calls[:3]  # retrieval comes before planning
+    assert "RUST LESSON" not in str(query_call)
+    for call in (plan_call, act_call):  # the memories shape the plan and every act step
+        assert isinstance(call[0], SystemMessage)
+        assert "RUST LESSON" in call[0].content
+        assert "PYTHON LESSON" not in call[0].content
+    assert "1. touch a.txt 2. submit" in act_call[1].content
 
 
 def test_native_tool_calls(pool, scripted, tmp_path):
@@ -518,7 +525,7 @@ def test_the_same_action_three_times_ends_the_run(pool, scripted, tmp_path):
 
 
 def test_code_comes_out_of_a_fence_even_an_unclosed_one():
-    from langgraph_mtl.agent.actions import code_from_reply
+    from langgraph_mtl.agent.replies import code_from_reply
 
     assert code_from_reply("Sure:\n```python\nx = 1\n```\nDone.") == "x = 1\n"
     assert code_from_reply("```python\nx = 1\ny = 2") == "x = 1\ny = 2\n"

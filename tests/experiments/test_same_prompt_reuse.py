@@ -8,9 +8,10 @@ import pytest
 from helpers import TinyDomain, act_reply, solve_tiny
 
 from langgraph_mtl import MemoryRecord, MemoryType
-from langgraph_mtl.agent.graph import PLAN_INSTRUCTION
+from langgraph_mtl.agent.prompts import PLAN_INSTRUCTION
 from langgraph_mtl.experiments import CONDITIONS, ResultStore, run_condition
 from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.transfer.retrieval import PLAN_PROMPT
 
 INSIGHT = CONDITIONS["mtl-insight"]
 DECLINES_ALL = dataclasses.replace(INSIGHT, name="mtl-insight-gated", min_similarity=0.999)
@@ -36,9 +37,10 @@ def stocked(pool):
 
 
 def _gives_up(messages):
-    """Plans as the solver does (the plan is the retrieval query), then submits at once: every
-    attempt fails, which tells a reused outcome from a fresh run."""
-    if str(messages[0].content) == PLAN_INSTRUCTION:
+    """Plans as the solver does (a plan is the insights' retrieval query), then submits at
+    once: every attempt fails, which tells a reused outcome from a fresh run."""
+    system = str(messages[0].content)
+    if system == PLAN_PROMPT or system.startswith(PLAN_INSTRUCTION):
         return solve_tiny(messages)
     return act_reply(messages, "submit")
 

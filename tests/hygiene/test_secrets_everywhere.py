@@ -169,7 +169,7 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
             )
             del state["verified"]  # the judge decides, so it is sent the run too
             writer = create_memory_writer_node(
-                target, model=model, memory_type=["insight", "trajectory"], judge=judge, outbox=box
+                target, model=model, memory_types=["insight", "trajectory"], judge=judge, outbox=box
             )
             writer(state, Runtime())
         elif path == "upsert":

@@ -201,9 +201,9 @@ def test_nodes_work_on_messages_state(pool, scripted, tmp_path):
 
 def test_factory_errors_name_the_argument(pool):
     with pytest.raises(ValueError, match="model"):
-        create_memory_writer_node(pool, memory_type="insight")
+        create_memory_writer_node(pool, memory_types="insight")
     with pytest.raises(ValueError, match="memory_type"):
-        create_memory_writer_node(pool, memory_type="recipe")
+        create_memory_writer_node(pool, memory_types="recipe")
     with pytest.raises(ValueError, match="k"):
         create_memory_retrieval_node(pool, k=0)
     with pytest.raises(ValueError, match="min_similarity: must be a number from -1 to 1"):
@@ -212,7 +212,7 @@ def test_factory_errors_name_the_argument(pool):
         create_memory_retrieval_node(42)
     with pytest.raises(PoolLocationError, match="unknown scheme"):
         create_memory_retrieval_node("ftp://pool.example")
-    assert create_memory_writer_node(pool, memory_type="trajectory").__name__ == "write_memory"
+    assert create_memory_writer_node(pool, memory_types="trajectory").__name__ == "write_memory"
 
 
 @pytest.mark.parametrize(
@@ -354,7 +354,7 @@ def _reviewed_graph(pool):
     from langgraph.checkpoint.memory import InMemorySaver
 
     builder = StateGraph(MemoryState, context_schema=MemoryContext)
-    builder.add_node(create_memory_writer_node(pool, memory_type="trajectory", review=True))
+    builder.add_node(create_memory_writer_node(pool, memory_types="trajectory", review=True))
     builder.add_edge(START, "write_memory")
     builder.add_edge("write_memory", END)
     return builder.compile(checkpointer=InMemorySaver())
@@ -410,7 +410,7 @@ def test_the_nodes_run_natively_async_off_the_event_loop(pool, scripted, monkeyp
     import asyncio
     import threading
 
-    import langgraph_mtl.nodes.memory_nodes as nodes
+    import langgraph_mtl.nodes.retrieval_node as nodes
 
     seen: list[int] = []
     real = nodes.retrieve_memories

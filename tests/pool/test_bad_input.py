@@ -37,7 +37,7 @@ def writer(pool, scripted, tmp_path):
     return create_memory_writer_node(
         pool,
         model=scripted(default=insight_json("Keep going")),
-        memory_type=["trajectory", "insight"],
+        memory_types=["trajectory", "insight"],
         outbox=Outbox(tmp_path / "o.jsonl"),
     )
 

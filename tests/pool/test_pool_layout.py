@@ -163,7 +163,7 @@ def test_a_filter_operator_only_chroma_knows_is_left_to_chroma(pool):
     records = _records(40)
     pool.upsert(records, merge_duplicates=False)
     where = {"agent_model": {"$contains": "m"}}
-    hits = pool.search("tests", k=3, memory_types=[MemoryType.INSIGHT], extra_where=where)
+    hits = pool.search("tests", k=3, memory_types=[MemoryType.INSIGHT], where=where)
     part = pool.collection.parts[MemoryType.INSIGHT]
     full = {"$and": [{"memory_type": {"$in": ["insight"]}}, where]}
     vector = pool.embeddings.embed_query("tests")

@@ -1,0 +1,109 @@
+"""The act node: one action per step, asked under the run's protocol (:mod:`.asking`), passed
+through the loop's guards (:mod:`.guards`), carried out in the sandbox and recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.runtime import Runtime
+
+from langgraph_mtl.agent.asking import ask
+from langgraph_mtl.agent.guards import INVALID, noted_repeat, questioned_submit
+from langgraph_mtl.agent.prompts import (
+    JSON_INSTRUCTIONS,
+    NEXT_HINT,
+    PROTOCOL_INSTRUCTIONS,
+    SYSTEM_TEMPLATE,
+    TOOLS_INSTRUCTIONS,
+)
+from langgraph_mtl.agent.replies import format_error
+from langgraph_mtl.agent.setup import AgentSetup
+from langgraph_mtl.agent.state import AgentContext, CodingAgentState
+from langgraph_mtl.agent.tools import execute_action, workspace_digest
+from langgraph_mtl.memory.trajectory import Step, approx_tokens
+
+__all__ = ["ActNode", "recent"]
+
+_RULES = {"json": JSON_INSTRUCTIONS, "tools": TOOLS_INSTRUCTIONS}
+
+
+def recent(messages: Sequence[AnyMessage], budget: int) -> list[AnyMessage]:
+    """The task message plus the most recent messages that fit the token budget."""
+    if not messages:
+        return []
+    first, rest = messages[0], list(messages[1:])
+    kept: list[AnyMessage] = []
+    used = approx_tokens(str(first.content))
+    for message in reversed(rest):
+        used += approx_tokens(str(message.content)) + 4
+        if used > budget:
+            break
+        kept.insert(0, message)
+    while kept and not isinstance(kept[0], AIMessage):  # never start on an orphan observation
+        kept.pop(0)
+    return [first, *kept]
+
+
+def system_message(protocol: str, memory_prompt: str = "") -> SystemMessage:
+    """The act loop's system message under ``protocol``, with the memories when there are."""
+    text = SYSTEM_TEMPLATE.format(protocol=_RULES.get(protocol, PROTOCOL_INSTRUCTIONS))
+    return SystemMessage(f"{text}\n\n{memory_prompt}" if memory_prompt else text)
+
+
+class ActNode:
+    """One step of the act loop (see the module docstring)."""
+
+    def __init__(self, setup: AgentSetup) -> None:
+        self.setup = setup
+
+    def __call__(self, state: CodingAgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+        setup, context = self.setup, runtime.context
+        workspace = state["workspace"]
+        protocol = state.get("protocol") or "json"
+        limits = setup.limits_for(context)
+        history = recent(state.get("messages", []), limits.history_tokens)
+        system = system_message(protocol, str(state.get("memory_prompt", "")))
+        asked = ask(setup, protocol, [system, *history], state)
+        action, reply = asked.action, asked.reply
+        out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1}
+        out["tokens_used"] = asked.tokens
+        if asked.protocol != protocol:
+            out["protocol"] = asked.protocol
+        trajectory = state.get("trajectory", [])
+        asked_flags = {k for k in ("asked_to_change", "asked_after_failure") if state.get(k)}
+        # the workspace is walked only when a submit may need questioning, not on every step
+        unchanged = action.kind == "submit" and (
+            workspace_digest(workspace) == state.get("start_digest")
+        )
+        action, flag = questioned_submit(action, trajectory, unchanged=unchanged, asked=asked_flags)
+        if flag:
+            out[flag] = True
+        action = noted_repeat(action, trajectory)
+        step: Step = {"thought": action.thought, "action": action.describe(), "observation": ""}
+        if action.kind == "submit":
+            observation = "Submitted."
+            out["submitted"] = True
+        elif action.kind == "invalid":
+            step["action"] = f"{INVALID} {str(reply.content)[:300]}"
+            observation = format_error(action, asked.protocol)
+            out["format_errors"] = state.get("format_errors", 0) + 1
+            out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
+        else:
+            result = execute_action(action, setup.box(workspace, context))
+            observation = f"{action.note}\n{result}" if action.note else result
+            out["commands_run"] = state.get("commands_run", 0) + 1
+            out["consecutive_format_errors"] = 0
+        step["observation"] = observation
+        follow: AnyMessage
+        if action.tool_call_id:
+            follow = ToolMessage(observation, tool_call_id=action.tool_call_id)
+        else:
+            hint = NEXT_HINT.get(asked.protocol, "")
+            follow = HumanMessage(f"Observation:\n{observation}\n\n{hint}".strip())
+        if isinstance(reply, AIMessage) and not reply.content and not reply.tool_calls:
+            reply = AIMessage(content=action.describe() or "(empty reply)")
+        out["messages"] = [reply, follow]
+        out["trajectory"] = [*trajectory, step]
+        return out

@@ -1,0 +1,188 @@
+"""One step's model calls under the run's protocol: the action, and for a JSON write or edit
+the focused call that gives the file's content or the edit (:mod:`.writing`).
+
+A server that refuses the JSON schema switches this run (and only this run) to the text
+protocol: the new protocol comes back with the action, and the act node keeps it in the run's
+state.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from langchain_core.messages import AIMessage, AnyMessage, SystemMessage
+
+from langgraph_mtl.agent.actions import Action, from_agent_action
+from langgraph_mtl.agent.guards import action_schema, repair_of
+from langgraph_mtl.agent.prompts import (
+    CUT_OFF,
+    EMPTY_WRITE,
+    JSON_INSTRUCTIONS,
+    PROTOCOL_INSTRUCTIONS,
+)
+from langgraph_mtl.agent.replies import code_from_reply, not_python, parse_action
+from langgraph_mtl.agent.setup import AgentSetup
+from langgraph_mtl.agent.state import CodingAgentState
+from langgraph_mtl.agent.tools import workspace_digest
+from langgraph_mtl.agent.workspace import MAX_REWRITE_CHARS, parse_replacements
+from langgraph_mtl.agent.writing import (
+    current_text,
+    edit_messages,
+    editable_region,
+    writer_messages,
+)
+from langgraph_mtl.models import reported_tokens
+
+__all__ = ["Asked", "ask"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What one step's calls gave: the reply, its action, the tokens used, and the protocol
+    the run goes on with."""
+
+    reply: AIMessage
+    action: Action
+    tokens: int
+    protocol: str
+
+
+def _unsupported(exc: Exception) -> bool:
+    """Whether a structured-output call failed because the server cannot do it."""
+    return isinstance(exc, NotImplementedError) or type(exc).__name__ in (
+        "BadRequestError",
+        "UnprocessableEntityError",
+    )
+
+
+def ask(
+    setup: AgentSetup, protocol: str, messages: list[AnyMessage], state: CodingAgentState
+) -> Asked:
+    """The next action under ``protocol`` (see the module docstring)."""
+    if protocol == "json":
+        try:
+            return _ask_json(setup, messages, state)
+        except Exception as exc:
+            if not _unsupported(exc):
+                raise
+            log.warning("structured output unsupported here (%s): text protocol for this run", exc)
+            protocol = "text"
+            messages = [_to_text_protocol(messages[0]), *messages[1:]]
+    actor = setup.tool_actor if protocol == "tools" and setup.tool_actor is not None else setup.chat
+    reply = actor.invoke(messages)
+    return Asked(reply, parse_action(reply), reported_tokens(reply), protocol)
+
+
+def _to_text_protocol(system: AnyMessage) -> SystemMessage:
+    return SystemMessage(str(system.content).replace(JSON_INSTRUCTIONS, PROTOCOL_INSTRUCTIONS))
+
+
+def _writable(workspace: str, names: list[str]) -> set[str]:
+    """Of ``names``, the files that may be written whole: new ones and short ones."""
+    return {n for n in names if len(current_text(workspace, n, limit=None)) <= MAX_REWRITE_CHARS}
+
+
+def _ask_json(setup: AgentSetup, messages: list[AnyMessage], state: CodingAgentState) -> Asked:
+    workspace = state["workspace"]
+    trajectory = state.get("trajectory", [])
+    schema = action_schema(
+        str(state.get("task", "")),
+        trajectory,
+        unchanged=workspace_digest(workspace) == state.get("start_digest"),
+        writable=lambda names: _writable(workspace, names),
+    )
+    structured = setup.chat.with_structured_output(schema, method="json_schema", include_raw=True)
+    try:
+        out = cast(dict[str, Any], structured.invoke(messages))
+    except Exception as exc:
+        if type(exc).__name__ != "LengthFinishReasonError":  # cut off mid-action
+            raise
+        cut = AIMessage(content="(a reply cut off at the length limit)")
+        return Asked(
+            cut, Action("invalid", error="the reply was too long; keep it short"), 0, "json"
+        )
+    raw: AIMessage = out["raw"]
+    if out["parsed"] is None:
+        problem = str(out.get("parsing_error") or "not a valid action")[:200]
+        bad = Action("invalid", error=f"the reply is not one action: {problem}")
+        return Asked(raw, bad, reported_tokens(raw), "json")
+    action = repair_of(from_agent_action(out["parsed"]), trajectory)
+    used = reported_tokens(raw)
+    if action.kind == "write":
+        action, more = _content(setup, action, state)
+        used += more
+    elif action.kind == "edit":
+        action, more = _edit(setup, action, state)
+        used += more
+    return Asked(raw, action, used, "json")
+
+
+def _memories(setup: AgentSetup, state: CodingAgentState) -> str:
+    return str(state.get("memory_prompt", "")) if setup.focused_memories else ""
+
+
+def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[Action, int]:
+    """A write's content from the focused call; a file too long to rewrite is refused first."""
+    workspace = state["workspace"]
+    if len(current_text(workspace, action.path, limit=None)) > MAX_REWRITE_CHARS:
+        error = (
+            f"{action.path} is too long to rewrite whole without losing what you have not "
+            "seen: view the part to change, then edit it"
+        )
+        return replace(action, kind="invalid", error=error), 0
+    ask = writer_messages(
+        task=state["task"],
+        path=action.path,
+        current=current_text(workspace, action.path),
+        reason=action.thought,
+        trajectory=state.get("trajectory", []),
+        memory_prompt=_memories(setup, state),
+    )
+    code = setup.chat.invoke(ask)
+    used = reported_tokens(code)
+    if code.response_metadata.get("finish_reason") == "length":
+        return replace(action, kind="invalid", error=CUT_OFF.format(path=action.path)), used
+    content = code_from_reply(str(code.content))
+    if not content.strip():
+        return replace(action, kind="invalid", error=EMPTY_WRITE.format(path=action.path)), used
+    if words := not_python(str(code.content), action.path, content):
+        return replace(action, kind="invalid", error=words), used
+    return replace(action, content=content), used
+
+
+def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[Action, int]:
+    """An edit's blocks (or a line range's new content) from the focused call."""
+    text = current_text(state["workspace"], action.path, limit=None)
+    if not text:
+        error = f"{action.path} is not an existing text file: write it as a new file instead"
+        return replace(action, kind="invalid", error=error), 0
+    by_lines = setup.edits == "line_range"
+    trajectory = state.get("trajectory", [])
+    region = (
+        (action.start, action.end)
+        if by_lines and action.start
+        else editable_region(action.path, text, trajectory, state["task"])
+    )
+    ask = edit_messages(
+        task=state["task"],
+        path=action.path,
+        text=text,
+        region=region,
+        by_lines=by_lines,
+        reason=action.thought,
+        trajectory=trajectory,
+        memory_prompt=_memories(setup, state),
+    )
+    reply = setup.chat.invoke(ask)
+    used = reported_tokens(reply)
+    if reply.response_metadata.get("finish_reason") == "length":
+        return replace(action, kind="invalid", error=CUT_OFF.format(path=action.path)), used
+    if by_lines:
+        start, end = region
+        new = code_from_reply(str(reply.content))
+        return replace(action, start=start, end=end, content=new), used
+    return replace(action, edits=tuple(parse_replacements(str(reply.content)))), used

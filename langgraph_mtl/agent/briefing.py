@@ -1,0 +1,122 @@
+"""What the agent is shown before its first action: the workspace's files (short ones whole),
+an outline of each long file the task is about, and the lines a traceback or a file reference
+in the task points to, so it need not spend steps finding them and never sees only the first N
+characters of a long file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from langgraph_mtl.agent.fences import fence_file
+from langgraph_mtl.agent.workspace import numbered, outline
+
+__all__ = ["describe_workspace", "referenced_lines"]
+
+_REFERENCE = re.compile(
+    r"(?:File \"|^|[\s(\"'])((?:[\w.-]+/)*[\w.-]+\.(?:py|rs|sv|v|sh|c|h|go|js|ts))"
+    r"(?:\", line |:)(\d+)",
+    re.MULTILINE,
+)
+CONTEXT_LINES = 12
+MAX_RANGES = 6
+
+
+def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = True) -> str:
+    """The lines around each ``file:line`` (or ``File "...", line N``) the task names that is a
+    file of the workspace, numbered; the project's own files first, tests left out when asked."""
+    root = Path(workspace)
+    seen = _references(task, root)
+    tests = re.compile(r"(^|/)(tests?/|test_[^/]*$|conftest\.py$)")
+    order = sorted(seen, key=lambda n: bool(tests.search(n)))
+    parts: list[str] = []
+    for name in order:
+        if skip_tests and tests.search(name) and len(order) > 1:
+            continue
+        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        for line in sorted(seen[name])[:MAX_RANGES]:
+            start, end = max(line - CONTEXT_LINES, 1), line + CONTEXT_LINES
+            parts.append(f"{name}, lines {start}-{end}:\n{numbered(text, start, end)}")
+        if len(parts) >= MAX_RANGES:
+            break
+    return "\n\n".join(parts[:MAX_RANGES])
+
+
+def _references(task: str, root: Path) -> dict[str, set[int]]:
+    """The workspace files the task names with a line number, and those lines."""
+    seen: dict[str, set[int]] = {}
+    for match in _REFERENCE.finditer(task):
+        name, line = match[1], int(match[2])
+        for candidate in (name, *_tails(name)):
+            if (root / candidate).is_file():
+                seen.setdefault(candidate, set()).add(line)
+                break
+    return seen
+
+
+def _tails(name: str) -> list[str]:
+    """``a/b/c.py`` as ``b/c.py`` and ``c.py`` (a traceback's paths may be rooted elsewhere)."""
+    parts = name.split("/")
+    return ["/".join(parts[i:]) for i in range(1, len(parts))]
+
+
+def describe_workspace(
+    workspace: str | Path,
+    task: str = "",
+    *,
+    max_files: int = 6,
+    max_chars: int = 5000,
+    max_listed: int = 40,
+) -> str:
+    """What the agent starts with: the workspace's files, small text files shown in full (a
+    large tree is only listed), an outline of each long file the task names, and the lines
+    the task's tracebacks point to."""
+    root = Path(workspace)
+    if not root.is_dir():
+        return ""
+    paths = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )
+    if not paths:
+        return "The workspace is empty."
+    names = [str(p.relative_to(root)) for p in paths]
+    if len(paths) > max_files:
+        shown = ", ".join(names[:max_listed]) + (" ..." if len(names) > max_listed else "")
+        parts = [f"The workspace holds {len(paths)} files: {shown}"]
+    else:
+        parts = ["Files in the workspace:"]
+        used = 0
+        for path, name in zip(paths, names, strict=True):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                parts.append(f"{name} (binary)")
+                continue
+            if used + len(text) > max_chars:
+                parts.append(f"{name} ({len(text.splitlines())} lines, not shown: view it)")
+                continue
+            used += len(text)
+            parts.append(f"{name}:\n{fence_file(name, text.rstrip())}")
+    if points := referenced_lines(task, root):
+        parts.append(f"Where the task's output points:\n{points}")
+    refs = _references(task, root)
+    for name in _long_files_named(task, root, names, max_chars):
+        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        shape = outline(name, text, sorted(refs.get(name, ())))
+        parts.append(f"Outline of {name} ({len(text.splitlines())} lines):\n{shape}")
+    return "\n".join(parts)
+
+
+def _long_files_named(task: str, root: Path, names: list[str], max_chars: int) -> list[str]:
+    """The long text files the task names (by path, or by a traceback's path), at most three."""
+    found = []
+    for name in names:
+        if name in task or any(t in task for t in _tails(name)[:1] if "/" in name):
+            path = root / name
+            if path.suffix in (".py", ".rs", ".sv", ".v", ".c", ".go", ".js", ".ts") and (
+                path.stat().st_size > max_chars
+            ):
+                found.append(name)
+    return found[:3]

@@ -1,0 +1,57 @@
+"""The plan node: the run's workspace and protocol, what the agent is shown up front, and one
+planning call that already sees the retrieved memories (retrieval comes before planning)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from langgraph_mtl.agent.briefing import describe_workspace
+from langgraph_mtl.agent.prompts import PLAN_HEADER, PLAN_INSTRUCTION
+from langgraph_mtl.agent.setup import AgentSetup, choose_protocol
+from langgraph_mtl.agent.state import AgentContext, CodingAgentState
+from langgraph_mtl.agent.tools import workspace_digest
+from langgraph_mtl.models import capped, reported_tokens
+
+__all__ = ["PLAN_TOKENS", "PlanNode"]
+
+PLAN_TOKENS = 256  # a 3-4 step plan is about 100 tokens; a rambling one costs every step
+
+
+class PlanNode:
+    """Prepares the run (workspace, protocol, the opening message) and makes the plan."""
+
+    def __init__(self, setup: AgentSetup) -> None:
+        self.setup = setup
+
+    def __call__(self, state: CodingAgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+        setup, context = self.setup, runtime.context
+        workspace = setup.workspace(state, context)
+        files = describe_workspace(workspace, state["task"])
+        task = f"Task:\n{state['task']}\n\n{files}"
+        prepared: dict[str, Any] = {
+            "workspace": workspace,
+            "protocol": choose_protocol(setup.chat, setup.actions),
+            "start_digest": workspace_digest(workspace),
+            "plan": "",
+            "messages": [HumanMessage(task)],
+        }
+        if not setup.plan:
+            return prepared
+        system = PLAN_INSTRUCTION
+        if memories := state.get("memory_prompt"):
+            system += f"\n\n{memories}"
+        request = f"{state['task']}\n\n{files}".strip()
+        reply = capped(setup.chat, PLAN_TOKENS).invoke(
+            [SystemMessage(system), HumanMessage(request)]
+        )
+        text = str(reply.content).strip()
+        opening = f"{task}\n\n{PLAN_HEADER}\n{text}" if text else task
+        return {
+            **prepared,
+            "plan": text,
+            "messages": [HumanMessage(opening)],
+            "tokens_used": reported_tokens(reply),
+        }

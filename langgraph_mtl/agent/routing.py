@@ -1,0 +1,45 @@
+"""Where the act loop goes next: another step, or the finish.
+
+The loop ends when the agent submits, when the run's step limit is reached, after too many
+invalid replies in a row, and when it is stuck: the same action three times, or two actions
+alternating twice with the same results (reading and rewriting the same thing, say).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.runtime import Runtime
+
+from langgraph_mtl.agent.setup import AgentSetup
+from langgraph_mtl.agent.state import AgentContext, CodingAgentState
+from langgraph_mtl.memory.trajectory import Step
+
+__all__ = ["RouteAfterAct", "stuck"]
+
+
+def stuck(trajectory: list[Step]) -> bool:
+    """The same action three times in a row, or two alternating twice with the same results."""
+    last = [(s.get("action"), s.get("observation")) for s in trajectory[-4:]]
+    if len(last) >= 3 and len({a for a, _ in last[-3:]}) == 1:
+        return True
+    return len(last) == 4 and last[0] == last[2] and last[1] == last[3] and last[0] != last[1]
+
+
+class RouteAfterAct:
+    """The act loop's router (see the module docstring)."""
+
+    def __init__(self, setup: AgentSetup) -> None:
+        self.setup = setup
+
+    def __call__(
+        self, state: CodingAgentState, runtime: Runtime[AgentContext]
+    ) -> Literal["act", "finish"]:
+        limits = self.setup.limits_for(runtime.context)
+        if state.get("submitted") or state.get("steps_taken", 0) >= limits.steps:
+            return "finish"
+        if stuck(state.get("trajectory", [])):
+            return "finish"
+        if state.get("consecutive_format_errors", 0) >= limits.format_errors:
+            return "finish"
+        return "act"

@@ -1,0 +1,98 @@
+"""What every node of one agent shares, resolved once when the agent is built: the models, the
+action protocol asked for, the sandbox, the limits and how edits are asked for. Frozen: a run
+never changes it (what a run decides, such as falling back to the text protocol, lives in that
+run's state)."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from langgraph_mtl.agent.config import Limits, SandboxConfig
+from langgraph_mtl.agent.sandbox import Sandbox
+from langgraph_mtl.agent.state import AgentContext, CodingAgentState
+from langgraph_mtl.agent.tools import create_sandbox_tools
+
+__all__ = ["ActionProtocol", "AgentSetup", "EditFormat", "choose_protocol"]
+
+ActionProtocol = Literal["auto", "json", "tools", "text"]
+EditFormat = Literal["search_replace", "line_range"]
+
+
+def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") -> str:
+    """The action protocol for a model: ``requested`` unless "auto", which takes native tool
+    calls when the model's profile declares tool calling, the text protocol when it declares
+    no structured output, and schema-constrained JSON otherwise (local and compatible servers,
+    whose profile is unknown)."""
+    if requested != "auto":
+        return requested
+    profile = getattr(model, "profile", None) or {}
+    if profile.get("tool_calling"):
+        return "tools"
+    if profile.get("structured_output") is False:
+        return "text"
+    return "json"
+
+
+@dataclass(frozen=True)
+class AgentSetup:
+    """One agent's resolved settings (see :func:`.graph.create_coding_agent`)."""
+
+    chat: BaseChatModel
+    actions: ActionProtocol = "auto"
+    sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    limits: Limits = field(default_factory=Limits)
+    plan: bool = True
+    edits: EditFormat = "search_replace"
+    focused_memories: bool = True  # memories also in the calls that write a file or an edit
+    tools: tuple[BaseTool, ...] = ()
+    tool_actor: Any = None  # the model bound to the tools, when the tools protocol is possible
+
+    @classmethod
+    def build(
+        cls,
+        chat: BaseChatModel,
+        *,
+        actions: ActionProtocol,
+        sandbox: SandboxConfig,
+        limits: Limits,
+        plan: bool,
+        edits: EditFormat,
+        focused_memories: bool,
+    ) -> AgentSetup:
+        if actions not in ("auto", "json", "tools", "text"):
+            raise ValueError(f"actions: expected auto, json, tools or text, got {actions!r}")
+        if edits not in ("search_replace", "line_range"):
+            raise ValueError(f"edits: expected search_replace or line_range, got {edits!r}")
+        tools = tuple(
+            create_sandbox_tools(
+                sandbox=sandbox.mode,
+                timeout=sandbox.command_timeout,
+                max_output_chars=sandbox.max_output_chars,
+            )
+        )
+        actor = chat.bind_tools(list(tools)) if choose_protocol(chat, actions) == "tools" else None
+        return cls(chat, actions, sandbox, limits, plan, edits, focused_memories, tools, actor)
+
+    def limits_for(self, context: AgentContext | None) -> Limits:
+        """The limits of this run's kind of task."""
+        return self.limits.for_kind(getattr(context, "task_kind", None))
+
+    def workspace(self, state: CodingAgentState, context: AgentContext | None) -> str:
+        """The run's workspace: in state, else the context's, else a fresh folder."""
+        found = state.get("workspace") or getattr(context, "workspace", None)
+        return found or tempfile.mkdtemp(prefix="mtl-ws-")
+
+    def box(self, workspace: str, context: AgentContext | None) -> Sandbox:
+        """A sandbox for the run's commands (with the context's ``command_env``)."""
+        return Sandbox(
+            workspace,
+            mode=self.sandbox.mode,
+            timeout=self.sandbox.command_timeout,
+            max_output_chars=self.sandbox.max_output_chars,
+            env=getattr(context, "command_env", None),
+        )

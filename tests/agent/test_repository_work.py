@@ -1,0 +1,304 @@
+"""The agent inside a real repository: it looks (numbered lines, outlines), searches and edits
+in place; a long file it was never shown whole is never rewritten whole."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from langgraph_mtl.agent import (
+    AgentContext,
+    Limits,
+    RetrievalConfig,
+    SandboxConfig,
+    WriterConfig,
+    create_coding_agent,
+)
+from langgraph_mtl.agent.replies import parse_action
+from langgraph_mtl.agent.routing import stuck
+from langgraph_mtl.agent.workspace import (
+    Replacement,
+    apply_replacements,
+    outline,
+    replace_lines,
+    search_workspace,
+    view_file,
+    write_file,
+)
+
+BUG_LINE = 1503
+
+
+def _big_module() -> str:
+    """A module of about 2,100 lines with one planted bug (``<`` for ``>``) at BUG_LINE."""
+    lines = ['"""A long module."""', ""]
+    n = 0
+    while len(lines) + 3 <= BUG_LINE - 2:
+        lines += [f"def helper_{n}(x):", f"    return x + {n}", ""]
+        n += 1
+    lines += [""] * (BUG_LINE - 2 - len(lines))
+    lines += ["def clamp(x, lo, hi):", "    if x < hi:", "        return hi"]
+    lines += ["    return max(x, lo)", ""]
+    assert lines[BUG_LINE - 1] == "    if x < hi:"
+    while len(lines) < 2100:
+        lines += [f"def helper_{n}(x):", f"    return x + {n}", ""]
+        n += 1
+    return "\n".join(lines) + "\n"
+
+
+TEST = (
+    "from big import clamp\nassert clamp(5, 0, 3) == 3\nassert clamp(2, 0, 3) == 2\nprint('ok')\n"
+)
+TASK = (
+    "test_big.py fails:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "test_big.py", line 2, in <module>\n'
+    f'  File "big.py", line {BUG_LINE}, in clamp\n'
+    "AssertionError\n\n"
+    "Fix the bug in big.py so that `python3 test_big.py` passes. Do not change the test."
+)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "big.py").write_text(_big_module())
+    (ws / "test_big.py").write_text(TEST)
+    return ws
+
+
+def _json(action: str, **fields) -> str:
+    return json.dumps({"thought": "next", "action": action, **fields})
+
+
+def _agent(pool, model, **kwargs):
+    return create_coding_agent(
+        model,
+        pool=pool,
+        retrieval=RetrievalConfig(memory_types="insight", strategy="task"),
+        writer=WriterConfig(memory_types="trajectory"),
+        sandbox=SandboxConfig(mode="none"),
+        limits=Limits(steps=8),
+        actions="json",
+        **kwargs,
+    ).compile()
+
+
+def _context(ws):
+    return AgentContext(
+        domain="python",
+        task_id="big",
+        workspace=str(ws),
+        verify_command=f"{sys.executable} test_big.py",
+        write=False,
+    )
+
+
+def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(pool, scripted, repo):
+    before = (repo / "big.py").read_text()
+    fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
+    model = scripted(
+        "1. view clamp 2. fix the comparison 3. run the test",
+        _json("view", path="big.py", start=BUG_LINE - 5, end=BUG_LINE + 5),
+        _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
+        fix,
+        _json("run", command=f"{sys.executable} test_big.py"),
+        _json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    assert out["verified"] is True, out["trajectory"]
+    after = (repo / "big.py").read_text()
+    changed = [
+        i
+        for i, (a, b) in enumerate(zip(before.splitlines(), after.splitlines(), strict=True), 1)
+        if a != b
+    ]
+    assert changed == [BUG_LINE]
+    assert len(after.splitlines()) == len(before.splitlines()) > 2000
+    # the view showed the numbered lines; the edit call showed the region the view chose
+    assert f"{BUG_LINE}|     if x < hi:" in out["trajectory"][0]["observation"]
+    edit_call = str(model.calls[3][-1].content)
+    assert "    if x < hi:" in edit_call and "helper_0(" not in edit_call
+    # what the agent was shown first: the traceback's lines and the module's outline
+    opening = str(model.calls[1][-1].content)
+    assert f"{BUG_LINE}|     if x < hi:" in opening
+    assert f"{BUG_LINE - 1}: def clamp (to {BUG_LINE + 2})" in opening
+
+
+def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, repo):
+    before = (repo / "big.py").read_text()
+    model = scripted(
+        "1. rewrite big.py",
+        _json("write_file", path="big.py"),  # refused before any content is asked for
+        _json("submit"),
+        _json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    assert (repo / "big.py").read_text() == before
+    first = out["trajectory"][0]
+    assert "too long to rewrite whole" in first["observation"]
+    assert not any("complete content of `big.py`" in str(call[-1].content) for call in model.calls)
+    # and the first action was not forced to be that write: any action was offered
+    assert "view" in str(model.calls[1][0].content)
+
+
+def test_the_tools_refuse_a_whole_rewrite_of_a_long_file_and_edit_it_in_place(repo):
+    from langgraph_mtl.agent.tools import create_sandbox_tools
+
+    tools = {t.name: t for t in create_sandbox_tools(sandbox="none")}
+    state = {"workspace": str(repo)}
+    refused = tools["write_file"].invoke({"path": "big.py", "content": "stub\n", **state})
+    assert "too long to rewrite whole" in refused
+    done = tools["edit_file"].invoke(
+        {"path": "big.py", "old": "    if x < hi:\n", "new": "    if x > hi:\n", **state}
+    )
+    assert done.startswith("[edited big.py")
+    shown = tools["view_file"].invoke(
+        {"path": "big.py", "start": BUG_LINE, "end": BUG_LINE, **state}
+    )
+    assert f"{BUG_LINE}|     if x > hi:" in shown
+    found = tools["search_files"].invoke({"query": "def clamp", **state})
+    assert f"big.py:{BUG_LINE - 1}: def clamp(x, lo, hi):" in found
+
+
+def test_edits_say_when_their_search_text_is_missing_or_not_unique_and_change_nothing(repo):
+    before = (repo / "big.py").read_text()
+    missing = apply_replacements(repo, "big.py", [Replacement("    if x <= hi:\n", "x\n")])
+    assert "not found" in missing and "nothing was changed" in missing
+    twice = apply_replacements(repo, "big.py", [Replacement("    return x + 1", "x")])
+    assert "appears" in twice and "times" in twice
+    one_of_two = [
+        Replacement("    if x < hi:\n", "    if x > hi:\n"),
+        Replacement("no such line\n", "x\n"),
+    ]
+    assert "block 2" in apply_replacements(repo, "big.py", one_of_two)
+    assert (repo / "big.py").read_text() == before  # all or nothing
+    assert "refused" in apply_replacements(repo, "big.py", [])
+    # indentation differences alone are forgiven, once the lines are unique
+    assert apply_replacements(
+        repo, "big.py", [Replacement("if x < hi:\n", "    if x > hi:\n")]
+    ).startswith("[edited")
+
+
+def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
+    whole = view_file(repo, "test_big.py")
+    assert (
+        whole.startswith("[test_big.py, all 4 lines]") and "2| assert clamp(5, 0, 3) == 3" in whole
+    )
+    long = view_file(repo, "big.py")
+    assert "its outline" in long and "def helper_0 (to 4)" in long and "search for a name" in long
+    assert "past its end" in view_file(repo, "big.py", 5000, 5010)
+    assert "does not exist" in view_file(repo, "nope.py")
+    assert "outside the workspace" in view_file(repo, "../etc/passwd")
+    assert "no file or line holds" in search_workspace(repo, "zebra")
+    assert replace_lines(repo, "test_big.py", 3, 3, "assert clamp(1, 0, 3) == 1").startswith(
+        "[edited"
+    )
+    assert (repo / "test_big.py").read_text().splitlines()[2] == "assert clamp(1, 0, 3) == 1"
+    assert "not a range" in replace_lines(repo, "test_big.py", 3, 9, "x")
+    assert write_file(repo, "new.py", "print(1)\n").startswith("[wrote new.py")
+    rust = outline("lib.rs", "pub fn a() {}\nstruct B;\nimpl B {\n    fn c(&self) {}\n}\n")
+    assert "1: pub fn a()" in rust and "4:     fn c(&self)" in rust
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind", "detail"),
+    [
+        ("```bash\nview big.py 10-20\n```", "view", ("big.py", 10, 20)),
+        ("```bash\nsearch def clamp\n```", "search", "def clamp"),
+        (
+            "Fix it.\nbig.py\n<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n",
+            "edit",
+            "big.py",
+        ),
+        (
+            "```python\n# file: `big.py`\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```",
+            "edit",
+            "big.py",
+        ),
+    ],
+)
+def test_the_text_protocol_looks_searches_and_edits(reply, kind, detail):
+    action = parse_action(AIMessage(reply))
+    assert action.kind == kind
+    if kind == "view":
+        assert (action.path, action.start, action.end) == detail
+    elif kind == "search":
+        assert action.query == detail
+    else:
+        assert action.path == detail and len(action.edits) == 1
+
+
+def test_native_tool_calls_look_and_edit():
+    view = parse_action(
+        AIMessage(
+            "", tool_calls=[{"name": "view_file", "args": {"path": "a.py", "start": 3}, "id": "1"}]
+        )
+    )
+    assert (view.kind, view.path, view.start) == ("view", "a.py", 3)
+    edit = parse_action(
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "edit_file", "args": {"path": "a.py", "old": "x", "new": "y"}, "id": "2"}
+            ],
+        )
+    )
+    assert edit.kind == "edit" and edit.edits == (Replacement("x", "y"),)
+
+
+def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
+    assert stuck(
+        [
+            {"action": "view a", "observation": "A"},
+            {"action": "view b", "observation": "B"},
+            {"action": "view a", "observation": "A"},
+            {"action": "view b", "observation": "B"},
+        ]
+    )
+    assert not stuck(
+        [
+            {"action": "run t", "observation": "fail 1"},
+            {"action": "edit a", "observation": "edited"},
+            {"action": "run t", "observation": "fail 2"},
+            {"action": "edit a", "observation": "edited"},
+        ]
+    )
+    model = scripted(
+        "plan",
+        *[_json("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py") * 3],
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    assert out["steps_taken"] == 4  # not the 8 the limit allows
+
+
+def test_limits_follow_the_kind_of_task(pool, scripted, repo):
+    limits = Limits(steps=2, kinds={"repository": {"steps": 5}})
+    assert limits.for_kind("repository").steps == 5
+    assert limits.for_kind("function").steps == 2
+    with pytest.raises(ValueError, match=r"limits.kinds\['repository'\]: unknown limit 'stepz'"):
+        Limits(kinds={"repository": {"stepz": 5}})
+    with pytest.raises(ValueError, match=r"limits.kinds\['repository'\].steps: must be a whole"):
+        Limits(kinds={"repository": {"steps": 0}})
+    counter = iter(range(100))
+    model = scripted("plan", default=lambda _: _json("run", command=f"echo {next(counter)}"))
+    graph = create_coding_agent(
+        model,
+        pool=pool,
+        retrieval=RetrievalConfig(memory_types="insight", strategy="task"),
+        writer=WriterConfig(memory_types="trajectory"),
+        sandbox=SandboxConfig(mode="none"),
+        limits=limits,
+        actions="json",
+    ).compile()
+    for kind, steps in (("repository", 5), (None, 2)):
+        model.replies.append("plan")
+        ctx = _context(repo)
+        ctx.task_kind = kind
+        out = graph.invoke({"task": "look around"}, context=ctx, config={"recursion_limit": 30})
+        assert out["steps_taken"] == steps
