@@ -15,9 +15,9 @@ $(VENV)/.core: pyproject.toml
 	$(PY) -m pip install -q -e ".[local]"
 	touch $@
 
-# plus the test, lint, served-graph and experiment tools
-$(VENV)/.all: $(VENV)/.core
-	$(PY) -m pip install -q -e ".[local,dev,serve,experiments]"
+# plus the test, lint and served-graph tools and the experiment harness (its own distribution)
+$(VENV)/.all: $(VENV)/.core experiments/pyproject.toml
+	$(PY) -m pip install -q -e ".[local,dev,serve]" -e ./experiments
 	touch $@
 
 demo: $(VENV)/.core

@@ -6,9 +6,10 @@ import json
 import re
 from dataclasses import dataclass
 
+from langgraph_mtl_experiments import Domain, Task
+from langgraph_mtl_experiments.verifiers import CommandCheck
+
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome
-from langgraph_mtl.experiments import Domain, Task
-from langgraph_mtl.experiments.verifiers import CommandCheck
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.transfer.abstraction import FinishedRun
 

@@ -1,12 +1,16 @@
 """The package's layers import only downwards: memory -> hygiene -> pool -> transfer -> nodes ->
-agent -> experiments -> cli. Every import counts, including those inside functions."""
+agent -> cli; the experiment harness (its own distribution) sits on top and the library never
+imports it. Every import counts, including those inside functions."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "langgraph_mtl"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "langgraph_mtl"
+HARNESS = ROOT / "experiments" / "langgraph_mtl_experiments"
 
 # lowest first; a module may import its own layer and the layers below it
 LAYERS = [
@@ -18,7 +22,6 @@ LAYERS = [
     {"transfer"},
     {"nodes"},
     {"agent"},
-    {"experiments"},
     {"cli"},
     {"__init__"},
 ]
@@ -34,7 +37,7 @@ def _imports(path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.startswith("langgraph_mtl.")}
+            found |= {a.name for a in node.names if a.name.startswith("langgraph_mtl")}
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("langgraph_mtl"):
             module = node.module or ""
             if module == "langgraph_mtl":  # from langgraph_mtl import x: the root or a part
@@ -63,6 +66,35 @@ def test_no_module_imports_a_layer_above_its_own():
             if target in RANK and RANK[target] > RANK[own]:
                 upward.append(f"{path.relative_to(PACKAGE)} imports {module}")
     assert upward == []
+
+
+def test_the_library_never_imports_the_experiment_harness():
+    reaching = [
+        f"{path.relative_to(PACKAGE)} imports {module}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for module in _imports(path)
+        if module.startswith("langgraph_mtl_experiments")
+    ]
+    assert reaching == []
+    assert list(HARNESS.rglob("*.py"))  # the check looks at a harness that is there
+
+
+def test_the_core_wheel_holds_no_verifier_harness_or_cheat(tmp_path):
+    """``pip wheel . --no-deps`` builds the library alone."""
+    import subprocess
+    import sys
+    import zipfile
+
+    command = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps"]
+    command += ["--no-build-isolation", "-q", "-w", str(tmp_path)]  # the dev extra's backend
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = tmp_path.glob("langgraph_mtl-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.startswith("langgraph_mtl/pool/") for n in names)
+    assert not [
+        n for n in names if re.search(r"experiments|verifier|cheat|harness|usable_tasks", n)
+    ]
 
 
 def test_the_check_sees_an_upward_import(tmp_path):

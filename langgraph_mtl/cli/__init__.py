@@ -1,17 +1,19 @@
-"""The ``mtl`` command: solve tasks with memory transfer, inspect the pool, serve the local model,
-run experiments. Heavy modules load inside the commands, so ``mtl --help`` is quick."""
+"""The ``mtl`` command: solve tasks with memory transfer, inspect the pool, serve the local model;
+installed packages add command groups through the ``langgraph_mtl.cli`` entry points (the
+experiment harness adds ``mtl experiment``). Heavy modules load inside the commands, so
+``mtl --help`` is quick."""
 
 from __future__ import annotations
 
 import logging
 import os
 import sys
+from importlib.metadata import entry_points
 
 import typer
 
 from langgraph_mtl.cli.agent_commands import register
-from langgraph_mtl.cli.errors import describe
-from langgraph_mtl.cli.experiment_commands import experiment_app
+from langgraph_mtl.cli.errors import CliError, describe
 from langgraph_mtl.cli.pool_commands import pool_app
 
 __all__ = ["app", "main"]
@@ -23,7 +25,31 @@ app = typer.Typer(
 )
 register(app)
 app.add_typer(pool_app, name="pool")
-app.add_typer(experiment_app, name="experiment")
+
+HARNESS_HINT = (
+    "mtl experiment comes with the experiment harness, which is not installed: from a checkout "
+    "of this repository, run `pip install -e . -e ./experiments` (or `make test`)"
+)
+
+
+def _add_plugins(target: typer.Typer) -> None:
+    """Command groups of installed packages (entry point group ``langgraph_mtl.cli``)."""
+    names = set()
+    for entry in entry_points(group="langgraph_mtl.cli"):
+        target.add_typer(entry.load(), name=entry.name)
+        names.add(entry.name)
+    if "experiment" not in names:
+
+        @target.command(
+            "experiment",
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+            help="Transfer experiments (needs the experiment harness).",
+        )
+        def experiment() -> None:
+            raise CliError(HARNESS_HINT, code=2)
+
+
+_add_plugins(app)
 
 
 def main(argv: list[str] | None = None) -> int:

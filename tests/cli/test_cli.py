@@ -79,9 +79,9 @@ def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, m
     import functools
 
     from helpers import TinyDomain, insight_json, solve_tiny
+    from langgraph_mtl_experiments import DOMAINS
 
     import langgraph_mtl.cli.resources
-    from langgraph_mtl.experiments import DOMAINS
     from langgraph_mtl.testing import ScriptedChatModel
 
     def reply(messages):
@@ -238,9 +238,9 @@ def alpha_run(monkeypatch):
     import functools
 
     from helpers import TinyDomain
+    from langgraph_mtl_experiments import DOMAINS
 
     import langgraph_mtl.cli.resources
-    from langgraph_mtl.experiments import DOMAINS
     from langgraph_mtl.testing import ScriptedChatModel
 
     @contextlib.contextmanager
@@ -263,18 +263,18 @@ def alpha_run(monkeypatch):
 def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
     env, monkeypatch, alpha_run, extra, reuse
 ):
-    import langgraph_mtl.experiments.report
-    import langgraph_mtl.experiments.runner
+    import langgraph_mtl_experiments.report
+    import langgraph_mtl_experiments.runner
 
     given: list[bool] = []
     monkeypatch.setattr(
-        langgraph_mtl.experiments.runner,
+        langgraph_mtl_experiments.runner,
         "run_condition",
         lambda *args, reuse_same_prompt, **kwargs: given.append(reuse_same_prompt),
     )
     commands: list[str] = []
     monkeypatch.setattr(
-        langgraph_mtl.experiments.report,
+        langgraph_mtl_experiments.report,
         "write_report",
         lambda *a, command, **k: commands.append(command) or env / "report.md",
     )
@@ -293,7 +293,7 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     from rich.console import Console
     from rich.progress import Progress
 
-    from langgraph_mtl.cli import experiment_commands
+    from langgraph_mtl_experiments import cli as experiment_commands
 
     log = io.StringIO()
     monkeypatch.setattr(experiment_commands, "console", Console(file=log, width=200))
@@ -321,9 +321,9 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
 
 
 def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch, alpha_run):
-    import langgraph_mtl.experiments.report
-    import langgraph_mtl.experiments.runner
-    from langgraph_mtl.experiments.runner import ResultStore
+    import langgraph_mtl_experiments.report
+    import langgraph_mtl_experiments.runner
+    from langgraph_mtl_experiments.runner import ResultStore
 
     def three_attempts(condition, *args, store, **kwargs):
         for attempt in range(3):
@@ -333,10 +333,10 @@ def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch
     run = env / "run"
     earlier = {"condition": "zero-shot", "domain": "alpha", "task_id": "t1", "attempt": 0}
     ResultStore(run / "results.jsonl").add({**earlier, "passed": False})  # one attempt only
-    monkeypatch.setattr(langgraph_mtl.experiments.runner, "run_condition", three_attempts)
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "run_condition", three_attempts)
     ks: list[int] = []
     monkeypatch.setattr(
-        langgraph_mtl.experiments.report,
+        langgraph_mtl_experiments.report,
         "write_report",
         lambda *a, k, **kw: ks.append(k) or env / "report.md",
     )
@@ -357,11 +357,11 @@ def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapsh
 ):
     """The pool folder is not committed: a fresh clone refills the pool from
     ``pool-snapshot.jsonl`` and makes no new memories, so later rows use the same pool."""
+    import langgraph_mtl_experiments.report
+    import langgraph_mtl_experiments.runner
     from helpers import TinyDomain, make_record
+    from langgraph_mtl_experiments.pools import write_snapshot
 
-    import langgraph_mtl.experiments.report
-    import langgraph_mtl.experiments.runner
-    from langgraph_mtl.experiments.pools import write_snapshot
     from langgraph_mtl.pool.memory_pool import open_pool
 
     run = env / "run"
@@ -372,11 +372,11 @@ def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapsh
     committed = (run / "pool-snapshot.jsonl").read_bytes()
     made: list[object] = []
     monkeypatch.setattr(
-        langgraph_mtl.experiments.runner, "generate_memories", lambda *a, **k: made.append(a)
+        langgraph_mtl_experiments.runner, "generate_memories", lambda *a, **k: made.append(a)
     )
-    monkeypatch.setattr(langgraph_mtl.experiments.runner, "run_condition", lambda *a, **k: None)
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "run_condition", lambda *a, **k: None)
     monkeypatch.setattr(
-        langgraph_mtl.experiments.report, "write_report", lambda *a, **k: env / "report.md"
+        langgraph_mtl_experiments.report, "write_report", lambda *a, **k: env / "report.md"
     )
     args = ["experiment", "run", "--out", str(run), "--domains", "alpha"]
     result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])

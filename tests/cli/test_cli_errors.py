@@ -105,7 +105,7 @@ def test_user_errors_get_a_short_message_and_the_right_exit_code(home, capsys, a
 
 
 def test_a_report_of_single_attempts_shows_pass_at_1_and_refuses_pass_at_3(home, capsys):
-    from langgraph_mtl.experiments.runner import ResultStore
+    from langgraph_mtl_experiments.runner import ResultStore
 
     store = ResultStore(home / "run" / "results.jsonl")
     for task, passed in (("t1", True), ("t2", False)):
@@ -122,10 +122,10 @@ def test_a_report_of_single_attempts_shows_pass_at_1_and_refuses_pass_at_3(home,
 
 
 def test_a_report_without_the_pool_folder_analyses_the_committed_snapshot(home, capsys):
-    from langgraph_mtl.experiments.analysis import embeddings_by_type
-    from langgraph_mtl.experiments.pools import write_snapshot
-    from langgraph_mtl.experiments.report import abstraction_table
-    from langgraph_mtl.experiments.runner import ResultStore
+    from langgraph_mtl_experiments.analysis import embeddings_by_type
+    from langgraph_mtl_experiments.pools import write_snapshot
+    from langgraph_mtl_experiments.report import abstraction_table
+    from langgraph_mtl_experiments.runner import ResultStore
 
     run = home / "run"
     made = open_pool(str(home / "made"), collection="experiment")  # the default embedder
@@ -157,8 +157,8 @@ def test_a_report_without_the_pool_folder_analyses_the_committed_snapshot(home, 
 
 
 def test_a_report_names_every_command_that_made_its_results(home, capsys):
-    from langgraph_mtl.cli.experiment_commands import _record_command
-    from langgraph_mtl.experiments.runner import ResultStore
+    from langgraph_mtl_experiments.cli import _record_command
+    from langgraph_mtl_experiments.runner import ResultStore
 
     run = home / "run"
     ResultStore(run / "results.jsonl").add(
@@ -375,8 +375,8 @@ def test_importing_the_package_changes_no_environment_variable():
 
 
 def test_the_help_lists_match_the_experiments():
-    from langgraph_mtl.cli.experiment_commands import CONDITION_NAMES, DOMAIN_NAMES, SWEEP_NAMES
-    from langgraph_mtl.experiments import CONDITIONS, DOMAINS, SWEEPS
+    from langgraph_mtl_experiments.cli import CONDITION_NAMES, DOMAIN_NAMES, SWEEP_NAMES
+    from langgraph_mtl_experiments import CONDITIONS, DOMAINS, SWEEPS
 
     assert set(DOMAIN_NAMES) == set(DOMAINS)
     assert set(CONDITION_NAMES) == set(CONDITIONS)
@@ -446,3 +446,23 @@ def test_consolidate_asks_first_and_keeps_a_backup(home, capsys):
     assert "folded 1" in done.out
     (backup,) = (home / "home" / "backups").glob("consolidate-*.jsonl")
     assert len(backup.read_text().splitlines()) == 1
+
+
+def test_without_the_harness_mtl_experiment_says_how_to_install_it(monkeypatch, capsys):
+    import typer
+
+    import langgraph_mtl.cli as cli
+
+    monkeypatch.setattr(cli, "entry_points", lambda group: [])
+    bare = typer.Typer()
+    cli._add_plugins(bare)
+    monkeypatch.setattr(cli, "app", bare)
+    assert cli.main(["experiment", "run", "--out", "x"]) == 2
+    assert "pip install -e . -e ./experiments" in capsys.readouterr().err
+
+
+def test_the_harness_adds_mtl_experiment_through_its_entry_point():
+    from importlib.metadata import entry_points
+
+    (entry,) = [e for e in entry_points(group="langgraph_mtl.cli") if e.name == "experiment"]
+    assert entry.value == "langgraph_mtl_experiments.cli:experiment_app"

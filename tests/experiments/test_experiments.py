@@ -9,10 +9,7 @@ import sys
 import numpy as np
 import pytest
 from helpers import TinyDomain, solve_tiny
-
-from langgraph_mtl import MemoryRecord, MemoryType, open_pool
-from langgraph_mtl.agent.sandbox import Sandbox
-from langgraph_mtl.experiments import (
+from langgraph_mtl_experiments import (
     CONDITIONS,
     SWEEPS,
     Condition,
@@ -22,19 +19,22 @@ from langgraph_mtl.experiments import (
     resolve_conditions,
     run_condition,
 )
-from langgraph_mtl.experiments.analysis import abstraction_scores, analyse, lisi
-from langgraph_mtl.experiments.domains import Domain, Task, get_domain
-from langgraph_mtl.experiments.pools import (
+from langgraph_mtl_experiments.analysis import abstraction_scores, analyse, lisi
+from langgraph_mtl_experiments.domains import Domain, Task, get_domain
+from langgraph_mtl_experiments.pools import (
     annotate_abstraction,
     choose_sources,
     condition_pool,
     condition_scorers,
     write_snapshot,
 )
-from langgraph_mtl.experiments.repo_domain import mutants
-from langgraph_mtl.experiments.report import scaling_points, signed, write_report
-from langgraph_mtl.experiments.runner import summarize
-from langgraph_mtl.experiments.verifiers import CommandCheck
+from langgraph_mtl_experiments.repo_domain import mutants
+from langgraph_mtl_experiments.report import scaling_points, signed, write_report
+from langgraph_mtl_experiments.runner import summarize
+from langgraph_mtl_experiments.verifiers import CommandCheck
+
+from langgraph_mtl import MemoryRecord, MemoryType, open_pool
+from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.transfer.retrieval import retrieve_memories
@@ -674,7 +674,7 @@ def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_
 def test_stored_results_name_no_path_of_this_machine(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from langgraph_mtl.experiments.runner import ResultStore
+    from langgraph_mtl_experiments.runner import ResultStore
 
     home = tmp_path / "state"
     monkeypatch.setenv("MTL_HOME", str(home))

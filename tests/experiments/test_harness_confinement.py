@@ -7,10 +7,9 @@ from __future__ import annotations
 import sys
 
 import pytest
-
-from langgraph_mtl.experiments.verifiers import UnittestSuite
-from langgraph_mtl.experiments.verifiers.pytest_suite import PytestSuite
-from langgraph_mtl.experiments.verifiers.scratch import read_result
+from langgraph_mtl_experiments.verifiers import UnittestSuite
+from langgraph_mtl_experiments.verifiers.pytest_suite import PytestSuite
+from langgraph_mtl_experiments.verifiers.scratch import read_result
 
 STUB = "def f(x):\n"
 SUITE = (

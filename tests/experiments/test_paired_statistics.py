@@ -7,12 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from langgraph_mtl.experiments.analysis import lisi
-from langgraph_mtl.experiments.paired import compare, flips, mcnemar_exact
-from langgraph_mtl.experiments.passk import wilson_interval
-from langgraph_mtl.experiments.report import write_report
-from langgraph_mtl.experiments.runner import ResultStore
+from langgraph_mtl_experiments.analysis import lisi
+from langgraph_mtl_experiments.paired import compare, flips, mcnemar_exact
+from langgraph_mtl_experiments.passk import wilson_interval
+from langgraph_mtl_experiments.report import write_report
+from langgraph_mtl_experiments.runner import ResultStore
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from langgraph_mtl.experiments.verifiers.probes import agrees, probe_calls
+from langgraph_mtl_experiments.verifiers.probes import agrees, probe_calls
 
 CALLS = [
     (([1, 2, 3], "abc", 4), {}),

@@ -6,16 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from langgraph_mtl.agent.sandbox import bubblewrap_available
-from langgraph_mtl.experiments.domains import get_domain
-from langgraph_mtl.experiments.verifiers.rust_probes import (
+from langgraph_mtl_experiments.domains import get_domain
+from langgraph_mtl_experiments.verifiers.rust_probes import (
     answers_agree,
     call_arguments,
     probe_arguments,
     probe_lines,
     probe_program,
 )
+
+from langgraph_mtl.agent.sandbox import bubblewrap_available
 
 TESTS = """
     #[test]
@@ -110,7 +110,7 @@ OTHER_CORRECT = {
 @pytest.mark.toolchain
 @pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
 def test_other_correct_rust_solutions_pass_and_remembered_answers_do_not():
-    from langgraph_mtl.experiments.cheats import cheats_for
+    from langgraph_mtl_experiments.cheats import cheats_for
 
     tasks = {t.verifier.entry: t for t in get_domain("rust").all_tasks()}
     failed = []

@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 from helpers import TinyDomain, act_reply, solve_tiny
+from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
 
 from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.agent.prompts import PLAN_INSTRUCTION
-from langgraph_mtl.experiments import CONDITIONS, ResultStore, run_condition
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.transfer.retrieval import PLAN_PROMPT
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 from helpers import TinyDomain, act_reply, tiny_number
+from langgraph_mtl_experiments.runner import ResultStore
+from langgraph_mtl_experiments.scaffold import run_scaffold_tax, scaffold_table
 
-from langgraph_mtl.experiments.runner import ResultStore
-from langgraph_mtl.experiments.scaffold import run_scaffold_tax, scaffold_table
 from langgraph_mtl.testing import ScriptedChatModel
 
 

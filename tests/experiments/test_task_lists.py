@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 from helpers import TinyDomain
-
-from langgraph_mtl.experiments.task_lists import (
+from langgraph_mtl_experiments.task_lists import (
     PinnedDomain,
     read_task_lists,
     write_task_lists,
 )
-from langgraph_mtl.experiments.tasks import Task
+from langgraph_mtl_experiments.tasks import Task
 
 
 class Shifting(TinyDomain):

@@ -11,22 +11,22 @@ from pathlib import Path
 
 import pytest
 from helpers import TinyDomain, solve_tiny
+from langgraph_mtl_experiments.cheats import cheats_for
+from langgraph_mtl_experiments.conditions import CONDITIONS
+from langgraph_mtl_experiments.domains import get_domain
+from langgraph_mtl_experiments.runner import ResultStore, generate_memories, run_condition
+from langgraph_mtl_experiments.soundness import check_soundness
+from langgraph_mtl_experiments.tasks import Domain, Task, verify_sandbox
+from langgraph_mtl_experiments.verifiers import CallTests, UnittestSuite
+from langgraph_mtl_experiments.verifiers.rust import forwarding_function, judged
+from langgraph_mtl_experiments.verifiers.rust_reach import forbidden_names
+from langgraph_mtl_experiments.verifiers.scratch import read_result
+from langgraph_mtl_experiments.verifiers.shell import ShellOutcome, make_variant, printing
+from langgraph_mtl_experiments.verifiers.unittest_suite import count_tests
+from langgraph_mtl_experiments.verifiers.verilog import design_reach, tag_testbench
 
 from langgraph_mtl import Outcome
 from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
-from langgraph_mtl.experiments.cheats import cheats_for
-from langgraph_mtl.experiments.conditions import CONDITIONS
-from langgraph_mtl.experiments.domains import get_domain
-from langgraph_mtl.experiments.runner import ResultStore, generate_memories, run_condition
-from langgraph_mtl.experiments.soundness import check_soundness
-from langgraph_mtl.experiments.tasks import Domain, Task, verify_sandbox
-from langgraph_mtl.experiments.verifiers import CallTests, UnittestSuite
-from langgraph_mtl.experiments.verifiers.rust import forwarding_function, judged
-from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
-from langgraph_mtl.experiments.verifiers.scratch import read_result
-from langgraph_mtl.experiments.verifiers.shell import ShellOutcome, make_variant, printing
-from langgraph_mtl.experiments.verifiers.unittest_suite import count_tests
-from langgraph_mtl.experiments.verifiers.verilog import design_reach, tag_testbench
 
 PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
 CHECK = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n"
@@ -603,7 +603,7 @@ def test_a_solution_that_ends_after_the_tests_fails_without_breaking_the_verifie
 
 
 def _shipped(tmp_path, monkeypatch, **entry):
-    from langgraph_mtl.experiments import tasks as tasks_module
+    from langgraph_mtl_experiments import tasks as tasks_module
 
     path = tmp_path / "usable_tasks.json"
     path.write_text(json.dumps({"alpha": entry}))
@@ -622,7 +622,7 @@ def _counting(calls):
 
 
 def test_a_shipped_list_is_trusted_and_each_task_is_verified_when_first_used(tmp_path, monkeypatch):
-    from langgraph_mtl.experiments.tasks import VERIFIER_VERSION
+    from langgraph_mtl_experiments.tasks import VERIFIER_VERSION
 
     monkeypatch.setenv("MTL_HOME", str(tmp_path / "home"))
     calls: list[str] = []
@@ -647,7 +647,7 @@ def test_a_shipped_list_is_trusted_and_each_task_is_verified_when_first_used(tmp
 def test_a_shipped_list_of_another_verifier_or_other_data_is_screened_again(
     stale, tmp_path, monkeypatch
 ):
-    from langgraph_mtl.experiments.tasks import VERIFIER_VERSION
+    from langgraph_mtl_experiments.tasks import VERIFIER_VERSION
 
     monkeypatch.setenv("MTL_HOME", str(tmp_path / "home"))
     calls: list[str] = []
@@ -664,7 +664,7 @@ def test_a_shipped_list_of_another_verifier_or_other_data_is_screened_again(
 
 
 def test_the_shipped_lists_name_this_verifier_and_the_pinned_data():
-    from langgraph_mtl.experiments.tasks import SHIPPED_LISTS, VERIFIER_VERSION
+    from langgraph_mtl_experiments.tasks import SHIPPED_LISTS, VERIFIER_VERSION
 
     shipped = json.loads(SHIPPED_LISTS.read_text())
     for name in ("python", "rust", "verilog", "shell"):

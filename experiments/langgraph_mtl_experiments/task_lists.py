@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from langgraph_mtl.experiments.tasks import Domain, Task, Verdict
+from langgraph_mtl_experiments.tasks import Domain, Task, Verdict
 
 __all__ = ["PinnedDomain", "TaskLists", "read_task_lists", "write_task_lists"]
 

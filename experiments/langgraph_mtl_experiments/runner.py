@@ -31,20 +31,20 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
-from langgraph_mtl.experiments.conditions import Condition
-from langgraph_mtl.experiments.domains import Domain, Task
-from langgraph_mtl.experiments.langsmith_eval import evaluate_domain, langsmith_enabled
-from langgraph_mtl.experiments.passk import pass_at_k
-from langgraph_mtl.experiments.pools import (
+from langgraph_mtl.home import mtl_home
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.models import model_label
+from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl_experiments.conditions import Condition
+from langgraph_mtl_experiments.domains import Domain, Task
+from langgraph_mtl_experiments.langsmith_eval import evaluate_domain, langsmith_enabled
+from langgraph_mtl_experiments.passk import pass_at_k
+from langgraph_mtl_experiments.pools import (
     choose_sources,
     condition_pool,
     condition_scorers,
     snapshot,
 )
-from langgraph_mtl.home import mtl_home
-from langgraph_mtl.memory.records import MemoryType
-from langgraph_mtl.models import model_label
-from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = [
     "ResultStore",

@@ -12,8 +12,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
 from langgraph_mtl.home import mtl_home
+from langgraph_mtl_experiments.wheels import PinnedWheel, read_member
 
 __all__ = ["DATAFRAMEBENCH", "base_python312", "data_python", "data_python_path"]
 

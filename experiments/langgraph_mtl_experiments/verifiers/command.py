@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import Verifier
-from langgraph_mtl.experiments.verifiers.scratch import scratch
+from langgraph_mtl_experiments.verifiers.base import Verifier
+from langgraph_mtl_experiments.verifiers.scratch import scratch
 
 __all__ = ["CommandCheck"]
 

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from langgraph_mtl.experiments.analysis import abstraction_scores, embeddings_by_type
-from langgraph_mtl.experiments.conditions import Condition
 from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.transfer.retrieval import Scorer
+from langgraph_mtl_experiments.analysis import abstraction_scores, embeddings_by_type
+from langgraph_mtl_experiments.conditions import Condition
 
 __all__ = [
     "annotate_abstraction",

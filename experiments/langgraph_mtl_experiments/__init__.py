@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from langgraph_mtl.experiments.conditions import (
+    from langgraph_mtl_experiments.conditions import (
         CONDITIONS,
         SWEEPS,
         Condition,
         resolve_conditions,
     )
-    from langgraph_mtl.experiments.domains import DOMAINS, Domain, Task, get_domain
-    from langgraph_mtl.experiments.passk import pass_at_k
-    from langgraph_mtl.experiments.runner import (
+    from langgraph_mtl_experiments.domains import DOMAINS, Domain, Task, get_domain
+    from langgraph_mtl_experiments.passk import pass_at_k
+    from langgraph_mtl_experiments.runner import (
         ResultStore,
         generate_memories,
         run_condition,

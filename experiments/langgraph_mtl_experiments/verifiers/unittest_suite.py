@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
-from langgraph_mtl.experiments.verifiers.scratch import new_nonce, read_result, scratch
+from langgraph_mtl_experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl_experiments.verifiers.scratch import new_nonce, read_result, scratch
 
 __all__ = ["UnittestSuite", "count_tests"]
 

@@ -8,15 +8,15 @@ beyond a task's tests, ``scratch`` holds the shared folders and report channel, 
 notices changed test machinery in a workspace.
 """
 
-from langgraph_mtl.experiments.verifiers.base import Verifier
-from langgraph_mtl.experiments.verifiers.command import CommandCheck
-from langgraph_mtl.experiments.verifiers.pytest_suite import PytestSuite
-from langgraph_mtl.experiments.verifiers.python_calls import CallTests
-from langgraph_mtl.experiments.verifiers.rust import RustTests
-from langgraph_mtl.experiments.verifiers.shell import ShellOutcome
-from langgraph_mtl.experiments.verifiers.tamper import fingerprint, tampering
-from langgraph_mtl.experiments.verifiers.unittest_suite import UnittestSuite
-from langgraph_mtl.experiments.verifiers.verilog import VerilogTestbench
+from langgraph_mtl_experiments.verifiers.base import Verifier
+from langgraph_mtl_experiments.verifiers.command import CommandCheck
+from langgraph_mtl_experiments.verifiers.pytest_suite import PytestSuite
+from langgraph_mtl_experiments.verifiers.python_calls import CallTests
+from langgraph_mtl_experiments.verifiers.rust import RustTests
+from langgraph_mtl_experiments.verifiers.shell import ShellOutcome
+from langgraph_mtl_experiments.verifiers.tamper import fingerprint, tampering
+from langgraph_mtl_experiments.verifiers.unittest_suite import UnittestSuite
+from langgraph_mtl_experiments.verifiers.verilog import VerilogTestbench
 
 __all__ = [
     "CallTests",

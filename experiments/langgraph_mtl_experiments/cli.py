@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from langgraph_mtl.cli.errors import USAGE, CliError, require_extra
+from langgraph_mtl.cli.errors import USAGE, CliError
 from langgraph_mtl.cli.options import JsonOpt
 from langgraph_mtl.cli.output import print_json
 
@@ -73,12 +73,8 @@ def _require_isolation(unsafe: bool) -> None:
         )
 
 
-def _needs_experiments_extra() -> None:
-    require_extra("experiments", "sklearn", "matplotlib")
-
-
 def _domain(name: str) -> Any:
-    from langgraph_mtl.experiments.domains import get_domain
+    from langgraph_mtl_experiments.domains import get_domain
 
     try:
         return get_domain(name.strip())
@@ -173,7 +169,7 @@ def check(
     """Is the verifier sound? Each reference must pass; the wrong solution and every known
     cheat must fail. With --sample 0, every task of the data set is checked, including those
     whose reference the verifier drops (counted, with the reason)."""
-    from langgraph_mtl.experiments.soundness import check_soundness
+    from langgraph_mtl_experiments.soundness import check_soundness
 
     loader = _domain(domain)
     tasks = loader._candidates() if sample == 0 else loader.tasks("all", limit=sample)
@@ -264,20 +260,19 @@ def run(
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
     condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
     from langgraph_mtl.cli.resources import chat_model, check_model
-    from langgraph_mtl.experiments.conditions import resolve_conditions
-    from langgraph_mtl.experiments.pools import write_snapshot
-    from langgraph_mtl.experiments.report import write_report
-    from langgraph_mtl.experiments.runner import (
+    from langgraph_mtl.models import parse_model_spec
+    from langgraph_mtl.pool.memory_pool import open_pool
+    from langgraph_mtl_experiments.conditions import resolve_conditions
+    from langgraph_mtl_experiments.pools import write_snapshot
+    from langgraph_mtl_experiments.report import write_report
+    from langgraph_mtl_experiments.runner import (
         ResultStore,
         generate_memories,
         pending_sources,
         run_condition,
         supported_k,
     )
-    from langgraph_mtl.models import parse_model_spec
-    from langgraph_mtl.pool.memory_pool import open_pool
 
-    _needs_experiments_extra()
     _require_isolation(unsafe)
 
     def sampling(spec: str) -> float | None:
@@ -374,8 +369,8 @@ def _pinned(
 ) -> list[Any]:
     """The domains with their tasks taken from the run's ``tasks.json`` (recorded there on
     the first invocation and extended by a larger limit), so every invocation of a run, on
-    any machine, uses the same tasks (see :mod:`langgraph_mtl.experiments.task_lists`)."""
-    from langgraph_mtl.experiments.task_lists import (
+    any machine, uses the same tasks (see :mod:`langgraph_mtl_experiments.task_lists`)."""
+    from langgraph_mtl_experiments.task_lists import (
         PinnedDomain,
         read_task_lists,
         write_task_lists,
@@ -425,9 +420,9 @@ def _restore_pool(pool: MemoryPool, saved: Path) -> int:
 def _report_pool(out: Path) -> tuple[MemoryPool | None, str]:
     """The pool a report analyses: the run's own, else its committed ``pool-snapshot.jsonl``
     embedded again (a fresh clone has no pool folder), else none; and a note of which."""
-    from langgraph_mtl.experiments.pools import pool_from_snapshot
     from langgraph_mtl.pool.location import SQLITE_FILE
     from langgraph_mtl.pool.memory_pool import open_pool
+    from langgraph_mtl_experiments.pools import pool_from_snapshot
 
     if (out / _POOL_FOLDER / SQLITE_FILE).exists():
         return open_pool(str(out / _POOL_FOLDER), collection=_POOL_COLLECTION, create=False), ""
@@ -456,10 +451,9 @@ def report(
     as_json: JsonOpt = False,
 ) -> None:
     """(Re)write the report of a results directory."""
-    from langgraph_mtl.experiments.report import write_report
-    from langgraph_mtl.experiments.runner import ResultStore, summarize, supported_k
+    from langgraph_mtl_experiments.report import write_report
+    from langgraph_mtl_experiments.runner import ResultStore, summarize, supported_k
 
-    _needs_experiments_extra()
     results = out / "results.jsonl"
     if not results.is_file():
         raise CliError(f"no results at {results}: give a directory made by `mtl experiment run`")
@@ -505,8 +499,8 @@ def scaffold_tax(
     """The agent against the same model's single reply, on the same tasks and server:
     pass@1, seconds and tokens per attempt (scaffold.jsonl, scaffold.md)."""
     from langgraph_mtl.cli.resources import chat_model, check_model
-    from langgraph_mtl.experiments.runner import ResultStore
-    from langgraph_mtl.experiments.scaffold import (
+    from langgraph_mtl_experiments.runner import ResultStore
+    from langgraph_mtl_experiments.scaffold import (
         run_scaffold_tax,
         scaffold_table,
         write_scaffold_report,

@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Iterator
 
-from langgraph_mtl.experiments.verifiers.probes import nudge
+from langgraph_mtl_experiments.verifiers.probes import nudge
 
 __all__ = ["answers_agree", "call_arguments", "probe_arguments", "probe_program"]
 

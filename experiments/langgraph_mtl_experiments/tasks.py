@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode, bubblewrap_available
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers import Verifier, fingerprint, tampering
-from langgraph_mtl.experiments.wheels import PinnedWheel
 from langgraph_mtl.home import mtl_home
+from langgraph_mtl_experiments.verifiers import Verifier, fingerprint, tampering
+from langgraph_mtl_experiments.wheels import PinnedWheel
 
 __all__ = [
     "VERIFIER_VERSION",

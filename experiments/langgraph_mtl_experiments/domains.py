@@ -12,9 +12,9 @@ import shlex
 from functools import cached_property
 from typing import Any
 
-from langgraph_mtl.experiments.data_env import DATAFRAMEBENCH, data_python
-from langgraph_mtl.experiments.repo_domain import RepoDomain
-from langgraph_mtl.experiments.tasks import (
+from langgraph_mtl_experiments.data_env import DATAFRAMEBENCH, data_python
+from langgraph_mtl_experiments.repo_domain import RepoDomain
+from langgraph_mtl_experiments.tasks import (
     Domain,
     Task,
     first_usable,
@@ -22,14 +22,14 @@ from langgraph_mtl.experiments.tasks import (
     python_first,
     verify_sandbox,
 )
-from langgraph_mtl.experiments.verifiers import (
+from langgraph_mtl_experiments.verifiers import (
     CallTests,
     RustTests,
     ShellOutcome,
     UnittestSuite,
     VerilogTestbench,
 )
-from langgraph_mtl.experiments.wheels import PinnedWheel, read_member
+from langgraph_mtl_experiments.wheels import PinnedWheel, read_member
 
 __all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
 

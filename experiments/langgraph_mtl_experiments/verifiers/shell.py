@@ -21,8 +21,8 @@ from typing import ClassVar
 
 from langgraph_mtl.agent.sandbox import CommandResult, Sandbox, SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
-from langgraph_mtl.experiments.verifiers.scratch import scratch
+from langgraph_mtl_experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl_experiments.verifiers.scratch import scratch
 
 __all__ = ["ShellOutcome", "make_variant", "printing", "tree_digest"]
 

@@ -9,9 +9,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from langgraph_mtl.experiments.tasks import Task
-from langgraph_mtl.experiments.verifiers.rust import forwarding_function
-from langgraph_mtl.experiments.verifiers.rust_probes import call_arguments
+from langgraph_mtl_experiments.tasks import Task
+from langgraph_mtl_experiments.verifiers.rust import forwarding_function
+from langgraph_mtl_experiments.verifiers.rust_probes import call_arguments
 
 __all__ = ["CHEATS", "cheats_for"]
 

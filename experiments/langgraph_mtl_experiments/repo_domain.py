@@ -23,9 +23,9 @@ from functools import cached_property
 from pathlib import Path
 
 from langgraph_mtl.agent.sandbox import Sandbox
-from langgraph_mtl.experiments.tasks import Domain, Task, first_usable, python_first, verify_sandbox
-from langgraph_mtl.experiments.verifiers import PytestSuite
-from langgraph_mtl.experiments.wheels import PinnedWheel, read_sdist
+from langgraph_mtl_experiments.tasks import Domain, Task, first_usable, python_first, verify_sandbox
+from langgraph_mtl_experiments.verifiers import PytestSuite
+from langgraph_mtl_experiments.wheels import PinnedWheel, read_sdist
 
 __all__ = ["Mutant", "RepoDomain", "mutants"]
 

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langgraph_mtl.experiments.cheats import cheats_for
-from langgraph_mtl.experiments.tasks import Domain, Task
+from langgraph_mtl_experiments.cheats import cheats_for
+from langgraph_mtl_experiments.tasks import Domain, Task
 
 __all__ = ["Soundness", "check_soundness"]
 

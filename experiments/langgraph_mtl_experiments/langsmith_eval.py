@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langgraph_mtl.experiments.conditions import Condition
-from langgraph_mtl.experiments.domains import Task
+from langgraph_mtl_experiments.conditions import Condition
+from langgraph_mtl_experiments.domains import Task
 
 __all__ = ["dataset_examples", "evaluate_domain", "langsmith_enabled", "verifier_evaluator"]
 

@@ -9,16 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from langgraph_mtl.experiments.analysis import (
+from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl_experiments.analysis import (
     TypeAnalysis,
     TypeEmbeddings,
     analyse,
     embeddings_by_type,
 )
-from langgraph_mtl.experiments.paired import PairedComparison, compare, first_attempts, flips
-from langgraph_mtl.experiments.passk import wilson_interval
-from langgraph_mtl.experiments.runner import ResultStore, summarize
-from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl_experiments.paired import PairedComparison, compare, first_attempts, flips
+from langgraph_mtl_experiments.passk import wilson_interval
+from langgraph_mtl_experiments.runner import ResultStore, summarize
 
 __all__ = ["abstraction_table", "paired_lines", "scaling_points", "write_report"]
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
-from langgraph_mtl.experiments.verifiers.scratch import new_nonce, scratch
+from langgraph_mtl_experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl_experiments.verifiers.scratch import new_nonce, scratch
 
 __all__ = ["VerilogTestbench", "design_reach", "tag_testbench"]
 

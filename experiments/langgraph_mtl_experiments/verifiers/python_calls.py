@@ -24,9 +24,9 @@ from typing import Any
 
 from langgraph_mtl.agent.sandbox import SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
-from langgraph_mtl.experiments.verifiers.probes import MIN_PROBES, Call, agrees, fitted, probe_calls
-from langgraph_mtl.experiments.verifiers.scratch import scratch
+from langgraph_mtl_experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl_experiments.verifiers.probes import MIN_PROBES, Call, agrees, fitted, probe_calls
+from langgraph_mtl_experiments.verifiers.scratch import scratch
 
 __all__ = ["CallTests"]
 

@@ -23,9 +23,9 @@ from langgraph_mtl.agent import (
 )
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.writing import writer_messages
-from langgraph_mtl.experiments.runner import ResultStore, attempt_task
-from langgraph_mtl.experiments.tasks import Domain, Task
 from langgraph_mtl.models import reported_tokens
+from langgraph_mtl_experiments.runner import ResultStore, attempt_task
+from langgraph_mtl_experiments.tasks import Domain, Task
 
 __all__ = ["APPROACHES", "run_scaffold_tax", "scaffold_table", "single_reply_files"]
 

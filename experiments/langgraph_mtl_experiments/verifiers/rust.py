@@ -19,17 +19,17 @@ from pathlib import Path
 
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.verdict import Verdict
-from langgraph_mtl.experiments.verifiers.base import OneFileVerifier, failed
-from langgraph_mtl.experiments.verifiers.probes import fitted
-from langgraph_mtl.experiments.verifiers.rust_probes import (
+from langgraph_mtl_experiments.verifiers.base import OneFileVerifier, failed
+from langgraph_mtl_experiments.verifiers.probes import fitted
+from langgraph_mtl_experiments.verifiers.rust_probes import (
     answers_agree,
     call_arguments,
     probe_arguments,
     probe_lines,
     probe_program,
 )
-from langgraph_mtl.experiments.verifiers.rust_reach import forbidden_names
-from langgraph_mtl.experiments.verifiers.scratch import Scratch, new_nonce, scratch
+from langgraph_mtl_experiments.verifiers.rust_reach import forbidden_names
+from langgraph_mtl_experiments.verifiers.scratch import Scratch, new_nonce, scratch
 
 __all__ = ["RustTests", "forwarding_function", "judged"]
 
