@@ -196,6 +196,14 @@ def check(
 _COMMANDS = "commands.txt"
 
 
+def _agent_settings(steps: int, repo_steps: int, edits: str) -> Any:
+    from langgraph_mtl_experiments.attempts import AgentSettings
+
+    if edits not in ("search_replace", "line_range"):
+        raise CliError(f"--edits: expected search_replace or line_range, got {edits!r}", code=2)
+    return AgentSettings(steps=steps, repository_steps=repo_steps, edits=edits)  # type: ignore[arg-type]
+
+
 def _record_command(out: Path, command: str) -> None:
     """Add a run's command to the directory's record (once: a resumed run repeats it)."""
     path = out / _COMMANDS
@@ -224,11 +232,24 @@ def run(
         str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEP_NAMES)}.")
     ] = "",
     limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 10,
+    split: Annotated[
+        str,
+        typer.Option(
+            help="Where conditions are evaluated: eval (the evaluation split) or source (for "
+            "development runs, which must not touch the evaluation tasks; no memories are made)."
+        ),
+    ] = "eval",
     source_limit: Annotated[
         int, typer.Option(min=1, help="Memory-generation tasks per domain.")
     ] = 10,
     attempts: Annotated[int, typer.Option(min=1, help="Attempts per task (k of pass@k).")] = 3,
     steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
+    repo_steps: Annotated[
+        int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
+    ] = 20,
+    edits: Annotated[
+        str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
+    ] = "search_replace",
     concurrency: Annotated[
         int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
     ] = 1,
@@ -274,6 +295,9 @@ def run(
     )
 
     _require_isolation(unsafe)
+    agent = _agent_settings(steps, repo_steps, edits)
+    if split not in ("eval", "source"):
+        raise CliError(f"--split: expected eval or source, got {split!r}", code=2)
 
     def sampling(spec: str) -> float | None:
         if temperature is not None:
@@ -299,9 +323,12 @@ def run(
         "conditions": conditions,
         "sweep": sweep,
         "limit": limit,
+        "split": split,
         "source-limit": source_limit,
         "attempts": attempts,
         "steps": steps,
+        "repo-steps": repo_steps,
+        "edits": edits,
         "concurrency": concurrency,
         "model": model,
         "temperature": evaluated_at,
@@ -325,7 +352,8 @@ def run(
 
         needed = sorted({t for c in chosen for t in c.memory_types})
         # phase 1: only what is missing, and only the memory types the conditions use
-        if pool_dir is None and needed and pending_sources(loaders, pool, limit=source_limit):
+        making = split == "eval" and pool_dir is None and needed
+        if making and pending_sources(loaders, pool, limit=source_limit):
             maker_spec = memory_model or model
             with chat_model(
                 maker_spec, parallel=concurrency, temperature=sampling(maker_spec)
@@ -335,7 +363,7 @@ def run(
                     model=maker,
                     pool=pool,
                     limit=source_limit,
-                    step_limit=steps,
+                    agent=agent,
                     memory_types=needed,
                     concurrency=concurrency,
                     progress=progress,
@@ -353,7 +381,8 @@ def run(
                     store=store,
                     attempts=attempts,
                     limit=limit,
-                    step_limit=steps,
+                    split=split,
+                    agent=agent,
                     concurrency=concurrency,
                     snapshot_dir=out / "snapshots",
                     progress=progress,
@@ -490,6 +519,12 @@ def scaffold_tax(
     domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python",
     limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 40,
     steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
+    repo_steps: Annotated[
+        int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
+    ] = 20,
+    edits: Annotated[
+        str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
+    ] = "search_replace",
     model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
     temperature: Annotated[
         float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")
@@ -518,11 +553,17 @@ def scaffold_tax(
 
         with chat_model(model, temperature=temperature) as chat:
             rows = run_scaffold_tax(
-                chat, loaders, store=store, limit=limit, step_limit=steps, progress=progress
+                chat,
+                loaders,
+                store=store,
+                limit=limit,
+                agent=_agent_settings(steps, repo_steps, edits),
+                progress=progress,
             )
     command = (
         f"mtl experiment scaffold-tax --out {shlex.quote(str(out))} --domains {domains} "
-        f"--limit {limit} --steps {steps} --model {model} --temperature {temperature}"
+        f"--limit {limit} --steps {steps} --repo-steps {repo_steps} --edits {edits} "
+        f"--model {model} --temperature {temperature}"
     )
     path = write_scaffold_report(rows, out / "scaffold.md", command)
     console.print(scaffold_table(rows), markup=False)

@@ -125,6 +125,7 @@ class RepoDomain(Domain):
     """Fix a planted bug in a real project so its own test suite passes again."""
 
     name = "repo"
+    kind = "repository"
     data = tuple(project.package for project in PROJECTS)
 
     @cached_property

@@ -16,7 +16,6 @@ from langchain_core.language_models import BaseChatModel
 
 from langgraph_mtl.agent import (
     AgentContext,
-    Limits,
     RetrievalConfig,
     WriterConfig,
     create_coding_agent,
@@ -24,7 +23,7 @@ from langgraph_mtl.agent import (
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.writing import writer_messages
 from langgraph_mtl.models import reported_tokens
-from langgraph_mtl_experiments.runner import ResultStore, attempt_task
+from langgraph_mtl_experiments.attempts import AgentSettings, ResultStore, attempt_task
 from langgraph_mtl_experiments.tasks import Domain, Task
 
 __all__ = ["APPROACHES", "run_scaffold_tax", "scaffold_table", "single_reply_files"]
@@ -55,15 +54,18 @@ def run_scaffold_tax(
     store: ResultStore,
     limit: int = 40,
     step_limit: int = 8,
+    agent: AgentSettings | None = None,
     progress: Callable[[str, int, int, float], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Both approaches on each domain's first ``limit`` evaluation tasks; stored rows are kept."""
+    agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
     graph = create_coding_agent(
         model,
         pool=_no_pool,
         retrieval=RetrievalConfig(memory_types=None, strategy="task"),
         writer=WriterConfig(memory_types="trajectory"),
-        limits=Limits(steps=step_limit),
+        limits=agent.limits,
+        edits=agent.edits,
     ).compile()
     done = store.by_key()
     rows: list[dict[str, Any]] = []
@@ -73,7 +75,7 @@ def run_scaffold_tax(
             label, passed = f"{approach} / {domain.name}", 0
             for index, task in enumerate(tasks, start=1):
                 key = store.key(approach, domain.name, task.task_id, 0)
-                row = done.get(key) or _run(approach, model, graph, domain, task, step_limit)
+                row = done.get(key) or _run(approach, model, graph, domain, task, agent)
                 if key not in done:
                     store.add(row)
                 rows.append(row)
@@ -88,17 +90,22 @@ def _no_pool() -> Any:
 
 
 def _run(
-    approach: str, model: BaseChatModel, graph: Any, domain: Domain, task: Task, step_limit: int
+    approach: str,
+    model: BaseChatModel,
+    graph: Any,
+    domain: Domain,
+    task: Task,
+    agent: AgentSettings,
 ) -> dict[str, Any]:
     base = {"condition": approach, "domain": domain.name, "task_id": task.task_id, "attempt": 0}
     if approach == "agent":
         context = AgentContext(
             domain=domain.name, task_id=task.task_id, retrieve=False, write=False
         )
-        result = attempt_task(graph, domain, task, context, step_limit)
+        result = attempt_task(graph, domain, task, context, agent)
         return {
             **base,
-            **{k: result[k] for k in ("passed", "steps", "tokens", "seconds")},
+            **{k: result[k] for k in ("passed", "steps", "tokens", "seconds", "actions")},
             "verification": result["verification"][-500:],
         }
     started = time.monotonic()

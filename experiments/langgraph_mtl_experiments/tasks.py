@@ -113,6 +113,7 @@ class Domain(ABC):
 
     name: str
     data: tuple[PinnedWheel, ...] = ()  # the pinned packages its task data comes from
+    kind: str = "function"  # the agent's limits follow it (a repository takes more steps)
 
     def data_digest(self) -> str:
         """The sha256 of the task data (of its pinned packages' own digests, in order)."""

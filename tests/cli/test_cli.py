@@ -290,10 +290,9 @@ def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
 def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(monkeypatch):
     import io
 
+    from langgraph_mtl_experiments import cli as experiment_commands
     from rich.console import Console
     from rich.progress import Progress
-
-    from langgraph_mtl_experiments import cli as experiment_commands
 
     log = io.StringIO()
     monkeypatch.setattr(experiment_commands, "console", Console(file=log, width=200))

@@ -375,8 +375,8 @@ def test_importing_the_package_changes_no_environment_variable():
 
 
 def test_the_help_lists_match_the_experiments():
-    from langgraph_mtl_experiments.cli import CONDITION_NAMES, DOMAIN_NAMES, SWEEP_NAMES
     from langgraph_mtl_experiments import CONDITIONS, DOMAINS, SWEEPS
+    from langgraph_mtl_experiments.cli import CONDITION_NAMES, DOMAIN_NAMES, SWEEP_NAMES
 
     assert set(DOMAIN_NAMES) == set(DOMAINS)
     assert set(CONDITION_NAMES) == set(CONDITIONS)

@@ -1,0 +1,212 @@
+"""One attempt of the agent on a task, and where attempts are kept.
+
+Every attempt is one JSON line in a results file, keyed by (condition, domain, task, attempt):
+an interrupted run (Ctrl-C or kill -9) resumes where it stopped, without duplicating or losing
+results (a torn last line is ignored and that attempt runs again).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph_mtl._files import append_json_line
+from langgraph_mtl.agent import AgentContext, Limits
+from langgraph_mtl.agent.setup import EditFormat
+from langgraph_mtl.home import mtl_home
+from langgraph_mtl.memory.trajectory import Step
+from langgraph_mtl_experiments.domains import Domain, Task
+
+__all__ = [
+    "AgentSettings",
+    "ResultStore",
+    "StandIn",
+    "action_counts",
+    "attempt_task",
+    "portable",
+]
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """How the prebuilt agent is run in an experiment: ``steps`` for function-level tasks,
+    ``repository_steps`` (and a longer history) for repository tasks, how edits are asked for,
+    and whether the memories also enter the calls that write a file or an edit."""
+
+    steps: int = 8
+    repository_steps: int = 20
+    edits: EditFormat = "search_replace"
+    focused_memories: bool = True
+
+    @property
+    def limits(self) -> Limits:
+        kinds = {"repository": {"steps": self.repository_steps, "history_tokens": 8000}}
+        return Limits(steps=self.steps, kinds=kinds)
+
+    @property
+    def most_steps(self) -> int:
+        return max(self.steps, self.repository_steps)
+
+    def record(self) -> dict[str, Any]:
+        """The settings as a results row keeps them."""
+        return {
+            "steps": self.steps,
+            "repository_steps": self.repository_steps,
+            "edits": self.edits,
+            "focused_memories": self.focused_memories,
+        }
+
+
+_REFUSALS = {
+    "edit_not_found": re.compile(r"^\[edit refused\].*not found", re.M),
+    "edit_not_unique": re.compile(r"^\[edit refused\].*appears \d+ times", re.M),
+    "edit_refused_other": re.compile(
+        r"^\[edit refused\](?!.*(?:not found|appears \d+ times))", re.M
+    ),
+    "write_refused": re.compile(r"^\[refused\]|too long to rewrite whole", re.M),
+    "cut_off": re.compile(r"cut off at the length limit"),
+}
+
+
+def action_counts(trajectory: Sequence[Step]) -> dict[str, int]:
+    """How often each kind of action was taken in a run, and how often an edit or a write was
+    refused (search text not found, not unique, a whole rewrite of a long file, cut off)."""
+    counts: Counter[str] = Counter()
+    for step in trajectory:
+        action, seen = str(step.get("action", "")), str(step.get("observation", ""))
+        kind = action.split(" ", 1)[0].split("\n", 1)[0]
+        if action.startswith("(invalid action)"):
+            kind = "invalid"
+        elif kind not in ("write_file", "view", "search", "edit", "submit"):
+            kind = "run"
+        counts[kind] += 1
+        for name, pattern in _REFUSALS.items():
+            if pattern.search(seen):
+                counts[name] += 1
+    return dict(sorted(counts.items()))
+
+
+class ResultStore:
+    """Append-only JSONL of attempt results, safe to resume and to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    @staticmethod
+    def key(condition: str, domain: str, task_id: str, attempt: int) -> str:
+        return f"{condition}|{domain}|{task_id}|{attempt}"
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        if not self.path.exists():
+            return
+        with self.path.open(encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:  # a torn line from a killed run
+                    continue
+
+    def by_key(self) -> dict[str, dict[str, Any]]:
+        """Every stored attempt, by key."""
+        return {
+            self.key(r["condition"], r["domain"], r["task_id"], r["attempt"]): r
+            for r in self.rows()
+        }
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Append one attempt; paths of this machine in it (a traceback's file names, say)
+        are written as ``$MTL_HOME/...`` and ``~/...``, so results can be shared as they are."""
+        with self._lock:
+            append_json_line(self.path, portable(row))
+
+
+def portable(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with this machine's state and home directories written as placeholders."""
+    text = json.dumps(row, ensure_ascii=False)
+    for path, placeholder in ((mtl_home().resolve(), "$MTL_HOME"), (Path.home(), "~")):
+        text = text.replace(json.dumps(f"{path}/")[1:-1], f"{placeholder}/")
+    return dict(json.loads(text))
+
+
+StandIn = Callable[[list[dict[str, Any]]], "dict[str, Any] | None"]
+"""Given the memories an attempt was handed, an attempt already run with the same prompt."""
+
+_OUTCOME = (
+    "passed",
+    "steps",
+    "tokens",
+    "seconds",
+    "verification",
+    "tampered",
+    "written",
+    "actions",
+)
+
+
+def attempt_task(
+    graph: Any,
+    domain: Domain,
+    task: Task,
+    context: AgentContext,
+    agent: AgentSettings,
+    *,
+    stand_in: StandIn | None = None,
+) -> dict[str, Any]:
+    """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts.
+    The task's verifier checks the finished workspace (its allowlisted files, elsewhere); a
+    run that changed protected or steering files is marked ``tampered`` and never passes.
+
+    With ``stand_in`` (the graph compiled to stop after ``retrieve_memories``), the run pauses
+    once its memories are chosen; if ``stand_in`` names an attempt already run with the same
+    memories (so the same prompt), that attempt's outcome is returned, marked ``reused_from``.
+    """
+    with tempfile.TemporaryDirectory(prefix=f"mtl-{task.domain}-") as ws:
+        task.prepare(ws)
+        context.workspace = ws
+        context.command_env = dict(task.env) or None
+        context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
+        context.task_kind = domain.kind
+        started = time.monotonic()
+        config: dict[str, Any] = {"recursion_limit": agent.most_steps + 10}
+        if stand_in is None:
+            state = graph.invoke({"task": task.instruction}, context=context, config=config)
+        else:
+            thread = uuid.uuid4().hex
+            config["configurable"] = {"thread_id": thread}
+            try:
+                state = graph.invoke({"task": task.instruction}, context=context, config=config)
+                earlier = stand_in(state.get("memory_receipts", []))
+                if earlier is not None:
+                    return {
+                        **{key: earlier[key] for key in _OUTCOME},
+                        "receipts": state.get("memory_receipts", []),
+                        "memory_status": state.get("memory_status", ""),
+                        "reused_from": earlier["condition"],
+                    }
+                state = graph.invoke(None, context=context, config=config)  # go on from there
+            finally:
+                graph.checkpointer.delete_thread(thread)
+        return {
+            "passed": bool(state.get("verified")),
+            "steps": state.get("steps_taken", 0),
+            "tokens": int(state.get("tokens_used", 0)),  # plan and act calls, as reported
+            "seconds": round(time.monotonic() - started, 2),
+            "receipts": state.get("memory_receipts", []),
+            "memory_status": state.get("memory_status", ""),
+            "verification": str(state.get("verification", ""))[-1500:],
+            "tampered": list(state.get("tampered", [])),
+            "written": state.get("memory_written", []),
+            "actions": action_counts(state.get("trajectory", [])),
+        }
