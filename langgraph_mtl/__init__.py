@@ -21,7 +21,8 @@ if TYPE_CHECKING:
         create_memory_retrieval_node,
         create_memory_writer_node,
     )
-    from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
+    from langgraph_mtl.pool.memory_pool import MemoryPool
+    from langgraph_mtl.pool.opening import open_pool
     from langgraph_mtl.transfer.retrieval import retrieve_memories
 
 __all__ = [
@@ -50,7 +51,7 @@ _HOME = {
     "create_memory_retrieval_node": "nodes.memory_nodes",
     "create_memory_writer_node": "nodes.memory_nodes",
     "MemoryPool": "pool.memory_pool",
-    "open_pool": "pool.memory_pool",
+    "open_pool": "pool.opening",
     "retrieve_memories": "transfer.retrieval",
 }
 

@@ -88,7 +88,7 @@ def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -
     """
     if isinstance(model, BaseChatModel):
         return model
-    spec = parse_model_spec(model, argument=argument)  # type: ignore[arg-type]
+    spec = parse_model_spec(model, argument=argument)
     if spec.is_local:
         if not spec.base_url:
             raise ModelSpecError(

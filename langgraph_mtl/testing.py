@@ -66,7 +66,7 @@ class ScriptedChatModel(BaseChatModel):
             "output_tokens": len(text) // 4,
             "total_tokens": prompt + len(text) // 4,
         }
-        return AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        return AIMessage(content=text, usage_metadata=usage)
 
     def _generate(
         self,

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
+from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl.pool.opening import open_pool
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.transfer.retrieval import Scorer
 from langgraph_mtl_experiments.analysis import abstraction_scores, embeddings_by_type

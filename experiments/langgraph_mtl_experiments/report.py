@@ -18,6 +18,13 @@ from langgraph_mtl_experiments.analysis import (
 )
 from langgraph_mtl_experiments.paired import PairedComparison, compare, first_attempts, flips
 from langgraph_mtl_experiments.passk import wilson_interval
+from langgraph_mtl_experiments.report_plots import (
+    plot_abstraction,
+    plot_deltas,
+    plot_pass_rates,
+    plot_scaling,
+    plot_tsne,
+)
 from langgraph_mtl_experiments.runner import ResultStore, summarize
 
 __all__ = ["abstraction_table", "paired_lines", "scaling_points", "write_report"]
@@ -35,79 +42,6 @@ def abstraction_table(groups: dict[str, TypeEmbeddings]) -> list[TypeAnalysis]:
 def signed(value: float) -> str:
     """A difference to three places with its sign; a difference that rounds to zero reads +0.000."""
     return f"{round(value, 3) + 0.0:+.3f}"
-
-
-def _plot_pass_rates(summary: dict[str, dict[str, Any]], k: int, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    conditions = list(summary)
-    domains = [d for d in next(iter(summary.values())) if not d.startswith("avg")]
-    width = 0.8 / max(len(conditions), 1)
-    fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(domains), 4))
-    for i, condition in enumerate(conditions):
-        values = [
-            summary[condition].get(d, {}).get(f"pass@{k}", 0.0) for d in [*domains, "avg (domains)"]
-        ]
-        ax.bar(np.arange(len(values)) + i * width, values, width, label=condition)
-    ax.set_xticks(np.arange(len(domains) + 1) + width * (len(conditions) - 1) / 2)
-    ax.set_xticklabels([*domains, "average"])
-    ax.set_ylabel(f"pass@{k}")
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
-    ax.set_title("pass rate by condition")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def _plot_abstraction(rows: list[TypeAnalysis], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
-    names = [r.memory_type for r in rows]
-    axes[0].bar(names, [r.dbi for r in rows], color="#6c5ce7")
-    axes[0].set_title("Davies-Bouldin index (higher = more mixed)")
-    axes[1].bar(names, [r.lisi for r in rows], color="#00b894")
-    axes[1].set_title("LISI (higher = more mixed)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def _plot_tsne(groups: dict[str, TypeEmbeddings], path: Path) -> bool:
-    """One t-SNE panel per memory type, coloured by source domain (like the paper's figure)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from sklearn.manifold import TSNE
-
-    groups = {t: g for t, g in groups.items() if len(g.domains) >= 5}
-    if not groups:
-        return False
-    fig, axes = plt.subplots(1, len(groups), figsize=(3.2 * len(groups), 3.2), squeeze=False)
-    for ax, (memory_type, group) in zip(axes[0], groups.items(), strict=True):
-        data, labels = np.asarray(group.vectors, dtype=float), group.domains
-        points = TSNE(perplexity=min(30, len(data) - 1), random_state=0, init="pca").fit_transform(
-            data
-        )
-        for domain in sorted(set(labels)):
-            mask = np.asarray(labels) == domain
-            ax.scatter(points[mask, 0], points[mask, 1], s=10, label=domain)
-        ax.set_title(memory_type)
-        ax.set_xticks([])
-        ax.set_yticks([])
-    axes[0][0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
 
 
 def scaling_points(rows: list[dict[str, Any]], k: int) -> dict[str, dict[float, list[float]]]:
@@ -130,27 +64,6 @@ def scaling_points(rows: list[dict[str, Any]], k: int) -> dict[str, dict[float, 
         else:
             points["pool"].setdefault(float(spec["pool_fraction"]), []).append(value)
     return {name: dict(sorted(p.items())) for name, p in points.items() if len(p) > 1}
-
-
-def _plot_scaling(points: dict[str, dict[float, list[float]]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    titles = {"pool": "share of the memory pool", "sources": "number of source domains"}
-    fig, axes = plt.subplots(1, len(points), figsize=(4.2 * len(points), 3.2), squeeze=False)
-    for ax, (name, series) in zip(axes[0], points.items(), strict=True):
-        xs = list(series)
-        means = [float(np.mean(v)) for v in series.values()]
-        spread = [float(np.std(v)) for v in series.values()]
-        ax.errorbar(xs, means, yerr=spread, marker="o", capsize=3)
-        ax.set_xlabel(titles[name])
-        ax.set_ylabel("pass@1 (domain average)")
-        ax.set_ylim(0, 1)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def _cost_lines(rows: list[dict[str, Any]]) -> list[str]:
@@ -311,26 +224,6 @@ def _flips_on(
     return {(f.domain, f.task_id): f.direction for f in found if (f.domain, f.task_id) in tasks}
 
 
-def _plot_deltas(comparisons: list[PairedComparison], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 1 + 0.5 * len(comparisons)))
-    ys = np.arange(len(comparisons))
-    deltas = [c.delta for c in comparisons]
-    errors = [[c.delta - c.ci_low for c in comparisons], [c.ci_high - c.delta for c in comparisons]]
-    ax.errorbar(deltas, ys, xerr=errors, fmt="o", capsize=4, color="#0984e3")
-    ax.axvline(0, color="grey", linewidth=1)
-    ax.set_yticks(ys)
-    ax.set_yticklabels([c.condition for c in comparisons])
-    ax.set_xlabel(f"pass@1 delta vs {comparisons[0].baseline} (95% CI)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
 def _delta_on_shared_tasks(rows: list[dict[str, Any]], condition: str, k: int) -> float | None:
     """The condition's domain-averaged pass@k minus zero-shot's, both on the tasks both ran
     (a run still growing has conditions on fewer tasks than zero-shot)."""
@@ -401,11 +294,11 @@ def write_report(
         delta = _delta_on_shared_tasks(rows, condition, k) if condition != "zero-shot" else None
         cells.append("-" if delta is None else signed(delta))
         lines.append("| " + " | ".join(cells) + " |")
-    _plot_pass_rates(summary, k, out / "pass_rates.png")
+    plot_pass_rates(summary, k, out / "pass_rates.png")
     lines += ["", "![pass rates](pass_rates.png)", "", *design_lines(rows)]
     paired, pooled = paired_lines(rows)
     if pooled:
-        _plot_deltas(pooled, out / "deltas.png")
+        plot_deltas(pooled, out / "deltas.png")
         lines += [*paired, "![paired deltas](deltas.png)", ""]
     points = scaling_points(rows, k)
     if points:
@@ -420,7 +313,7 @@ def write_report(
                 f"| {name} | {x:g} | {', '.join(f'{v:.3f}' for v in values)} |"
                 for x, values in series.items()
             ]
-        _plot_scaling(points, out / "scaling.png")
+        plot_scaling(points, out / "scaling.png")
         lines += ["", "![scaling](scaling.png)", ""]
     lines += _cost_lines(rows)
     manifest = out / "snapshots" / "manifest.json"
@@ -443,9 +336,9 @@ def write_report(
                 f"| {r.memory_type} | {r.memories} | {r.domains} | {r.dbi:.2f} | {r.lisi:.2f} | {r.abstraction:.3f} |"
                 for r in analysed
             ]
-            _plot_abstraction(analysed, out / "abstraction.png")
+            plot_abstraction(analysed, out / "abstraction.png")
             lines += ["", "![abstraction](abstraction.png)", ""]
-        if _plot_tsne(groups, out / "tsne.png"):
+        if plot_tsne(groups, out / "tsne.png"):
             lines += ["![t-SNE of memory embeddings by source domain](tsne.png)", ""]
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n")

@@ -59,7 +59,7 @@ class FirstAction(AgentAction):
     file the task is about (`path`; you are then asked for its complete content, seeing the
     file as it is). Running and submitting come after."""
 
-    action: Literal["write_file"] = Field(description="What to do.")  # type: ignore[assignment]
+    action: Literal["write_file"] = Field(description="What to do.")
 
 
 class CheckAction(AgentAction):
@@ -67,7 +67,7 @@ class CheckAction(AgentAction):
     it (compile it, run it on an example, run the tests). Changing files again and submitting
     come after the check."""
 
-    action: Literal["run"] = Field(description="What to do.")  # type: ignore[assignment]
+    action: Literal["run"] = Field(description="What to do.")
 
 
 CODE_FILE = re.compile(

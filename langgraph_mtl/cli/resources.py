@@ -38,7 +38,7 @@ def _open(pool: str | None, collection: str, embeddings: str | None, *, create: 
     where = parse_location(pool or default_pool_location())  # fails before any heavy import
     if not create:
         where.require_pool()
-    from langgraph_mtl.pool.memory_pool import open_pool
+    from langgraph_mtl.pool.opening import open_pool
 
     with err.status("opening the memory pool"):
         return open_pool(pool, collection=collection, embeddings=embeddings, create=create)

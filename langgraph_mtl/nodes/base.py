@@ -14,7 +14,8 @@ from langgraph.runtime import get_runtime
 
 from langgraph_mtl.memory.trajectory import Step, task_from_messages
 from langgraph_mtl.pool.location import PoolLocationError, parse_location
-from langgraph_mtl.pool.memory_pool import EmbedderMismatchError, MemoryPool, open_pool
+from langgraph_mtl.pool.memory_pool import EmbedderMismatchError, MemoryPool
+from langgraph_mtl.pool.opening import open_pool
 from langgraph_mtl.pool.search import context_field
 from langgraph_mtl.transfer.retrieval import Receipt
 

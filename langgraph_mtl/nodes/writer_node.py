@@ -62,7 +62,7 @@ class WriterConfig:
 
     @property
     def types(self) -> tuple[MemoryType, ...]:
-        return tuple(MemoryType(t) for t in self.memory_types)  # type: ignore[union-attr]
+        return tuple(MemoryType(t) for t in self.memory_types)
 
 
 @dataclass(frozen=True)

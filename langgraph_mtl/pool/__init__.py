@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from langgraph_mtl.pool.memory_pool import MemoryPool, open_pool
+    from langgraph_mtl.pool.memory_pool import MemoryPool
+    from langgraph_mtl.pool.opening import open_pool
 
 __all__ = [
     "MemoryPool",
@@ -19,7 +20,7 @@ __all__ = [
 
 _HOME = {
     "MemoryPool": "memory_pool",
-    "open_pool": "memory_pool",
+    "open_pool": "opening",
 }
 
 

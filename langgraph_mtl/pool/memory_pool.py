@@ -16,14 +16,12 @@ from typing import IO, TYPE_CHECKING, Any
 from langchain_core.embeddings import Embeddings
 
 from langgraph_mtl.hygiene.sanitize import sanitize
-from langgraph_mtl.hygiene.screening import Classifier, model_classifier
+from langgraph_mtl.hygiene.screening import Classifier
 from langgraph_mtl.memory.records import (
-    SCHEMA_VERSION,
     MemoryRecord,
-    MemoryType,
 )
 from langgraph_mtl.pool import jsonl as pool_jsonl
-from langgraph_mtl.pool.chroma_client import Transaction, chroma_client
+from langgraph_mtl.pool.chroma_client import Transaction
 from langgraph_mtl.pool.codec import (
     FLAG_PREFIX,
     as_values,
@@ -31,23 +29,19 @@ from langgraph_mtl.pool.codec import (
     to_metadata,
 )
 from langgraph_mtl.pool.embedded_chroma import PoolBusyError
-from langgraph_mtl.pool.embeddings import EmbedderIdentity, embedder_identity, resolve_embeddings
+from langgraph_mtl.pool.embeddings import EmbedderIdentity
 from langgraph_mtl.pool.location import (
     PoolLocationError,
     PoolUnavailableError,
     check_collection_name,
     default_pool_location,
-    parse_location,
 )
 from langgraph_mtl.pool.provenance import merge_provenance
 from langgraph_mtl.pool.reading import PoolReader
 from langgraph_mtl.pool.reports import ImportReport, ScoredMemory, WriteReport
 from langgraph_mtl.pool.search import SearchConfig
 from langgraph_mtl.pool.typed_collections import (
-    TypedCollections,
-    move_untyped_records,
     part_name,
-    unprefix_quarantined,
 )
 
 if TYPE_CHECKING:
@@ -64,7 +58,6 @@ __all__ = [
     "ScoredMemory",
     "WriteReport",
     "default_pool_location",
-    "open_pool",
 ]
 
 log = logging.getLogger(__name__)
@@ -230,8 +223,10 @@ class MemoryPool(PoolReader):
         per-condition copies)."""
         if self.client is None:
             raise RuntimeError("sibling: this pool was built without its Chroma client")
+        from langgraph_mtl.pool.opening import open_collection
+
         check_collection_name(collection)
-        pool = _open_collection(
+        pool = open_collection(
             self.client,
             self.location,
             collection,
@@ -278,135 +273,3 @@ def _config(config: SearchConfig | None, settings: dict[str, Any]) -> SearchConf
     if config is not None and settings:
         raise TypeError("give the search settings as config= or as keywords, not both")
     return config or SearchConfig(**settings)
-
-
-def open_pool(
-    location: str | None = None,
-    *,
-    collection: str = DEFAULT_COLLECTION,
-    embeddings: str | Embeddings | None = None,
-    dedup_threshold: float | None = DEFAULT_DEDUP_THRESHOLD,
-    create: bool = True,
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-    screen_model: Any = None,
-) -> MemoryPool:
-    """Open (or create) the shared pool.
-
-    Args:
-        location: a directory, ``http(s)://host:port`` of a Chroma server, or ``:memory:``.
-            Defaults to :func:`default_pool_location`.
-        collection: the Chroma collection name.
-        embeddings: an ``Embeddings`` instance or a name for :func:`resolve_embeddings`.
-        dedup_threshold: cosine at or above which a new memory of the same type and domain is
-            merged into a stored one; ``None`` turns near-duplicate merging off.
-        create: ``False`` to only read: nothing is created, and a read-only directory is
-            opened from a private copy.
-        screen_model: a chat model asked about memory text that the injection rules leave
-            undecided (see :func:`langgraph_mtl.hygiene.screening.screen`); ``None`` = rules only.
-        lock_timeout: for a directory, how many seconds a call waits while another process
-            uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
-
-    Raises:
-        PoolLocationError: ``location`` is not a directory, a server URL or ``:memory:``, or
-            ``collection`` is not a name Chroma accepts.
-        PoolUnavailableError: the server does not answer; with ``create=False`` also when
-            there is no pool or no such collection there. :class:`PoolBusyError` (a subclass)
-            when another process holds an embedded pool longer than ``lock_timeout``.
-        EmbedderMismatchError: the collection was built with another embedder.
-    """
-    check_collection_name(collection)
-    where = parse_location(location or default_pool_location())
-    embedder = resolve_embeddings(embeddings)
-    client, label, transaction = chroma_client(where, create=create, lock_timeout=lock_timeout)
-    if not create:
-        try:
-            client.get_collection(collection)
-        except Exception as exc:
-            names = sorted(c.name for c in client.list_collections())
-            raise PoolUnavailableError(
-                f"the pool at {label} has no collection {collection!r}; it holds: "
-                f"{', '.join(names) or 'none'} (choose one with --collection)"
-            ) from exc
-    pool = _open_collection(
-        client, label, collection, embedder, dedup_threshold, transaction, create=create
-    )
-    pool.classifier = model_classifier(screen_model) if screen_model is not None else None
-    return pool
-
-
-def _open_collection(
-    client: Any,
-    location: str,
-    collection: str,
-    embedder: Embeddings,
-    dedup_threshold: float | None,
-    transaction: Transaction = nullcontext,
-    *,
-    create: bool = True,
-) -> MemoryPool:
-    identity = embedder_identity(embedder)
-    meta = {
-        _META_PREFIX + "embedder": identity.name,
-        _META_PREFIX + "dimension": identity.dimension,
-        _META_PREFIX + "probe": json.dumps(identity.probe),
-        _META_PREFIX + "schema_version": SCHEMA_VERSION,
-        _META_PREFIX + "quarantine_flag": True,  # quarantine is a flag, not a type prefix
-    }
-    coll = client.get_or_create_collection(
-        collection,
-        configuration={"hnsw": {"space": "cosine"}},
-        metadata=meta,
-        embedding_function=None,
-    )
-    space = ((coll.configuration or {}).get("hnsw") or {}).get("space", "cosine")
-    if space != "cosine":
-        raise ValueError(
-            f"collection {collection!r} uses {space!r} distance; the pool needs cosine"
-        )
-    parts = {kind: _part(client, collection, kind, create) for kind in MemoryType}
-    typed = TypedCollections(coll, parts)
-    pool = MemoryPool(
-        typed,
-        embedder,
-        location=location,
-        client=client,
-        dedup_threshold=dedup_threshold,
-        transaction=transaction,
-    )
-    stored = pool.identity
-    if not stored.name:  # a collection made by someone else: claim it only when empty
-        if coll.count():
-            raise EmbedderMismatchError(
-                f"collection {collection!r} at {location} holds data but no embedder record"
-            )
-        coll.modify(metadata=meta)
-    elif not stored.matches(identity):
-        raise EmbedderMismatchError(
-            f"collection {collection!r} at {location} was built with embedder {stored.name!r} "
-            f"(dimension {stored.dimension}); it is being opened with {identity.name!r} "
-            f"(dimension {identity.dimension}). Open it with the original embedder "
-            f"(--embeddings {stored.name}), or re-embed: `mtl pool export memories.jsonl "
-            f"--embeddings {stored.name}` then "
-            f"`mtl pool import memories.jsonl --collection NEW_NAME --embeddings NEW_EMBEDDER`."
-        )
-    if typed.untyped and create:
-        move_untyped_records(typed, transaction)
-    if create and not (coll.metadata or {}).get(_META_PREFIX + "quarantine_flag"):
-        unprefix_quarantined(typed, transaction)  # pools written before quarantine was a flag
-        coll.modify(metadata={**(coll.metadata or {}), _META_PREFIX + "quarantine_flag": True})
-    if log.isEnabledFor(logging.DEBUG):  # a count asks every collection: only when shown
-        log.debug("opened pool %s/%s (%d memories)", location, collection, typed.count())
-    return pool
-
-
-def _part(client: Any, collection: str, memory_type: MemoryType, create: bool) -> Any | None:
-    """The collection of one memory type (``None`` when reading a pool that has none yet)."""
-    name = part_name(collection, memory_type)
-    if not create:
-        try:
-            return client.get_collection(name, embedding_function=None)
-        except Exception:
-            return None
-    return client.get_or_create_collection(
-        name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None
-    )

@@ -290,7 +290,7 @@ def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
 def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(monkeypatch):
     import io
 
-    from langgraph_mtl_experiments import cli as experiment_commands
+    from langgraph_mtl_experiments.cli import support as experiment_commands
     from rich.console import Console
     from rich.progress import Progress
 
@@ -298,7 +298,7 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     monkeypatch.setattr(experiment_commands, "console", Console(file=log, width=200))
     now = [0.0]
     bar = Progress(get_time=lambda: now[0], speed_estimate_period=3600)
-    report = experiment_commands._reporter(bar)
+    report = experiment_commands.reporter(bar)
     report("zero-shot / shell", 30, 40, 0.1)  # stored by an earlier run, replayed at once
     for minute, done in ((1, 31), (2, 32)):  # then one new attempt a minute
         now[0] = 60.0 * minute
@@ -361,7 +361,7 @@ def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapsh
     from helpers import TinyDomain, make_record
     from langgraph_mtl_experiments.pools import write_snapshot
 
-    from langgraph_mtl.pool.memory_pool import open_pool
+    from langgraph_mtl.pool.opening import open_pool
 
     run = env / "run"
     earlier = open_pool(str(env / "earlier"), collection="experiment")

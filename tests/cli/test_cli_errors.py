@@ -16,7 +16,7 @@ from helpers import run_cli
 from langgraph_mtl.agent.sandbox import bubblewrap_available
 from langgraph_mtl.memory.records import MAX_CONTENT_CHARS
 from langgraph_mtl.pool.location import PoolLocationError, parse_location
-from langgraph_mtl.pool.memory_pool import open_pool
+from langgraph_mtl.pool.opening import open_pool
 from langgraph_mtl.testing import HashingEmbeddings
 
 
@@ -157,7 +157,7 @@ def test_a_report_without_the_pool_folder_analyses_the_committed_snapshot(home, 
 
 
 def test_a_report_names_every_command_that_made_its_results(home, capsys):
-    from langgraph_mtl_experiments.cli import _record_command
+    from langgraph_mtl_experiments.cli.support import record_command as _record_command
     from langgraph_mtl_experiments.runner import ResultStore
 
     run = home / "run"

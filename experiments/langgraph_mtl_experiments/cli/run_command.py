@@ -1,0 +1,259 @@
+"""`mtl experiment run`: phase 1 (memories from the source split), then each condition on the
+evaluation split; resumable, with its tasks pinned in the results directory."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from langgraph_mtl.cli.errors import CliError
+from langgraph_mtl_experiments.cli.support import (
+    CONDITION_NAMES,
+    DOMAIN_NAMES,
+    POOL_COLLECTION,
+    POOL_FOLDER,
+    POOL_SNAPSHOT,
+    SWEEP_NAMES,
+    TASK_LISTS,
+    UnsafeOpt,
+    agent_settings,
+    commands_of,
+    console,
+    domain_named,
+    progress_bar,
+    record_command,
+    reporter,
+    require_isolation,
+)
+
+if TYPE_CHECKING:
+    from langgraph_mtl.pool.memory_pool import MemoryPool
+
+
+def run(
+    out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
+    domains: Annotated[
+        str, typer.Option(help=f"Comma-separated domains: {', '.join(DOMAIN_NAMES)}.")
+    ] = "python,rust",
+    conditions: Annotated[
+        str, typer.Option(help=f"Comma-separated conditions: {', '.join(CONDITION_NAMES)}.")
+    ] = "zero-shot,mtl-trajectory,mtl-insight",
+    sweep: Annotated[
+        str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEP_NAMES)}.")
+    ] = "",
+    limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 10,
+    split: Annotated[
+        str,
+        typer.Option(
+            help="Where conditions are evaluated: eval (the evaluation split) or source (for "
+            "development runs, which must not touch the evaluation tasks; no memories are made)."
+        ),
+    ] = "eval",
+    source_limit: Annotated[
+        int, typer.Option(min=1, help="Memory-generation tasks per domain.")
+    ] = 10,
+    attempts: Annotated[int, typer.Option(min=1, help="Attempts per task (k of pass@k).")] = 3,
+    steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
+    repo_steps: Annotated[
+        int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
+    ] = 20,
+    edits: Annotated[
+        str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
+    ] = "search_replace",
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
+    ] = 1,
+    model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The evaluated model.")] = "local",
+    temperature: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0,
+            max=2.0,
+            help="Sampling temperature (default: 0.7 for local models, so the attempts "
+            "of pass@k differ; the provider's default otherwise).",
+        ),
+    ] = None,
+    memory_model: Annotated[
+        str, typer.Option(help="Model that makes the memories (cross-model; default: --model).")
+    ] = "",
+    pool_dir: Annotated[
+        Path | None, typer.Option("--pool", help="Use this pool (e.g. another run's) as is.")
+    ] = None,
+    rerun_same_prompt: Annotated[
+        bool,
+        typer.Option(
+            help="At temperature 0, an attempt given exactly the memories of an attempt already "
+            "run on its task (none: zero-shot's) reuses that attempt's outcome; this runs it again."
+        ),
+    ] = False,
+    unsafe: UnsafeOpt = False,
+) -> None:
+    """Phase 1 (memories from each domain's source split, unless the pool has some), then each
+    condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
+    from langgraph_mtl.cli.resources import chat_model, check_model
+    from langgraph_mtl.models import parse_model_spec
+    from langgraph_mtl.pool.opening import open_pool
+    from langgraph_mtl_experiments.conditions import resolve_conditions
+    from langgraph_mtl_experiments.pools import write_snapshot
+    from langgraph_mtl_experiments.report import write_report
+    from langgraph_mtl_experiments.runner import (
+        ResultStore,
+        generate_memories,
+        pending_sources,
+        run_condition,
+        supported_k,
+    )
+
+    require_isolation(unsafe)
+    agent = agent_settings(steps, repo_steps, edits)
+    if split not in ("eval", "source"):
+        raise CliError(f"--split: expected eval or source, got {split!r}", code=2)
+
+    def sampling(spec: str) -> float | None:
+        if temperature is not None:
+            return temperature
+        return 0.7 if parse_model_spec(spec).is_local else None
+
+    evaluated_at = sampling(model)
+
+    try:
+        chosen = resolve_conditions(conditions, sweep)
+    except ValueError as exc:
+        raise CliError(str(exc), code=2) from None
+    loaders = [domain_named(d) for d in domains.split(",")]
+    check_model(model)
+    if memory_model:
+        check_model(memory_model)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out} is a file; give a directory", code=2)
+    out.mkdir(parents=True, exist_ok=True)
+    given = {
+        "out": out,
+        "domains": domains,
+        "conditions": conditions,
+        "sweep": sweep,
+        "limit": limit,
+        "split": split,
+        "source-limit": source_limit,
+        "attempts": attempts,
+        "steps": steps,
+        "repo-steps": repo_steps,
+        "edits": edits,
+        "concurrency": concurrency,
+        "model": model,
+        "temperature": evaluated_at,
+        "memory-model": memory_model,
+        "pool": pool_dir,
+        "rerun-same-prompt": rerun_same_prompt,
+    }
+    command = "mtl experiment run " + " ".join(
+        f"--{name}" if value is True else f"--{name} {shlex.quote(str(value))}"
+        for name, value in given.items()
+        if value is not False and value not in ("", None)  # 0.0 == False: compared by identity
+    )  # every setting, defaults included, so the run can be repeated exactly
+    record_command(out, command)
+    pool = open_pool(str(pool_dir or out / POOL_FOLDER), collection=POOL_COLLECTION)
+    if pool_dir is None and (restored := _restore_pool(pool, out / POOL_SNAPSHOT)):
+        console.print(f"pool: {restored} memories restored from {POOL_SNAPSHOT}")
+    store = ResultStore(out / "results.jsonl")
+    loaders = _pinned(loaders, out / TASK_LISTS, source_limit=source_limit, limit=limit)
+    with progress_bar() as bar:
+        progress = reporter(bar)
+
+        needed = sorted({t for c in chosen for t in c.memory_types})
+        # phase 1: only what is missing, and only the memory types the conditions use
+        making = split == "eval" and pool_dir is None and needed
+        if making and pending_sources(loaders, pool, limit=source_limit):
+            maker_spec = memory_model or model
+            with chat_model(
+                maker_spec, parallel=concurrency, temperature=sampling(maker_spec)
+            ) as maker:
+                generate_memories(
+                    loaders,
+                    model=maker,
+                    pool=pool,
+                    limit=source_limit,
+                    agent=agent,
+                    memory_types=needed,
+                    concurrency=concurrency,
+                    progress=progress,
+                )
+        whole = write_snapshot(pool, out / POOL_SNAPSHOT)
+        console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
+        reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
+        with chat_model(model, parallel=concurrency, temperature=evaluated_at) as chat:
+            for condition in chosen:
+                run_condition(
+                    condition,
+                    loaders,
+                    model=chat,
+                    pool=pool,
+                    store=store,
+                    attempts=attempts,
+                    limit=limit,
+                    split=split,
+                    agent=agent,
+                    concurrency=concurrency,
+                    snapshot_dir=out / "snapshots",
+                    progress=progress,
+                    reuse_same_prompt=reuse,
+                )
+    k = supported_k(store.rows())
+    path = write_report(store.path, out_dir=out, pool=pool, k=k, command=commands_of(out))
+    console.print(f"report: {path}")
+
+
+def _pinned(
+    loaders: list[Any], path: Path, *, source_limit: int | None, limit: int | None
+) -> list[Any]:
+    """The domains with their tasks taken from the run's ``tasks.json`` (recorded there on
+    the first invocation and extended by a larger limit), so every invocation of a run, on
+    any machine, uses the same tasks (see :mod:`langgraph_mtl_experiments.task_lists`)."""
+    from langgraph_mtl_experiments.task_lists import (
+        PinnedDomain,
+        read_task_lists,
+        write_task_lists,
+    )
+
+    try:
+        lists = read_task_lists(path)
+    except ValueError as exc:
+        raise CliError(f"{exc}; restore it from git or delete it to choose tasks again") from None
+    pinned = []
+    for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
+        domain = PinnedDomain(loader, lists.setdefault(loader.name, {}))
+        with console.status(f"{loader.name}: choosing and verifying tasks"):
+            try:
+                picked = (
+                    len(domain.tasks("source", limit=source_limit)),
+                    len(domain.tasks("eval", limit=limit)),
+                )
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
+        console.print(f"{loader.name}: {picked[0]} source tasks, {picked[1]} evaluation tasks")
+        pinned.append(domain)
+    write_task_lists(path, lists)
+    return pinned
+
+
+def _restore_pool(pool: MemoryPool, saved: Path) -> int:
+    """Refill a run pool that holds fewer memories than the run's ``pool-snapshot.jsonl`` (the
+    pool folder is not committed; an earlier restore may have been cut short) from it, so a run
+    resumed from a fresh clone goes on with the memories its earlier rows used instead of
+    making new ones. Returns how many memories were restored."""
+    if not saved.is_file():
+        return 0
+    with saved.open(encoding="utf-8") as lines:
+        saved_count = sum(1 for line in lines if line.strip())
+    before = pool.count()
+    if before >= saved_count:  # restored already, or grown past it
+        return 0
+    with saved.open(encoding="utf-8") as lines:  # what is stored already is skipped
+        report = pool.import_jsonl(lines)
+    if report.errors:
+        line, why = report.errors[0]
+        raise CliError(f"{saved}, line {line}: {why}; restore the file from git or delete it")
+    return pool.count() - before

@@ -1,0 +1,161 @@
+"""What the ``mtl experiment`` commands share: the names they offer, the console and its
+progress display, checks of the sandbox and the domain, and a results directory's records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from langgraph_mtl.cli.errors import CliError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+__all__ = [
+    "CONDITION_NAMES",
+    "DOMAIN_NAMES",
+    "SWEEP_NAMES",
+    "UnsafeOpt",
+    "agent_settings",
+    "commands_of",
+    "console",
+    "domain_named",
+    "progress_bar",
+    "record_command",
+    "reporter",
+    "require_isolation",
+]
+
+# named here for --help without importing the experiments; a test keeps them in step
+DOMAIN_NAMES = ("python", "rust", "verilog", "shell", "data", "repo")
+CONDITION_NAMES = (
+    "zero-shot",
+    "mtl-trajectory",
+    "mtl-workflow",
+    "mtl-summary",
+    "mtl-insight",
+    "in-domain-insight",
+    "mtl-insight-gated",
+    "mtl-trajectory-gated",
+)
+SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
+
+# a results directory: written by `run`, read back by `report`
+POOL_FOLDER = "pool"
+POOL_COLLECTION = "experiment"
+POOL_SNAPSHOT = "pool-snapshot.jsonl"
+TASK_LISTS = "tasks.json"
+
+console = Console()
+
+
+UnsafeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--unsafe-no-sandbox",
+        help="Run generated code without bubblewrap: NOT isolated (it can read task answers "
+        "and change your files).",
+    ),
+]
+
+
+def require_isolation(unsafe: bool) -> None:
+    """Experiments run generated code: refuse to without bubblewrap unless told to."""
+    from langgraph_mtl.agent.sandbox import bubblewrap_available
+
+    if not unsafe and not bubblewrap_available():
+        raise CliError(
+            "experiments run generated code and must isolate it, but bubblewrap (bwrap) is not "
+            "installed or cannot run here: install it (apt install bubblewrap), or pass "
+            "--unsafe-no-sandbox to run unisolated",
+            code=2,
+        )
+
+
+def domain_named(name: str) -> Any:
+    from langgraph_mtl_experiments.domains import get_domain
+
+    try:
+        return get_domain(name.strip())
+    except ValueError as exc:
+        raise CliError(str(exc), code=2) from None
+
+
+_ESTIMATE_SECONDS = 3600  # attempts take minutes: estimate from the last hour
+
+
+def progress_bar() -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("pass {task.fields[rate]:.2f}"),
+        TimeRemainingColumn(),
+        console=console,
+        speed_estimate_period=_ESTIMATE_SECONDS,
+    )
+
+
+def reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
+    """A progress callback: one bar per label, or one line per finished run in a log file. The
+    time left comes from the attempts finished in the last hour under every label, since the
+    labels share the workers: a label's first two runs, finished together by two workers, say
+    nothing about its pace."""
+    jobs: dict[str, TaskID] = {}
+    finished: list[float] = []  # when the attempts of the last hour finished
+
+    def progress(label: str, done: int, total: int, rate: float) -> None:
+        if label not in jobs:  # the first report says what was stored before: no speed sample
+            jobs[label] = bar.add_task(label, total=total, completed=done, rate=rate)
+            if not console.is_terminal and done:
+                console.print(f"{label}: {done}/{total} stored, pass rate {rate:.2f}")
+            return
+        bar.update(jobs[label], completed=done, rate=rate)
+        now = bar.get_time()
+        finished[:] = [t for t in finished if t >= now - _ESTIMATE_SECONDS] + [now]
+        if not console.is_terminal:
+            left = ""
+            if len(finished) > 1 and finished[-1] > finished[0]:
+                per_attempt = (finished[-1] - finished[0]) / (len(finished) - 1)
+                left = f", about {(total - done) * per_attempt / 60:.0f} min left"
+            console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
+
+    return progress
+
+
+COMMANDS_FILE = "commands.txt"
+
+
+def agent_settings(steps: int, repo_steps: int, edits: str) -> Any:
+    from langgraph_mtl_experiments.attempts import AgentSettings
+
+    if edits not in ("search_replace", "line_range"):
+        raise CliError(f"--edits: expected search_replace or line_range, got {edits!r}", code=2)
+    return AgentSettings(steps=steps, repository_steps=repo_steps, edits=edits)  # type: ignore[arg-type]
+
+
+def record_command(out: Path, command: str) -> None:
+    """Add a run's command to the directory's record (once: a resumed run repeats it)."""
+    path = out / COMMANDS_FILE
+    known = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+    if command not in known:
+        with path.open("a", encoding="utf-8") as f:
+            f.write(command + "\n")
+
+
+def commands_of(out: Path) -> str:
+    """The commands that made a results directory, in the order first run."""
+    path = out / COMMANDS_FILE
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
