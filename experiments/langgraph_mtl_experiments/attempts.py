@@ -50,7 +50,7 @@ class AgentSettings:
 
     @property
     def limits(self) -> Limits:
-        kinds = {"repository": {"steps": self.repository_steps, "history_tokens": 8000}}
+        kinds = {"repository": {"steps": self.repository_steps}}
         return Limits(steps=self.steps, kinds=kinds)
 
     @property

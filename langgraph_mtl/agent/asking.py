@@ -39,6 +39,11 @@ __all__ = ["Asked", "ask"]
 
 log = logging.getLogger(__name__)
 
+LONG_FILE_EDITED = (
+    "NOTE: {path} is too long to rewrite whole without losing what you have not seen, so the "
+    "change was asked for as an edit of the part that matters"
+)
+
 
 @dataclass(frozen=True)
 class Asked:
@@ -129,11 +134,9 @@ def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tupl
     """A write's content from the focused call; a file too long to rewrite is refused first."""
     workspace = state["workspace"]
     if len(current_text(workspace, action.path, limit=None)) > MAX_REWRITE_CHARS:
-        error = (
-            f"{action.path} is too long to rewrite whole without losing what you have not "
-            "seen: view the part to change, then edit it"
-        )
-        return replace(action, kind="invalid", error=error), 0
+        # a long file is never rewritten whole: the change is asked for as an edit instead
+        as_edit = replace(action, kind="edit", note=LONG_FILE_EDITED.format(path=action.path))
+        return _edit(setup, as_edit, state)
     ask = writer_messages(
         task=state["task"],
         path=action.path,

@@ -18,6 +18,7 @@ _REFERENCE = re.compile(
     r"(?:\", line |:)(\d+)",
     re.MULTILINE,
 )
+_TESTS = re.compile(r"(^|/)(tests?/|test_[^/]*$|conftest\.py$)")
 CONTEXT_LINES = 12
 MAX_RANGES = 6
 
@@ -27,11 +28,10 @@ def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = Tru
     file of the workspace, numbered; the project's own files first, tests left out when asked."""
     root = Path(workspace)
     seen = _references(task, root)
-    tests = re.compile(r"(^|/)(tests?/|test_[^/]*$|conftest\.py$)")
-    order = sorted(seen, key=lambda n: bool(tests.search(n)))
+    order = sorted(seen, key=lambda n: bool(_TESTS.search(n)))
     parts: list[str] = []
     for name in order:
-        if skip_tests and tests.search(name) and len(order) > 1:
+        if skip_tests and _TESTS.search(name) and len(order) > 1:
             continue
         text = (root / name).read_text(encoding="utf-8", errors="replace")
         for line in sorted(seen[name])[:MAX_RANGES]:
@@ -102,7 +102,7 @@ def describe_workspace(
     if points := referenced_lines(task, root):
         parts.append(f"Where the task's output points:\n{points}")
     refs = _references(task, root)
-    for name in _long_files_named(task, root, names, max_chars):
+    for name in _long_files_named(task, root, names, max_chars):  # tests are run, not changed
         text = (root / name).read_text(encoding="utf-8", errors="replace")
         shape = outline(name, text, sorted(refs.get(name, ())))
         parts.append(f"Outline of {name} ({len(text.splitlines())} lines):\n{shape}")
@@ -110,9 +110,12 @@ def describe_workspace(
 
 
 def _long_files_named(task: str, root: Path, names: list[str], max_chars: int) -> list[str]:
-    """The long text files the task names (by path, or by a traceback's path), at most three."""
+    """The long text files the task names (by path, or by a traceback's path), tests aside,
+    at most three."""
     found = []
     for name in names:
+        if _TESTS.search(name):
+            continue
         if name in task or any(t in task for t in _tails(name)[:1] if "/" in name):
             path = root / name
             if path.suffix in (".py", ".rs", ".sv", ".v", ".c", ".go", ".js", ".ts") and (

@@ -133,7 +133,8 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, 
     before = (repo / "big.py").read_text()
     model = scripted(
         "1. rewrite big.py",
-        _json("write_file", path="big.py"),  # refused before any content is asked for
+        _json("write_file", path="big.py"),  # asked for as an edit, never as a whole file
+        "def clamp(x, lo, hi):\n    return x\n",  # a whole "file" where an edit was asked for
         _json("submit"),
         _json("submit"),
     )
@@ -141,7 +142,10 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, 
     assert (repo / "big.py").read_text() == before
     first = out["trajectory"][0]
     assert "too long to rewrite whole" in first["observation"]
-    assert not any("complete content of `big.py`" in str(call[-1].content) for call in model.calls)
+    assert "no SEARCH/REPLACE block" in first["observation"]
+    asked = [str(call[-1].content) for call in model.calls]
+    assert not any("complete content of `big.py`" in text for text in asked)
+    assert any("SEARCH/REPLACE blocks" in text for text in asked)
     # and the first action was not forced to be that write: any action was offered
     assert "view" in str(model.calls[1][0].content)
 
