@@ -1,7 +1,10 @@
 """LangSmith tracing: on when ``LANGSMITH_TRACING=true`` and a key is set, a silent no-op otherwise.
 
-langsmith with tracing requested but no key prints connection errors and holds the process
-at exit while it retries; :func:`configure_tracing` turns such a half-set-up request off.
+When it is on, :func:`configure_tracing` makes the project's redacting client
+(:mod:`.tracing_client`) LangSmith's default, so every run traced in the process (a graph's
+root run, its nodes, the models they call) is redacted before it is sent. A tracing request
+without a key is switched off: langsmith would print connection errors and hold the process
+at exit while it retried.
 """
 
 from __future__ import annotations
@@ -32,8 +35,17 @@ def tracing_enabled() -> bool:
 
 
 def configure_tracing() -> bool:
-    """Leave tracing on if it can work; switch a keyless request off. Returns the final state."""
-    if _requested() and not tracing_enabled():
+    """Tracing through the redacting client when it can work; a keyless request switched off.
+    Called where a run can start (the nodes' and tools' factories, ``open_pool``, the ``mtl``
+    command); returns whether tracing is on."""
+    if tracing_enabled():
+        import langsmith
+
+        from langgraph_mtl.tracing_client import redacting_client
+
+        langsmith.configure(client=redacting_client())
+        return True
+    if _requested():
         for flag in _FLAGS:
             if flag in os.environ:
                 os.environ[flag] = "false"

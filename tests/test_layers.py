@@ -17,7 +17,7 @@ LAYERS = [
     {"_lazy", "_files", "home"},
     {"models", "local", "memory"},
     {"hygiene", "testing"},
-    {"tracing"},
+    {"tracing", "tracing_client"},
     {"pool"},
     {"transfer"},
     {"nodes"},

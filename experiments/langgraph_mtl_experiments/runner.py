@@ -20,6 +20,7 @@ from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig, cre
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl.tracing_client import endpoint_down
 from langgraph_mtl_experiments.attempts import (
     AgentSettings,
     ResultStore,
@@ -29,7 +30,7 @@ from langgraph_mtl_experiments.attempts import (
 )
 from langgraph_mtl_experiments.conditions import Condition
 from langgraph_mtl_experiments.domains import Domain, Task
-from langgraph_mtl_experiments.langsmith_eval import evaluate_domain, langsmith_enabled
+from langgraph_mtl_experiments.langsmith_eval import Ledger, evaluate_domain, langsmith_enabled
 from langgraph_mtl_experiments.pools import (
     choose_sources,
     condition_pool,
@@ -125,6 +126,7 @@ def run_condition(
     snapshot_dir: Path | None = None,
     progress: Progress | None = None,
     reuse_same_prompt: bool = False,
+    experiments: list[str] | None = None,
 ) -> None:
     """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time;
     already-stored attempts are skipped. The condition runs on its own pool when it keeps a
@@ -139,6 +141,7 @@ def run_condition(
     call, not a run, and its comparison is free of decoding noise. ``agent`` says how the agent
     runs (``step_limit`` alone: that many steps for every kind of task)."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
+    experiments = experiments if experiments is not None else []  # LangSmith URLs, appended
     pool = condition_pool(pool, condition)
     if snapshot_dir is not None and condition.uses_memory:
         _record_snapshot(snapshot_dir, condition.name, snapshot(pool, condition, snapshot_dir))
@@ -233,21 +236,26 @@ def run_condition(
         tally.add(label, result["passed"])
         return row
 
+    ledger = Ledger(store.path.with_name("langsmith.json"))
     for domain, tasks in plan:
-        if langsmith_enabled():
+        if langsmith_enabled() and not endpoint_down():
             try:
-                evaluate_domain(
+                url = evaluate_domain(
                     condition,
                     domain.name,
                     tasks,
                     attempts=attempts,
                     concurrency=concurrency,
                     run_attempt=functools.partial(run_attempt, domain),
+                    ledger=ledger,
                     metadata={"model": model_label(model), "split": split},
                 )
+                if url:
+                    experiments.append(url)
                 continue
             except Exception as exc:  # LangSmith down: the local store carries on alone
-                log.warning("LangSmith experiment failed, running locally: %s", exc)
+                if not endpoint_down():  # a dead endpoint has been reported once already
+                    log.warning("LangSmith experiment failed, running locally: %s", exc)
                 by_key = store.by_key()
         jobs = [
             functools.partial(run_attempt, domain, task, attempt)

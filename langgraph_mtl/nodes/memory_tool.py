@@ -10,6 +10,7 @@ from langchain_core.tools import BaseTool, tool
 
 from langgraph_mtl.nodes.base import PoolSource, one_config, pool_getter
 from langgraph_mtl.pool.search import SearchConfig, SearchScope
+from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.transfer.retrieval import receipt, render_memory_block
 
 __all__ = ["create_search_memory_tool"]
@@ -35,6 +36,7 @@ def create_search_memory_tool(
     receipts (id, type, domain, similarity). A pool failure is a reply, not an error.
     """
     config = one_config(config, settings, SearchConfig)
+    configure_tracing()
     get_pool = pool_getter(pool)
 
     @tool(name, response_format="content_and_artifact")

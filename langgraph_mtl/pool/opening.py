@@ -35,6 +35,7 @@ from langgraph_mtl.pool.typed_collections import (
     part_name,
     unprefix_quarantined,
 )
+from langgraph_mtl.tracing import configure_tracing
 
 __all__ = ["open_collection", "open_pool"]
 
@@ -76,6 +77,7 @@ def open_pool(
         EmbedderMismatchError: the collection was built with another embedder.
     """
     check_collection_name(collection)
+    configure_tracing()  # a pool's reads and writes may be traced: redacted, or not at all
     where = parse_location(location or default_pool_location())
     embedder = resolve_embeddings(embeddings)
     client, label, transaction = chroma_client(where, create=create, lock_timeout=lock_timeout)

@@ -1,19 +1,27 @@
-"""LangSmith: traces are sent when a key is set; a keyless request is a silent no-op."""
+"""LangSmith through the real SDK against a loopback server that records every byte (see
+``tests/langsmith_server.py``): traces nest, no planted secret leaves the process, experiments
+match the results and a resume adds to them, a dead endpoint costs seconds, no key sends
+nothing. Each case runs in a process of its own (``tests/langsmith_cases.py``)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
 import os
+import socket
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import time
 from pathlib import Path
 
 import pytest
+from langsmith_cases import SECRETS
+from langsmith_server import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "drop_in_nodes.py")
+CASES = ROOT / "tests" / "langsmith_cases.py"
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -33,41 +41,119 @@ def test_keyless_tracing_request_is_silent():
     assert "api.smith" not in proc.stderr
 
 
-def test_runs_are_posted_to_langsmith_when_a_key_is_set():
-    bodies: list[bytes] = []
+def _case(case: str, out: Path, url: str | None, *, key: bool = True) -> tuple[dict, float]:
+    """Run one case of ``tests/langsmith_cases.py`` in a process of its own; its result (with
+    what it printed to stderr) and wall time."""
+    env = _env(MTL_HOME=str(out / "home"))
+    if url is not None:
+        env.update(LANGSMITH_TRACING="true", LANGSMITH_ENDPOINT=url)
+        if key:
+            env["LANGSMITH_API_KEY"] = "lsv2_pt_test"
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, str(CASES), case, str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    seconds = time.monotonic() - started
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**result, "stderr": proc.stderr}, seconds
 
-    class Fake(BaseHTTPRequestHandler):
-        def _reply(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            bodies.append(self.path.encode() + b" " + self.rfile.read(length))
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(b"{}")
 
-        do_GET = do_POST = do_PATCH = _reply
+@pytest.mark.integration  # a real LangSmith SDK against a loopback server
+@pytest.mark.parametrize("case", ["drop-in", "agent", "experiment"])
+def test_no_planted_secret_reaches_langsmith_in_any_byte(case, tmp_path):
+    with serving("ok") as (url, server):
+        _case(case, tmp_path, url)
+    sent = "\n".join(r["path"] + "\n" + r["body"] for r in server.requests)
+    assert any(r["path"].startswith("/runs/multipart") for r in server.requests)
+    for secret in SECRETS:
+        assert secret not in sent, f"{secret[:8]}... was sent"
+    assert "[REDACTED:" in sent  # what held a secret was sent, redacted
 
-        def log_message(self, *args: object) -> None:
-            pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Fake)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        env = _env(
-            LANGSMITH_TRACING="true",
-            LANGSMITH_API_KEY="test-key",
-            LANGSMITH_ENDPOINT=f"http://127.0.0.1:{server.server_address[1]}",
-        )
+@pytest.mark.integration  # a real LangSmith SDK against a loopback server
+def test_runs_nest_under_one_root_per_graph_call(tmp_path):
+    with serving("ok") as (url, server):
+        _case("drop-in", tmp_path, url)
+    runs = list(server.runs.values())
+    roots = [r for r in runs if not r.get("parent_run_id")]
+    assert [r.get("name") for r in roots] == ["LangGraph"]
+    names = {r.get("name") for r in runs}
+    assert {"retrieve_memories", "write_memory", "mtl.abstract_run"} <= names
+    assert all(r.get("trace_id") == roots[0]["id"] for r in runs)
+
+
+@pytest.mark.integration  # a real LangSmith SDK against a loopback server
+def test_an_experiment_is_one_langsmith_experiment_per_condition_and_domain_and_a_resume_adds_to_it(
+    tmp_path,
+):
+    with serving("ok") as (url, server):
+        first, _ = _case("experiment", tmp_path, url)
+        sessions = {s["name"] for s in server.sessions.values()}
+        feedback = len(server.feedback)
+        again, _ = _case("experiment", tmp_path, url)  # every attempt is stored: replayed
+        assert {s["name"] for s in server.sessions.values()} == sessions  # no new experiment
+        assert len(server.feedback) == feedback  # and nothing uploaded twice
+    conditions = {s["extra"]["metadata"]["condition"] for s in server.sessions.values()}
+    assert conditions == {"zero-shot", "mtl-insight"}
+    assert {name.rsplit("-", 1)[0] for name in sessions} == {"zero-shot-alpha", "mtl-insight-alpha"}
+    assert len(first["experiments"]) == 2 and again["experiments"] == first["experiments"]
+    datasets = [d["name"] for d in server.datasets.values()]
+    assert datasets == ["mtl-alpha"]
+    assert len(server.examples) == 4  # one per task, made once
+    rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 8
+    scores = sorted(int(f["score"]) for f in server.feedback if f.get("key") == "verified")
+    assert scores == sorted(int(r["passed"]) for r in rows)
+    targets = [r for r in server.runs.values() if r.get("name") == "Target"]
+    assert len(targets) == 8 and all(r.get("reference_example_id") for r in targets)
+
+
+def _closed_port() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"  # nothing listens there now
+
+
+@pytest.mark.integration  # a real LangSmith SDK against a loopback server
+@pytest.mark.parametrize("mode", ["refused", "500", "hang"])
+def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(mode, tmp_path):
+    _, offline = _case("drop-in", tmp_path / "offline", None)
+    _, offline_experiment = _case("experiment", tmp_path / "offline-x", None)
+    with contextlib.ExitStack() as stack:
+        if mode == "refused":
+            url = _closed_port()
+        else:
+            url, _ = stack.enter_context(serving(mode))
+        dropped, traced = _case("drop-in", tmp_path / "traced", url)
+        result, traced_experiment = _case("experiment", tmp_path / "traced-x", url)
+    assert traced - offline <= 5, (traced, offline)
+    assert traced_experiment - offline_experiment <= 10, (traced_experiment, offline_experiment)
+    assert result["rows"] == 8  # the experiment went on locally
+    for said in (dropped["stderr"], result["stderr"]):  # one line, and nothing else about it
+        lines = [line for line in said.splitlines() if "langsmith" in line.lower()]
+        assert len(lines) == 1 and "tracing is off for the rest of this run" in lines[0], said
+
+
+@pytest.mark.integration  # a real LangSmith SDK against a loopback server
+def test_without_a_key_nothing_is_sent(tmp_path):
+    with serving("ok") as (url, server):
+        _case("drop-in", tmp_path / "a", url, key=False)
+        _case("agent", tmp_path / "b", url, key=False)
         proc = subprocess.run(
-            [sys.executable, EXAMPLE], env=env, capture_output=True, text=True, timeout=120
+            [sys.executable, str(ROOT / "examples" / "native_surfaces.py")],
+            env=_env(LANGSMITH_TRACING="true", LANGSMITH_ENDPOINT=url, MTL_HOME=str(tmp_path)),
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
-    finally:
-        server.shutdown()
     assert proc.returncode == 0, proc.stderr
-    posted = b"\n".join(b for b in bodies if b.startswith(b"/runs"))
-    assert b"retrieve_memories" in posted
-    assert b"write_memory" in posted
-    assert b"mtl.abstract_run" in posted
+    assert server.requests == []
 
 
 @pytest.mark.parametrize(

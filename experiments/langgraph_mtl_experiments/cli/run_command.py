@@ -184,6 +184,7 @@ def run(
         whole = write_snapshot(pool, out / POOL_SNAPSHOT)
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
+        experiments: list[str] = []
         with chat_model(model, parallel=concurrency, temperature=evaluated_at) as chat:
             for condition in chosen:
                 run_condition(
@@ -200,10 +201,14 @@ def run(
                     snapshot_dir=out / "snapshots",
                     progress=progress,
                     reuse_same_prompt=reuse,
+                    experiments=experiments,
                 )
     k = supported_k(store.rows())
     path = write_report(store.path, out_dir=out, pool=pool, k=k, command=commands_of(out))
     console.print(f"report: {path}")
+    if experiments:
+        more = f" ({len(experiments)} experiments; the last)" if len(experiments) > 1 else ""
+        console.print(f"LangSmith{more}: {experiments[-1]}", markup=False)
 
 
 def _pinned(
