@@ -1,7 +1,8 @@
-"""Experiments: coding domains with real verifiers, leave-one-domain-out runs, pass@k, sweeps,
-abstraction analysis, reports, and LangSmith experiments when a key is set.
-
-Needs the ``experiments`` extra; the names below load on first use.
+"""The experiment harness of langgraph-mtl: coding domains with real verifiers, leave-one-domain-
+out runs, pass@k, sweeps, abstraction analysis, reports, and LangSmith experiments when a key is
+set. A domain of one's own subclasses :class:`Domain` (registered under the entry point group
+``langgraph_mtl.domains``) or is a task file (:class:`TaskFileDomain`); an agent of one's own is
+a graph factory (:class:`AgentSettings`). The names below load on first use.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 from langgraph_mtl._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from langgraph_mtl_experiments.attempts import AgentSettings
     from langgraph_mtl_experiments.conditions import (
         CONDITIONS,
         SWEEPS,
@@ -25,8 +27,10 @@ if TYPE_CHECKING:
         run_condition,
         summarize,
     )
+    from langgraph_mtl_experiments.task_files import TaskFileDomain
 
 __all__ = [
+    "AgentSettings",
     "CONDITIONS",
     "DOMAINS",
     "SWEEPS",
@@ -34,6 +38,7 @@ __all__ = [
     "Domain",
     "ResultStore",
     "Task",
+    "TaskFileDomain",
     "generate_memories",
     "get_domain",
     "pass_at_k",
@@ -43,6 +48,8 @@ __all__ = [
 ]
 
 _HOME = {
+    "AgentSettings": "attempts",
+    "TaskFileDomain": "task_files",
     "CONDITIONS": "conditions",
     "SWEEPS": "conditions",
     "Condition": "conditions",

@@ -33,6 +33,7 @@ __all__ = [
     "StandIn",
     "action_counts",
     "attempt_task",
+    "brief_trace",
     "portable",
 ]
 
@@ -47,6 +48,9 @@ class AgentSettings:
     repository_steps: int = 20
     edits: EditFormat = "search_replace"
     focused_memories: bool = True
+    hide: tuple[str, ...] = ()  # more paths the agent's commands must not see
+    # the user's own agent: "module:function", or the function (see langgraph_mtl_experiments.agents)
+    factory: str | Callable[..., Any] = ""
 
     @property
     def limits(self) -> Limits:
@@ -64,7 +68,14 @@ class AgentSettings:
             "repository_steps": self.repository_steps,
             "edits": self.edits,
             "focused_memories": self.focused_memories,
+            **({"agent": _named(self.factory)} if self.factory else {}),
         }
+
+
+def _named(factory: str | Callable[..., Any]) -> str:
+    if isinstance(factory, str):
+        return factory
+    return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', '?')}"
 
 
 _REFUSALS = {
@@ -76,6 +87,14 @@ _REFUSALS = {
     "write_refused": re.compile(r"^\[refused\]|too long to rewrite whole", re.M),
     "cut_off": re.compile(r"cut off at the length limit"),
 }
+
+
+def brief_trace(trajectory: Sequence[Step], chars: int = 240) -> list[list[str]]:
+    """Each step's action and observation, shortened: enough to read a run one by one."""
+    return [
+        [str(s.get("action", ""))[:chars], str(s.get("observation", ""))[:chars]]
+        for s in trajectory
+    ]
 
 
 def action_counts(trajectory: Sequence[Step]) -> dict[str, int]:
@@ -177,7 +196,7 @@ def attempt_task(
         context.workspace = ws
         context.command_env = dict(task.env) or None
         context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
-        context.task_kind = domain.kind
+        context.task_kind = task.kind or domain.kind
         started = time.monotonic()
         config: dict[str, Any] = {"recursion_limit": agent.most_steps + 10}
         if stand_in is None:
@@ -190,7 +209,7 @@ def attempt_task(
                 earlier = stand_in(state.get("memory_receipts", []))
                 if earlier is not None:
                     return {
-                        **{key: earlier[key] for key in _OUTCOME},
+                        **{key: earlier.get(key) for key in _OUTCOME},
                         "receipts": state.get("memory_receipts", []),
                         "memory_status": state.get("memory_status", ""),
                         "reused_from": earlier["condition"],
@@ -198,6 +217,14 @@ def attempt_task(
                 state = graph.invoke(None, context=context, config=config)  # go on from there
             finally:
                 graph.checkpointer.delete_thread(thread)
+        if "verified" not in state:  # a graph of one's own: the runner checks its work
+            verdict = context.verifier(ws)
+            state = {
+                **state,
+                "verified": verdict.passed,
+                "verification": verdict.report,
+                "tampered": list(verdict.tampered),
+            }
         return {
             "passed": bool(state.get("verified")),
             "steps": state.get("steps_taken", 0),
@@ -209,4 +236,5 @@ def attempt_task(
             "tampered": list(state.get("tampered", [])),
             "written": state.get("memory_written", []),
             "actions": action_counts(state.get("trajectory", [])),
+            "trace": brief_trace(state.get("trajectory", [])),
         }

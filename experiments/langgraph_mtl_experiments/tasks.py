@@ -58,6 +58,9 @@ class Task:
     setup: str = ""  # a bash script run in the fresh workspace before ``files`` are written
     protected: tuple[str, ...] = ()  # workspace files the agent must leave as they are
     env: dict[str, str] = field(default_factory=dict)  # for the agent's commands (PATH, say)
+    data_dir: str = ""  # a folder ``setup`` may read ($TASK_DATA); the agent never sees it
+    setup_timeout: float = 60.0
+    kind: str = ""  # the task's own kind, where it differs from its domain's
 
     def verify(self, files: dict[str, str], mode: SandboxMode | None = None) -> Verdict:
         """The verifier's verdict on ``files`` (names outside the allowlist are ignored)."""
@@ -91,7 +94,11 @@ class Task:
         """Build the task's starting workspace (optionally with other ``files``)."""
         root = Path(workspace)
         if self.setup:
-            done = Sandbox(root, mode="auto", timeout=60).run(self.setup)
+            readable = (self.data_dir,) if self.data_dir else ()
+            box = Sandbox(root, mode="auto", timeout=self.setup_timeout, read_only=readable)
+            if self.data_dir:
+                box.env["TASK_DATA"] = self.data_dir
+            done = box.run(self.setup)
             if done.exit_code != 0:
                 raise RuntimeError(f"{self.task_id}: workspace setup failed: {done.output[-500:]}")
         for name, content in (self.files if files is None else files).items():

@@ -186,6 +186,12 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
         return replace(action, kind="invalid", error=CUT_OFF.format(path=action.path)), used
     if by_lines:
         start, end = region
+        if "```" not in str(reply.content):  # words, not the lines asked for
+            error = f"the lines for {action.path} must come in one fenced code block"
+            return replace(action, kind="invalid", error=error), used
         new = code_from_reply(str(reply.content))
+        if not new.strip():  # never an edit that silently deletes the range
+            return replace(action, kind="invalid", error=EMPTY_WRITE.format(path=action.path)), used
         return replace(action, start=start, end=end, content=new), used
-    return replace(action, edits=tuple(parse_replacements(str(reply.content)))), used
+    blocks = tuple(parse_replacements(str(reply.content)))  # a range the action named is moot
+    return replace(action, start=0, end=0, edits=blocks), used

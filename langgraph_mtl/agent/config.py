@@ -32,11 +32,14 @@ DEFAULT_RETRIEVAL = RetrievalConfig(memory_types="insight", strategy="task")
 @dataclass(frozen=True)
 class SandboxConfig:
     """Where and how long commands run: ``mode`` "auto" (bubblewrap when available), "bwrap"
-    or "none"; each command's timeout in seconds and the output kept from it."""
+    or "none"; each command's timeout in seconds and the output kept from it; ``hide``: more
+    folders or files the commands must not see (beside ``$MTL_HOME``, the user's caches and
+    this project's checkout, always hidden), e.g. a folder of task files and answers."""
 
     mode: SandboxMode = "auto"
     command_timeout: float = 60.0
     max_output_chars: int = 4000
+    hide: tuple[str, ...] = ()  # more folders or files the agent's commands must not see
 
     def __post_init__(self) -> None:
         if self.mode not in SANDBOX_MODES:
@@ -45,6 +48,7 @@ class SandboxConfig:
             raise ValueError(
                 f"sandbox.command_timeout: must be > 0 seconds, got {self.command_timeout!r}"
             )
+        object.__setattr__(self, "hide", tuple(str(p) for p in self.hide))
         if self.max_output_chars < 100:
             raise ValueError(
                 f"sandbox.max_output_chars: must be >= 100, got {self.max_output_chars!r}"

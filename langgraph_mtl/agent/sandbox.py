@@ -126,13 +126,17 @@ class Sandbox:
         memory_bytes: int = 4 << 30,
         read_only: Sequence[str | Path] = (),
         writable: Sequence[str | Path] = (),
+        hidden: Sequence[str | Path] = (),
         env: Mapping[str, str] | None = None,
     ) -> None:
-        """``read_only``/``writable``: more folders the command may see (bubblewrap only);
-        ``env``: variables set for the command (e.g. HOME pointing at an empty folder)."""
+        """``read_only``/``writable``: more folders the command may see; ``hidden``: more
+        folders or files it must not see (bubblewrap only: without it the command is not
+        isolated); ``env``: variables set for the command (e.g. HOME pointing at an empty
+        folder)."""
         self.workspace = Path(workspace).resolve()
         self.read_only = [Path(p).resolve() for p in read_only]
         self.writable = [Path(p).resolve() for p in writable]
+        self.hidden = _existing([Path(p) for p in hidden])
         self.env = dict(env or {})
         self.workspace.mkdir(parents=True, exist_ok=True)
         if mode == "auto":
@@ -153,10 +157,13 @@ class Sandbox:
         shell = ["bash", "-c", limits + command]
         if self.mode != "bwrap":
             return shell
-        hidden = hidden_paths()
+        hidden = [*hidden_paths(), *(p for p in self.hidden if p.is_dir())]
         mounts = ["--ro-bind", "/", "/", "--tmpfs", "/tmp"]
         mounts += [arg for p in _under_tmp() for arg in ("--ro-bind", str(p), str(p))]
         mounts += [arg for p in hidden for arg in ("--tmpfs", str(p))]
+        mounts += [  # a hidden file reads as empty
+            arg for p in self.hidden if not p.is_dir() for arg in ("--ro-bind", "/dev/null", str(p))
+        ]
         mounts += [
             arg
             for p in (*_reexposed(hidden), *self.read_only)

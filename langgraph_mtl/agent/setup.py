@@ -73,6 +73,7 @@ class AgentSetup:
                 sandbox=sandbox.mode,
                 timeout=sandbox.command_timeout,
                 max_output_chars=sandbox.max_output_chars,
+                hide=sandbox.hide,
             )
         )
         actor = chat.bind_tools(list(tools)) if choose_protocol(chat, actions) == "tools" else None
@@ -94,5 +95,6 @@ class AgentSetup:
             mode=self.sandbox.mode,
             timeout=self.sandbox.command_timeout,
             max_output_chars=self.sandbox.max_output_chars,
+            hidden=self.sandbox.hide,
             env=getattr(context, "command_env", None),
         )

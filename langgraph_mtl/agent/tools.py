@@ -11,6 +11,7 @@ your own graph whose state has a ``workspace`` key::
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -71,22 +72,33 @@ def execute_action(action: Action, sandbox: Sandbox) -> str:
     if action.kind == "search":
         return search_workspace(root, action.query, action.path)
     if action.kind == "edit":
-        if action.edits or not action.start:
-            return apply_replacements(root, action.path, action.edits)
-        return replace_lines(root, action.path, action.start, action.end, action.content)
+        if action.start and not action.edits and action.content:  # a range and its new lines
+            return replace_lines(root, action.path, action.start, action.end, action.content)
+        return apply_replacements(root, action.path, action.edits)
     if action.kind == "command":
         return sandbox.run(action.command).render()
     raise ValueError(f"action: {action.kind!r} is not executable")
 
 
 def create_sandbox_tools(
-    *, sandbox: SandboxMode = "auto", timeout: float = 60.0, max_output_chars: int = 4000
+    *,
+    sandbox: SandboxMode = "auto",
+    timeout: float = 60.0,
+    max_output_chars: int = 4000,
+    hide: Sequence[str] = (),
 ) -> list[BaseTool]:
     """The agent's operations as tools acting in ``state["workspace"]``: ``bash``,
-    ``view_file``, ``search_files``, ``edit_file``, ``write_file`` and ``submit``."""
+    ``view_file``, ``search_files``, ``edit_file``, ``write_file`` and ``submit``; ``hide``:
+    more paths the commands must not see."""
 
     def box(workspace: str) -> Sandbox:
-        return Sandbox(workspace, mode=sandbox, timeout=timeout, max_output_chars=max_output_chars)
+        return Sandbox(
+            workspace,
+            mode=sandbox,
+            timeout=timeout,
+            max_output_chars=max_output_chars,
+            hidden=hide,
+        )
 
     @tool
     def bash(command: str, workspace: Annotated[str, InjectedState("workspace")]) -> str:

@@ -150,6 +150,21 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, 
     assert "view" in str(model.calls[1][0].content)
 
 
+@pytest.mark.parametrize("edits", ["search_replace", "line_range"])
+def test_an_edit_whose_reply_holds_no_change_changes_nothing(edits, pool, scripted, repo):
+    before = (repo / "big.py").read_text()
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", start=BUG_LINE - 2, end=BUG_LINE + 2),
+        "I would change the comparison.",  # words, no blocks: nothing to apply
+        _json("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
+        "```\n```",  # an empty range: never a deletion
+        default=_json("submit"),
+    )
+    _agent(pool, model, edits=edits).invoke({"task": TASK}, context=_context(repo))
+    assert (repo / "big.py").read_text() == before
+
+
 def test_the_tools_refuse_a_whole_rewrite_of_a_long_file_and_edit_it_in_place(repo):
     from langgraph_mtl.agent.tools import create_sandbox_tools
 

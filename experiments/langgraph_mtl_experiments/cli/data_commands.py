@@ -77,3 +77,28 @@ def check(
             console.print(f"  UNSOUND {task_id}: {what} passed")
     if not found.sound:
         raise typer.Exit(1)
+
+
+def domains(json_out: JsonOpt = False) -> None:
+    """The domains installed packages register (entry point group ``langgraph_mtl.domains``),
+    the built-in ones among them; a task file of your own joins a run with --tasks."""
+    from langgraph_mtl_experiments.domains import ENTRY_POINTS, registered_domains
+
+    rows = []
+    for name, entry in sorted(registered_domains().items()):
+        package = entry.dist.name if entry.dist is not None else "?"
+        try:
+            made = entry.load()
+            text = " ".join((getattr(made, "__doc__", "") or "").split())
+            about = text.split(". ", 1)[0].split(": ", 1)[0][:80]
+        except Exception as exc:  # a package whose domain cannot be loaded: say so, go on
+            about = f"(cannot be loaded: {type(exc).__name__}: {exc})"
+        rows.append({"name": name, "package": package, "about": about})
+    if json_out:
+        print_json(rows)
+        return
+    for row in rows:
+        line = f"{row['name']:<10} {row['package']:<28} {row['about']}"
+        console.print(line, markup=False, soft_wrap=True)
+    if not rows:
+        console.print(f"no domains registered under {ENTRY_POINTS}")

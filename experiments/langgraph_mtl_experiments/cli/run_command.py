@@ -27,6 +27,7 @@ from langgraph_mtl_experiments.cli.support import (
     record_command,
     reporter,
     require_isolation,
+    task_file_domains,
 )
 
 if TYPE_CHECKING:
@@ -36,8 +37,31 @@ if TYPE_CHECKING:
 def run(
     out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
     domains: Annotated[
-        str, typer.Option(help=f"Comma-separated domains: {', '.join(DOMAIN_NAMES)}.")
+        str,
+        typer.Option(
+            help=f"Comma-separated domains: {', '.join(DOMAIN_NAMES)} or any installed package's "
+            "(mtl experiment domains lists them); empty with --tasks."
+        ),
     ] = "python,rust",
+    tasks: Annotated[
+        str,
+        typer.Option(
+            help="Task files of your own, comma-separated: each a domain (JSON lines; see the "
+            "README). Their folders are hidden from the agent."
+        ),
+    ] = "",
+    hide: Annotated[
+        list[str] | None,
+        typer.Option(help="A folder or file the agent's commands must not see (repeatable)."),
+    ] = None,
+    agent_factory: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="module:function building your own agent graph for each condition (see the "
+            "README); the prebuilt coding agent when not given.",
+        ),
+    ] = "",
     conditions: Annotated[
         str, typer.Option(help=f"Comma-separated conditions: {', '.join(CONDITION_NAMES)}.")
     ] = "zero-shot,mtl-trajectory,mtl-insight",
@@ -108,7 +132,9 @@ def run(
     )
 
     require_isolation(unsafe)
-    agent = agent_settings(steps, repo_steps, edits)
+    own = task_file_domains(tasks)
+    hidden = (*(hide or ()), *(str(d.folder) for d in own))  # task files' folders: always
+    agent = agent_settings(steps, repo_steps, edits, hide=hidden, factory=agent_factory)
     if split not in ("eval", "source"):
         raise CliError(f"--split: expected eval or source, got {split!r}", code=2)
 
@@ -123,7 +149,9 @@ def run(
         chosen = resolve_conditions(conditions, sweep)
     except ValueError as exc:
         raise CliError(str(exc), code=2) from None
-    loaders = [domain_named(d) for d in domains.split(",")]
+    loaders = [domain_named(d) for d in domains.split(",") if d.strip()] + own
+    if not loaders:
+        raise CliError("no domains: give --domains, --tasks or both", code=2)
     check_model(model)
     if memory_model:
         check_model(memory_model)
@@ -133,6 +161,9 @@ def run(
     given = {
         "out": out,
         "domains": domains,
+        "tasks": tasks,
+        "hide": ",".join(hide or ()),
+        "agent": agent_factory,
         "conditions": conditions,
         "sweep": sweep,
         "limit": limit,

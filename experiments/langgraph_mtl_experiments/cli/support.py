@@ -21,6 +21,7 @@ __all__ = [
     "SWEEP_NAMES",
     "UnsafeOpt",
     "agent_settings",
+    "task_file_domains",
     "commands_of",
     "console",
     "domain_named",
@@ -138,12 +139,48 @@ def reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
 COMMANDS_FILE = "commands.txt"
 
 
-def agent_settings(steps: int, repo_steps: int, edits: str) -> Any:
+def agent_settings(
+    steps: int,
+    repo_steps: int,
+    edits: str,
+    *,
+    hide: tuple[str, ...] = (),
+    factory: str = "",
+) -> Any:
+    """The experiment's :class:`~langgraph_mtl_experiments.attempts.AgentSettings`, checked."""
+    from langgraph_mtl_experiments.agents import load_factory
     from langgraph_mtl_experiments.attempts import AgentSettings
 
     if edits not in ("search_replace", "line_range"):
         raise CliError(f"--edits: expected search_replace or line_range, got {edits!r}", code=2)
-    return AgentSettings(steps=steps, repository_steps=repo_steps, edits=edits)  # type: ignore[arg-type]
+    missing = [path for path in hide if not Path(path).exists()]
+    if missing:
+        raise CliError(f"--hide: {missing[0]} does not exist", code=2)
+    if factory:
+        try:
+            load_factory(factory)
+        except ValueError as exc:
+            raise CliError(str(exc), code=2) from None
+    return AgentSettings(
+        steps=steps,
+        repository_steps=repo_steps,
+        edits=edits,  # type: ignore[arg-type]
+        hide=tuple(str(Path(path).resolve()) for path in hide),
+        factory=factory,
+    )
+
+
+def task_file_domains(tasks: str) -> list[Any]:
+    """The domains of ``--tasks FILE[,FILE...]``, or a short error naming the file."""
+    from langgraph_mtl_experiments.task_files import TaskFileDomain
+
+    found = []
+    for path in filter(None, (part.strip() for part in tasks.split(","))):
+        try:
+            found.append(TaskFileDomain(path))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise CliError(f"--tasks {path}: {exc}", code=2) from None
+    return found
 
 
 def record_command(out: Path, command: str) -> None:

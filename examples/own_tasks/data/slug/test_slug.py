@@ -1,0 +1,5 @@
+from slug import slugify
+
+assert slugify("Hello, World!") == "hello-world", slugify("Hello, World!")
+assert slugify("  Memory   Transfer ") == "memory-transfer"
+print("ok")
