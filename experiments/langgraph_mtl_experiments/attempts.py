@@ -89,6 +89,11 @@ _REFUSALS = {
 }
 
 
+def _inputs(task: Task) -> dict[str, str]:
+    """The run's input: the task, and its problem's own text as what retrieval searches with."""
+    return {"task": task.instruction, "memory_query": task.problem or task.instruction}
+
+
 def brief_trace(trajectory: Sequence[Step], chars: int = 240) -> list[list[str]]:
     """Each step's action and observation, shortened: enough to read a run one by one."""
     return [
@@ -200,12 +205,12 @@ def attempt_task(
         started = time.monotonic()
         config: dict[str, Any] = {"recursion_limit": agent.most_steps + 10}
         if stand_in is None:
-            state = graph.invoke({"task": task.instruction}, context=context, config=config)
+            state = graph.invoke(_inputs(task), context=context, config=config)
         else:
             thread = uuid.uuid4().hex
             config["configurable"] = {"thread_id": thread}
             try:
-                state = graph.invoke({"task": task.instruction}, context=context, config=config)
+                state = graph.invoke(_inputs(task), context=context, config=config)
                 earlier = stand_in(state.get("memory_receipts", []))
                 if earlier is not None:
                     return {

@@ -88,6 +88,7 @@ class PythonDomain(Domain):
                         "says, then test it by running it on the docstring's examples."
                     ),
                     files={"solution.py": row["prompt"]},
+                    problem=row["prompt"],
                     verifier=verify,
                     reference={"solution.py": row["prompt"] + row["canonical_solution"]},
                     wrong={"solution.py": row["prompt"] + "    raise NotImplementedError\n"},
@@ -134,6 +135,7 @@ class RustDomain(Domain):
                         f"it compiles with {shlex.quote('rustc --edition 2024 --crate-type lib solution.rs')}."
                     ),
                     files={"solution.rs": row["prompt"] + "\n    todo!()\n}\n"},
+                    problem=row["prompt"],
                     verifier=verify,
                     reference={"solution.rs": row["prompt"] + row["canonical_solution"] + "\n"},
                     wrong={"solution.rs": row["prompt"] + "\n    todo!()\n}\n"},
@@ -181,6 +183,7 @@ class VerilogDomain(Domain):
                         "`iverilog -g2012 -o /tmp/a top_module.sv`."
                     ),
                     files={"top_module.sv": row["prompt"] + "\nendmodule\n"},
+                    problem=f"{row['description']}\n\n{row['prompt']}",
                     verifier=verify,
                     reference={"top_module.sv": reference},
                     wrong={"top_module.sv": row["prompt"] + "\nendmodule\n"},
@@ -259,6 +262,7 @@ class ShellDomain(Domain):
                         "of your own). Use relative paths."
                     ),
                     files={},
+                    problem=_unroot(row["query"]),
                     setup=setups[part],
                     verifier=verify,
                     reference={"answer.sh": _unroot(row["gold"]) + "\n"},
@@ -319,6 +323,7 @@ class DataDomain(Domain):
                 "solution.py and try it with `python`, which has the libraries."
             ),
             files={"solution.py": stub},
+            problem=f"{parts['statement'].strip()}\n\n{stub}",
             env=python_first(python),
             verifier=verify,
             reference={"solution.py": row["ground_truth"]["pandas"]},

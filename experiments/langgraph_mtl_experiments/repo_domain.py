@@ -199,6 +199,7 @@ class RepoDomain(Domain):
                 f"`python -m pytest -x -q {project.tests}` passes. Do not change the tests."
             ),
             env=python_first(sys.executable),
+            problem=failure,
             files={**files, mutant.path: broken},
             verifier=suite,
             reference={**files},

@@ -142,6 +142,7 @@ class TaskFileDomain(Domain):
             domain=self.name,
             task_id=spec.id,
             instruction=spec.instruction,
+            problem=spec.instruction,
             files=dict(spec.files),
             verifier=verifier,
             reference=dict(spec.reference_files),

@@ -61,6 +61,7 @@ class Task:
     data_dir: str = ""  # a folder ``setup`` may read ($TASK_DATA); the agent never sees it
     setup_timeout: float = 60.0
     kind: str = ""  # the task's own kind, where it differs from its domain's
+    problem: str = ""  # the problem's own text (a docstring, a request), without the template
 
     def verify(self, files: dict[str, str], mode: SandboxMode | None = None) -> Verdict:
         """The verifier's verdict on ``files`` (names outside the allowlist are ignored)."""

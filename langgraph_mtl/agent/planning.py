@@ -13,6 +13,7 @@ from langgraph_mtl.agent.prompts import PLAN_HEADER, PLAN_INSTRUCTION
 from langgraph_mtl.agent.setup import AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import workspace_digest
+from langgraph_mtl.agent.workspace import file_hashes
 from langgraph_mtl.models import capped, reported_tokens
 
 __all__ = ["PLAN_TOKENS", "PlanNode"]
@@ -35,6 +36,7 @@ class PlanNode:
             "workspace": workspace,
             "protocol": choose_protocol(setup.chat, setup.actions),
             "start_digest": workspace_digest(workspace),
+            "start_files": file_hashes(workspace),
             "plan": "",
             "messages": [HumanMessage(task)],
         }

@@ -47,5 +47,7 @@ class CodingAgentState(MemoryState, total=False):
     tampered: list[str]
     workspace: str
     start_digest: str
+    start_files: dict[str, str]  # path -> sha256 of each text file when the run began
+    changed_files: dict[str, str]  # path -> text of the files the run changed, as they ended
     asked_to_change: bool
     asked_after_failure: bool

@@ -10,6 +10,7 @@ changed by edits, which say clearly when their search text is not found or not u
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ __all__ = [
     "MAX_REWRITE_CHARS",
     "Replacement",
     "apply_replacements",
+    "changed_files",
+    "file_hashes",
     "inside",
     "outline",
     "parse_replacements",
@@ -146,6 +149,36 @@ def _files(root: Path) -> Iterator[Path]:
             continue
         if path.is_file():
             yield path
+
+
+def file_hashes(workspace: str | Path, *, max_files: int = 2000) -> dict[str, str]:
+    """The sha256 of each file in the workspace (hidden folders and caches left out)."""
+    root = Path(workspace)
+    out = {}
+    for count, path in enumerate(_files(root)):
+        if count >= max_files:
+            break
+        try:
+            out[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            continue
+    return out
+
+
+def changed_files(
+    workspace: str | Path, before: dict[str, str], *, max_chars: int = 6000
+) -> dict[str, str]:
+    """The text of the files added or changed since ``before`` (:func:`file_hashes`), each
+    cut to its last ``max_chars`` characters; binary files left out."""
+    root = Path(workspace)
+    out = {}
+    for name, digest in file_hashes(root).items():
+        if before.get(name) == digest:
+            continue
+        text = _text(root / name, name)
+        if text is not None:
+            out[name] = text[-max_chars:]
+    return out
 
 
 def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:

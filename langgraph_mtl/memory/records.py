@@ -99,9 +99,10 @@ class InsightMemory(_AbstractMemory):
     """One transferable insight learned from a coding-agent run.
 
     Write meta-knowledge that helps on OTHER tasks and domains: how to explore, validate,
-    iterate or avoid a failure. For a successful run, name the practice that made it work; for
-    a failed run, the lesson that prevents the failure. Do not mention specific files,
-    function names, queries, literals or strings from the task.
+    iterate or avoid a failure. For a failed run, name the cause the verifier's report shows
+    and a general rule that prevents it; for a successful run, what made it work beyond this
+    task, without retelling the algorithm. At most 60 words in all.
+    Do not mention specific files, function names, queries, literals or strings from the task.
     """
 
     title: str = Field(description="A short, general title (at most 12 words).")

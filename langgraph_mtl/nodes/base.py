@@ -50,12 +50,16 @@ class MemoryContext:
     include_own_domain: bool = False
     source_domains: tuple[str, ...] | None = None
     min_similarity: float | None = None
+    # memories handed to this run instead of searched for (curated ones, a placebo, an oracle):
+    # MemoryRecord or ScoredMemory objects
+    given_memories: tuple[Any, ...] | None = None
 
 
 class MemoryState(TypedDict, total=False):
     """State keys the memory nodes read and write (the default key names)."""
 
     task: str
+    memory_query: str  # what retrieval searches with, when not the task itself
     trajectory: list[Step]
     verified: bool | None
     memory_prompt: str

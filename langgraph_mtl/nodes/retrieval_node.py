@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.models import resolve_chat_model
 from langgraph_mtl.nodes.base import (
     MemoryNode,
@@ -16,6 +17,7 @@ from langgraph_mtl.nodes.base import (
     pool_getter,
     task_of,
 )
+from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.pool.search import SearchScope, context_field
 from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.transfer.retrieval import (
@@ -41,6 +43,7 @@ def create_memory_retrieval_node(
     receipts_key: str = "memory_receipts",
     status_key: str = "memory_status",
     plan_key: str | None = None,
+    query_key: str | None = "memory_query",
     name: str = "retrieve_memories",
     **settings: Any,
 ) -> MemoryNode:
@@ -61,6 +64,10 @@ def create_memory_retrieval_node(
     raises on a pool or model failure: the run goes on without memory. ``pool`` may be a
     location (opened on first use, retried while it fails). With ``plan_key``, a plan already
     in state is the query for plan-based memory types (no second planning call).
+    ``state[query_key]``, when there, is searched with instead of the task: the problem's own
+    content (a function's docstring, a failing test's output) rather than an instruction
+    template that many tasks share. ``context.given_memories`` hands the run its memories
+    (curated ones, a placebo): they are rendered as found ones would be, with no search.
     """
     config = one_config(config, settings, RetrievalConfig)
     configure_tracing()
@@ -77,14 +84,24 @@ def create_memory_retrieval_node(
             return {**empty, status_key: "no task"}
         try:
             run_config, scope = config.for_run(context), SearchScope.of(context)
+            given = _given(context_field(context, "given_memories"))
         except ValueError as exc:
             log.error("memory retrieval skipped, the run context is wrong: %s", exc)
             return {**empty, status_key: f"misconfigured: {exc}"}
         plan = (state.get(plan_key) or None) if plan_key else None
+        query = state.get(query_key) if query_key else None
         try:
-            hits = retrieve_memories(
-                get_pool(), task, run_config, scope=scope, model=chat, plan=plan
-            )
+            if given is not None:  # handed to the run: rendered as found ones would be
+                hits = given
+            else:
+                hits = retrieve_memories(
+                    get_pool(),
+                    query if isinstance(query, str) and query.strip() else task,
+                    run_config,
+                    scope=scope,
+                    model=chat,
+                    plan=plan,
+                )
         except Exception as exc:
             log.warning("memory retrieval failed, continuing without memory: %s", exc)
             return {**empty, status_key: failure_status(exc)}
@@ -95,3 +112,21 @@ def create_memory_retrieval_node(
         }
 
     return MemoryNode(retrieve, name)
+
+
+def _given(items: Any) -> list[ScoredMemory] | None:
+    """The run's given memories as scored ones (similarity 0 where none is given)."""
+    if items is None:
+        return None
+    out = []
+    for item in items:
+        if isinstance(item, ScoredMemory):
+            out.append(item)
+        elif isinstance(item, MemoryRecord):
+            out.append(ScoredMemory(item, 0.0))
+        else:
+            raise ValueError(
+                f"context.given_memories: expected MemoryRecord or ScoredMemory items, got "
+                f"{type(item).__name__}"
+            )
+    return out

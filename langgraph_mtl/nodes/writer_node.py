@@ -31,7 +31,13 @@ from langgraph_mtl.nodes.review import human_review
 from langgraph_mtl.pool.feedback import record_feedback
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.tracing import configure_tracing
-from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run, decide_outcome, redact_run
+from langgraph_mtl.transfer.abstraction import (
+    FinishedRun,
+    MemoryRejected,
+    abstract_run,
+    decide_outcome,
+    redact_run,
+)
 
 __all__ = ["WriterConfig", "create_memory_writer_node"]
 
@@ -74,6 +80,8 @@ class _Keys:
     trajectory: str
     verified: str
     verification: str
+    query: str
+    files: str
     receipts: str
     written: str
     status: str
@@ -88,6 +96,8 @@ def create_memory_writer_node(
     trajectory_key: str = "trajectory",
     verified_key: str = "verified",
     verification_key: str = "verification",
+    query_key: str = "memory_query",
+    files_key: str = "changed_files",
     receipts_key: str = "memory_receipts",
     written_key: str = "memory_written",
     status_key: str = "memory_write_status",
@@ -99,8 +109,10 @@ def create_memory_writer_node(
     ``config`` (:class:`WriterConfig`, or its fields as keywords: ``memory_types="insight",
     model=...``) says what to write. The outcome is the verifier's (``state[verified_key]``)
     when present, else the ``judge`` model's strict PASS/FAIL, else unknown; the verifier's
-    report (``state[verification_key]``) is given to the abstracting model, so a failure's
-    lesson names the cause the report shows. Safe with ``add_node(..., defer=True)``. On a
+    report (``state[verification_key]``) and the changed files as they ended
+    (``state[files_key]``, path -> text) are given to the abstracting model, so a failure's
+    lesson names the cause the report shows; ``state[query_key]`` (the problem's own text) is
+    a trajectory memory's retrieval key when there. Safe with ``add_node(..., defer=True)``. On a
     pool or model failure nothing raises: what could not be written goes to the outbox and
     ``status_key`` says so. The memories the run was given (``receipts_key``) get utility
     feedback: helped if it passed, hurt if it failed.
@@ -119,6 +131,8 @@ def create_memory_writer_node(
         trajectory_key,
         verified_key,
         verification_key,
+        query_key,
+        files_key,
         receipts_key,
         written_key,
         status_key,
@@ -182,6 +196,8 @@ class _Writer:
             verified=verified if isinstance(verified, bool) else None,
             agent_model=self.producer,
             report=str(state.get(keys.verification) or ""),
+            files=_text_files(state.get(keys.files)),
+            key_text=str(state.get(keys.query) or ""),
         )
         run, secrets = redact_run(run)  # the boundary: nothing below sees a raw secret
         receipts = state.get(keys.receipts) or []
@@ -192,10 +208,15 @@ class _Writer:
         """The run as a memory of each type; what failed waits in the outbox."""
         records: list[MemoryRecord] = []
         failed: list[tuple[MemoryType, Exception]] = []
+        rejected: list[str] = []
         outcome = decide_outcome(run, self.judge)
         for kind in self.types:
             try:
                 record = abstract_run(run, kind, model=self.model, outcome=outcome)
+            except MemoryRejected as exc:  # broke a rule twice: dropped, not retried
+                log.info("%s memory not written: %s", kind.value, exc)
+                rejected.append(f"{kind.value} dropped by rule")
+                continue
             except Exception as exc:
                 log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
                 failed.append((kind, exc))
@@ -210,7 +231,7 @@ class _Writer:
                 self.box.add_run(
                     run, kind.value, reason=str(error)[:300], outcome=outcome, pool=target
                 )
-        return records, [f"{kind.value} abstraction failed" for kind, _ in failed]
+        return records, [*rejected, *(f"{kind.value} abstraction failed" for kind, _ in failed)]
 
     def _write_run(self, run: FinishedRun, secrets: int, used: list[str]) -> dict[str, Any]:
         records, problems = self._abstract(run, secrets)
@@ -258,6 +279,12 @@ class _Writer:
             return self.get_pool().address
         except Exception:
             return None
+
+
+def _text_files(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, str)}
 
 
 def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> list[Step]:

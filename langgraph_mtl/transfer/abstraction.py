@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, get_origin
+from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.redaction import redact, redact_value
 from langgraph_mtl.hygiene.sanitize import redact_identifier
 from langgraph_mtl.memory.records import (
     Judge,
@@ -33,8 +32,10 @@ from langgraph_mtl.memory.trajectory import (
     run_digest,
     truncate_steps,
 )
-from langgraph_mtl.models import capped, model_label
+from langgraph_mtl.models import model_label
 from langgraph_mtl.tracing import traced, untraced
+from langgraph_mtl.transfer.insight_rules import insight_problems
+from langgraph_mtl.transfer.structured import AbstractionError, ask_structured, guidance
 
 __all__ = [
     "DEFAULT_KEY_FIELDS",
@@ -43,6 +44,7 @@ __all__ = [
     "SUCCESS_INSTRUCTION",
     "AbstractionError",
     "FinishedRun",
+    "MemoryRejected",
     "abstract_run",
     "decide_outcome",
     "judge_outcome",
@@ -71,9 +73,6 @@ JUDGE_PROMPT = (
     "task. Answer with exactly one word: PASS or FAIL. Default to FAIL when in doubt."
 )
 
-REPLY_TOKENS = 700  # the longest valid memory (a summary) is well under this
-JSON_ONLY = "Reply with ONE JSON object and nothing else, filling in this example:\n{example}"
-REPAIR = "That reply was not valid ({problem}). Reply again with ONE corrected JSON object only."
 
 #: Which field of each type is embedded as the retrieval key (REFERENCE: task/goal/summary/title).
 DEFAULT_KEY_FIELDS: dict[MemoryType, str] = {
@@ -84,8 +83,12 @@ DEFAULT_KEY_FIELDS: dict[MemoryType, str] = {
 }
 
 
-class AbstractionError(RuntimeError):
-    """The model did not produce a valid memory within the allowed attempts."""
+class MemoryRejected(AbstractionError):
+    """The model's memory broke a rule (an insight too long, or naming the task's own code)
+    even when asked again: it is dropped, not kept for a retry."""
+
+
+REWRITE = "That insight breaks the rules: {problems}. Reply with the corrected JSON object only."
 
 
 @dataclass
@@ -99,6 +102,8 @@ class FinishedRun:
     verified: bool | None = None
     agent_model: str = "unknown"
     report: str = ""  # the verifier's report: which check failed, what it printed
+    files: dict[str, str] = field(default_factory=dict)  # the changed files as they ended
+    key_text: str = ""  # the problem's own text: a trajectory memory's key (else the task)
 
     @property
     def digest(self) -> str:
@@ -114,6 +119,7 @@ class RedactedRun(FinishedRun):
 _RUN_TASK_CHARS = 20_000
 _RUN_TOKENS = 12_000  # twice the abstraction budget: bounded before the (linear) redaction
 _RUN_REPORT_CHARS = 4_000  # the end of a verifier's report says what failed
+_RUN_FILE_CHARS = 6_000
 
 
 def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
@@ -144,6 +150,8 @@ def redact_run(run: FinishedRun) -> tuple[FinishedRun, int]:
         verified=run.verified,
         agent_model=agent_model,
         report=clean(run.report[-_RUN_REPORT_CHARS:]),
+        files={clean(k): clean(v[:_RUN_FILE_CHARS]) for k, v in list(run.files.items())[:5]},
+        key_text=clean(run.key_text[:_RUN_TASK_CHARS]),
     )
     return cleaned, found
 
@@ -190,103 +198,6 @@ def judge_outcome(model: BaseChatModel, task: str, steps: Sequence[Step]) -> Out
     return Outcome.SUCCESS if words[0] == "PASS" else Outcome.FAILURE
 
 
-def _extract_json(text: str) -> Any:
-    """The first JSON object in a model's text reply (fenced or bare)."""
-    fenced = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.DOTALL)
-    candidates = [fenced.group(1)] if fenced else []
-    start = text.find("{")
-    if start != -1:
-        candidates.append(text[start : text.rfind("}") + 1])
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except json.JSONDecodeError:
-            repaired = re.sub(r",\s*([}\]])", r"\1", candidate)  # trailing commas
-            try:
-                return json.loads(repaired)
-            except json.JSONDecodeError:
-                continue
-    raise ValueError("no JSON object in the reply")
-
-
-def _example(schema: type[BaseModel]) -> str:
-    """A JSON example of a schema, each value describing what goes there (for text-only models)."""
-    example: dict[str, Any] = {}
-    for name, info in schema.model_fields.items():
-        hint = f"<{info.description or name}>"
-        example[name] = [hint] if get_origin(info.annotation) is list else hint
-    return json.dumps(example, indent=1)
-
-
-def _guidance(schema: type[BaseModel]) -> str:
-    """What a memory type asks for (its schema's docstring): a grammar or a text-only model
-    never shows the model the schema, so the instructions go into the system message."""
-    return "What to write: " + inspect.cleandoc(schema.__doc__ or "")
-
-
-def _describe(exc: Exception) -> str:
-    """A one-line account of what is wrong with a reply."""
-    if isinstance(exc, ValidationError):
-        parts = [f"{'.'.join(map(str, e['loc'])) or 'reply'}: {e['msg']}" for e in exc.errors()]
-        return "; ".join(parts)[:300]
-    return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
-
-
-def _ask_structured(
-    model: BaseChatModel,
-    schema: type[BaseModel],
-    messages: list[Any],
-    attempts: int,
-    *,
-    guidance: str = "",
-) -> BaseModel:
-    """Structured output first, then text replies parsed and repaired, with the error fed back.
-    Every call shows the fields to fill in: a grammar keeps a local model's reply inside the
-    schema but does not tell it what the fields mean. ``guidance`` (what the memory type asks
-    for) is added to the system message of the first call only: a small model that cannot
-    follow it within the reply budget gets the plain request next."""
-    model = capped(model, REPLY_TOKENS)
-    errors: list[str] = []
-    structured: Any = None
-    try:
-        structured = model.with_structured_output(schema, method="json_schema", include_raw=True)
-    except Exception as exc:  # models without structured output use the text path
-        log.debug("structured output unavailable (%s); using text parsing", exc)
-    ask_text = HumanMessage(JSON_ONLY.format(example=_example(schema)))
-    first, *rest = messages
-    guided = [SystemMessage(f"{first.content}\n\n{guidance}"), *rest] if guidance else messages
-    structured_calls = 2 if guidance else 1
-    repair: list[Any] = []
-    for attempt in range(attempts):
-        prompt = [*(guided if attempt == 0 else messages), ask_text]
-        raw = ""
-        try:
-            if structured is not None and attempt < structured_calls:
-                with untraced():  # the run is traced by mtl.abstract_run, redacted
-                    out = structured.invoke(prompt)
-                raw = str(getattr(out.get("raw"), "content", "") or "")
-                if out.get("parsed") is None:
-                    error = out.get("parsing_error")
-                    raise error if isinstance(error, ValueError) else ValueError("no JSON object")
-                return schema.model_validate(out["parsed"])
-            with untraced():
-                raw = str(model.invoke([*prompt, *repair]).content)
-            return schema.model_validate(_extract_json(raw))
-        except (ValidationError, ValueError, TypeError) as exc:
-            problem = _describe(exc)
-            errors.append(f"attempt {attempt + 1}: {problem}")
-            if raw:  # show the model its own bad reply and what was wrong with it
-                repair = [
-                    AIMessage(redact(raw[:4000]).text),
-                    HumanMessage(REPAIR.format(problem=problem)),
-                ]
-        except Exception as exc:  # e.g. a reply cut off at REPLY_TOKENS, a server error
-            errors.append(f"attempt {attempt + 1}: {type(exc).__name__}: {str(exc)[:200]}")
-    raise AbstractionError(
-        f"no valid {schema.__name__} after {attempts} attempts; " + "; ".join(errors)
-    )
-
-
 def decide_outcome(run: FinishedRun, judge: BaseChatModel | None) -> tuple[Outcome, Judge]:
     if run.verified is not None:
         return (Outcome.SUCCESS if run.verified else Outcome.FAILURE), Judge.VERIFIER
@@ -294,6 +205,45 @@ def decide_outcome(run: FinishedRun, judge: BaseChatModel | None) -> tuple[Outco
         verdict = judge_outcome(judge, run.task, run.steps)
         return verdict, (Judge.LLM_JUDGE if verdict is not Outcome.UNKNOWN else Judge.NONE)
     return Outcome.UNKNOWN, Judge.NONE
+
+
+def _evidence(run: FinishedRun, task: str, steps: Sequence[Step], result: Outcome) -> str:
+    """What the abstracting model is shown: the task, the outcome with the verifier's report
+    (which check failed, what it printed), the changed files as they ended, and the run."""
+    parts = [f"Task:\n{task}", f"Outcome: {result.value}"]
+    if run.report.strip():
+        parts.append(f"The verifier's report (its end):\n{run.report.strip()[-1500:]}")
+    for name, text in list(run.files.items())[:3]:
+        parts.append(f"`{name}` as the run left it:\n{text[-2000:]}")
+    parts.append(f"Run:\n{render_steps(steps, with_thoughts=True)}")
+    return "\n\n".join(parts)
+
+
+def _kept_to_the_rules(
+    model: BaseChatModel,
+    schema: type[BaseModel],
+    messages: list[Any],
+    payload: BaseModel,
+    run: FinishedRun,
+) -> BaseModel:
+    """The insight, asked for once more when it breaks a rule (:mod:`.insight_rules`);
+    :class:`MemoryRejected` when the second one breaks a rule too."""
+    sources = [run.task, run.key_text, *run.files.values()]
+    problems = insight_problems(payload.model_dump(), sources)
+    if not problems:
+        return payload
+    shown = json.dumps(redact_value(payload.model_dump(mode="json"))[0])  # the model's, raw
+    retry = [
+        *messages,
+        AIMessage(shown),
+        HumanMessage(redact(REWRITE.format(problems="; ".join(problems))).text),
+    ]
+    again = ask_structured(model, schema, retry, 1)
+    still = insight_problems(again.model_dump(), sources)
+    if still:  # said without the insight's words: they may hold what redaction cannot see
+        kinds = ["too long" if "words" in p else "names the task's own code" for p in still]
+        raise MemoryRejected(f"insight dropped by rule: {', '.join(kinds)}")
+    return again
 
 
 @traced("mtl.abstract_run")
@@ -338,19 +288,17 @@ def abstract_run(
             Outcome.SUCCESS: SUCCESS_INSTRUCTION,
             Outcome.FAILURE: FAILURE_INSTRUCTION,
         }.get(result, UNKNOWN_INSTRUCTION)
-        transcript = render_steps(steps, with_thoughts=True)
-        messages = [
-            SystemMessage(instruction),
-            HumanMessage(f"Task:\n{task}\n\nOutcome: {result.value}\n\nRun:\n{transcript}"),
-        ]
+        messages = [SystemMessage(instruction), HumanMessage(_evidence(run, task, steps, result))]
         schema = schema_for(kind)
-        payload_model = _ask_structured(
-            model, schema, messages, attempts, guidance=_guidance(schema)
-        )
+        payload_model = ask_structured(model, schema, messages, attempts, guidance=guidance(schema))
+        if kind is MemoryType.INSIGHT:
+            payload_model = _kept_to_the_rules(model, schema, messages, payload_model, run)
         abstraction_model = model_label(model)
 
     payload = payload_model.model_dump(mode="json")
     key = clean_text(str(payload.get(DEFAULT_KEY_FIELDS[kind], ""))).strip()
+    if kind is MemoryType.TRAJECTORY and run.key_text.strip():  # the problem, not its template
+        key = clean_text(run.key_text).strip()
     content = clean_text(render_memory(kind, payload)).strip()
     if not key or not content:
         raise AbstractionError(f"{kind.value} memory has an empty key or content")

@@ -171,7 +171,7 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
             writer = create_memory_writer_node(
                 target, model=model, memory_types=["insight", "trajectory"], judge=judge, outbox=box
             )
-            writer(state, Runtime())
+            written = writer(state, Runtime())
         elif path == "upsert":
             record = make_record("ops", "t1", f"deploy notes {RUN_TEXT}")
             pool.upsert(record.model_copy(update=_secrets_in_names()))
@@ -187,8 +187,11 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
     seen = _everything_read(pool, tmp_path, box, [model, judge], traces.sent)
     assert _leaks(seen) == []
     if path == "writer":
-        (insight,) = pool.list_records(memory_types="insight")
-        assert insight.flags["redacted"] >= len(CASES)  # the run's secrets, counted
+        (trajectory,) = pool.list_records(memory_types="trajectory")
+        assert trajectory.flags["redacted"] >= len(CASES)  # the run's secrets, counted
+        # the echoed insight retells the run at length: dropped by rule, after one more ask
+        assert pool.list_records(memory_types="insight") == []
+        assert "insight dropped by rule" in written["memory_write_status"]
     if path in ("upsert", "import"):
         (stored,) = pool.list_records()
         assert len(stored.payload["steps"][0]["args"]) == len(CASES)  # no key folded into one

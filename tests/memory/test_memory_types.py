@@ -160,7 +160,7 @@ def test_the_structured_call_shows_the_fields_to_fill_in(scripted):
 
 def test_abstraction_caps_the_reply_length_of_a_copy():
     from langgraph_mtl.models import capped, local_chat_model
-    from langgraph_mtl.transfer.abstraction import REPLY_TOKENS
+    from langgraph_mtl.transfer.structured import REPLY_TOKENS
 
     model = local_chat_model("http://127.0.0.1:9/v1", max_tokens=4096)
     assert capped(model, REPLY_TOKENS).max_tokens == REPLY_TOKENS

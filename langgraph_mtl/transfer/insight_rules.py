@@ -1,0 +1,73 @@
+"""What makes an insight worth sharing, checked by rule: short (at most 60 words) and free of
+the source task's own names and literals (an insight that retells one task's function, file
+or values transfers to no other task).
+
+The abstraction asks once more, showing what broke the rule, and drops an insight that still
+does; the report measures the same on a pool (:func:`code_names`, :func:`word_count`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+__all__ = ["MAX_INSIGHT_WORDS", "code_names", "insight_problems", "word_count"]
+
+MAX_INSIGHT_WORDS = 60
+
+_BACKTICKED = re.compile(r"`([^`\n]{1,80})`")
+_QUOTED = re.compile(r"(?<![\w])(['\"])([^'\"\n]{2,60})\1")
+_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
+_DEFINED = re.compile(
+    r"\b(?:def|fn|class|struct|module|function|func|let|const|var)\s+([A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+def _looks_like_code(name: str) -> bool:
+    """snake_case, camelCase, dotted names and names with digits: not an English word."""
+    return (
+        "_" in name.strip("_")
+        or "." in name
+        or bool(re.search(r"[a-z][A-Z]", name))
+        or (bool(re.search(r"\d", name)) and bool(re.search(r"[A-Za-z]", name)))
+    )
+
+
+def code_names(text: str) -> set[str]:
+    """The names and literals in ``text`` that read as code: backticked spans, identifiers
+    that are not words (snake_case, camelCase, dotted, with digits) and names a definition
+    introduces."""
+    found = {m.group(1).strip() for m in _BACKTICKED.finditer(text)}
+    found |= {m.group(1) for m in _DEFINED.finditer(text)}
+    found |= {m.group(0) for m in _IDENTIFIER.finditer(text) if _looks_like_code(m.group(0))}
+    return {name for name in found if len(name) > 2}
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
+def insight_problems(fields: Mapping[str, object], sources: Iterable[str]) -> list[str]:
+    """Why an insight (its ``title``, ``description`` and ``content``) breaks the rules, given
+    the texts of the run it came from (task, problem, files): too long, or naming the source's
+    own names and literals. Empty when it keeps them."""
+    text = " ".join(str(fields.get(k, "")) for k in ("title", "description", "content"))
+    problems = []
+    words = word_count(text)
+    if words > MAX_INSIGHT_WORDS:
+        problems.append(f"it has {words} words; write at most {MAX_INSIGHT_WORDS}")
+    source = "\n".join(sources)
+    named = {m.group(1).strip() for m in _BACKTICKED.finditer(text)}
+    named |= {name for name in code_names(text) if re.search(rf"\b{re.escape(name)}\b", source)}
+    named |= {
+        m.group(2)
+        for m in _QUOTED.finditer(text)
+        if m.group(2) in source and not m.group(2).isspace()
+    }
+    if named:
+        shown = ", ".join(sorted(named)[:6])
+        problems.append(
+            f"it names the task's own code or values ({shown}); say what applies to other "
+            "tasks instead, without names, files or literals"
+        )
+    return problems

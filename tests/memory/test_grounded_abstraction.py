@@ -1,0 +1,97 @@
+"""Memories worth reading: the abstracting model sees the verifier's report and the files as the
+run left them; an insight that is long or names the task's own code is asked for again, and
+dropped when it still does; a trajectory is keyed by the problem, not its template."""
+
+from __future__ import annotations
+
+from helpers import insight_json
+
+from langgraph_mtl import MemoryContext
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.nodes.writer_node import create_memory_writer_node
+from langgraph_mtl.transfer.abstraction import FinishedRun, MemoryRejected, abstract_run
+from langgraph_mtl.transfer.insight_rules import code_names, insight_problems
+
+REPORT = "test_below_zero failed: assert below_zero([1, -2]) == True\nAssertionError"
+TASK = "solution.py holds the signature of `below_zero`. Implement the function."
+PROBLEM = "def below_zero(operations: List[int]) -> bool:\n    '''Detect a negative balance.'''"
+
+
+def _run(verified: bool = False) -> FinishedRun:
+    return FinishedRun(
+        task=TASK,
+        steps=[{"action": "write_file solution.py", "observation": "[wrote solution.py]"}],
+        domain="python",
+        task_id="HumanEval/3",
+        verified=verified,
+        report=REPORT,
+        files={"solution.py": "def below_zero(operations):\n    return sum(operations) < 0\n"},
+        key_text=PROBLEM,
+    )
+
+
+CLEAN = insight_json(
+    "Check running totals, not only the final one",
+    "When a condition must hold at every step of a sequence.",
+    "Test the condition after each step; a check on the final value misses earlier breaches.",
+)
+
+
+def test_the_abstracting_model_sees_the_report_and_the_files_as_the_run_left_them(scripted):
+    model = scripted(CLEAN)
+    abstract_run(_run(), MemoryType.INSIGHT, model=model)
+    shown = str(model.calls[0][-2].content)  # the run, before the request for JSON
+    assert "The verifier's report" in shown and "assert below_zero([1, -2]) == True" in shown
+    assert "`solution.py` as the run left it" in shown and "return sum(operations) < 0" in shown
+
+
+def test_an_insight_naming_the_tasks_code_is_asked_again_and_the_clean_one_kept(scripted):
+    naming = insight_json(
+        "Fix below_zero", "When below_zero fails.", "Use a running sum in `below_zero`."
+    )
+    model = scripted(naming, CLEAN)
+    record = abstract_run(_run(), MemoryType.INSIGHT, model=model)
+    assert record.key == "Check running totals, not only the final one"
+    asked_again = str(model.calls[1][-2].content)
+    assert "names the task's own code" in asked_again and "below_zero" in asked_again
+
+
+def test_an_insight_that_breaks_the_rules_twice_is_dropped_not_kept_for_a_retry(
+    scripted, pool, tmp_path
+):
+    long = insight_json("Iterate", "Always.", " ".join(["Check every step carefully."] * 20))
+    model = scripted(long, long)
+    try:
+        abstract_run(_run(), MemoryType.INSIGHT, model=model)
+    except MemoryRejected as exc:
+        assert "too long" in str(exc)
+    else:
+        raise AssertionError("a long insight was kept")
+    writer = create_memory_writer_node(
+        pool, model=scripted(long, long), memory_types="insight", outbox=str(tmp_path / "o")
+    )
+    out = writer(
+        {"task": TASK, "trajectory": [{"action": "ls", "observation": ""}], "verified": False},
+        type("R", (), {"context": MemoryContext(domain="python", task_id="t")}),
+    )
+    assert out["memory_written"] == []
+    assert "insight dropped by rule" in out["memory_write_status"]
+    assert not (tmp_path / "o").exists() or "insight" not in (tmp_path / "o").read_text()
+
+
+def test_the_rules_read_code_names_and_length():
+    assert insight_problems({"title": "t", "content": "x " * 61}, [""])[0].startswith("it has 62")
+    assert insight_problems({"content": "Call `parse_rows` first."}, [""])  # backticked: code
+    assert insight_problems({"content": "Guard parse_rows against empty input."}, ["parse_rows"])
+    assert not insight_problems({"content": "Guard parsers against empty input."}, ["parse_rows"])
+    assert code_names("use snake_case_names, camelCase and os.path; not plain words") == {
+        "snake_case_names",
+        "camelCase",
+        "os.path",
+    }
+
+
+def test_a_trajectory_is_keyed_by_the_problem_not_the_instruction_template():
+    record = abstract_run(_run(verified=True), MemoryType.TRAJECTORY)
+    assert record.key.startswith("def below_zero(")
+    assert "Implement the function" in record.content  # the memory still shows the task
