@@ -31,6 +31,12 @@ class Condition:
     seed: int = 0
     abstraction_weight: float = 0.0  # rank by similarity + weight * abstraction score
     min_similarity: float | None = None  # relevance gate: less similar memories are not given
+    max_share: float | None = None  # no memory given in more than this share of the attempts
+    # "" searches; "placebo" gives k memories drawn at random (seeded) from the same pool the
+    # search would use; "file" gives each task the memories given_file lists for it
+    given: Literal["", "placebo", "file"] = ""
+    given_file: str = ""
+    pool_from: str = ""  # a pool snapshot (JSONL) this condition runs on instead of the run's
 
     def __post_init__(self) -> None:
         for kind in self.memory_types:
@@ -44,6 +50,12 @@ class Condition:
             raise ValueError(f"{self.name}: min_similarity must be a cosine in [-1, 1]")
         if self.source_count is not None and self.source_count < 1:
             raise ValueError(f"{self.name}: source_count must be >= 1")
+        if self.max_share is not None and not 0 < self.max_share <= 1:
+            raise ValueError(f"{self.name}: max_share must be in (0, 1]")
+        if self.given not in ("", "placebo", "file"):
+            raise ValueError(f"{self.name}: given must be '', 'placebo' or 'file'")
+        if (self.given == "file") != bool(self.given_file):
+            raise ValueError(f"{self.name}: given='file' goes with given_file, and only it")
 
     @property
     def uses_memory(self) -> bool:
@@ -52,7 +64,8 @@ class Condition:
     @property
     def needs_own_pool(self) -> bool:
         """Whether the condition runs on its own copy of (part of) the pool."""
-        return self.uses_memory and (self.pool_fraction < 1 or self.abstraction_weight > 0)
+        changed = self.pool_fraction < 1 or self.abstraction_weight > 0 or bool(self.pool_from)
+        return self.uses_memory and changed
 
     def record(self) -> dict[str, Any]:
         """The condition as plain data (results, metadata, reports)."""
@@ -70,6 +83,12 @@ CONDITIONS: dict[str, Condition] = {
     # the relevance gate: only memories at cosine >= 0.2 to the query (MiniLM) are given
     "mtl-insight-gated": Condition("mtl-insight-gated", ("insight",), min_similarity=0.2),
     "mtl-trajectory-gated": Condition("mtl-trajectory-gated", ("trajectory",), min_similarity=0.2),
+    # the controls: memories drawn at random from the same pool, in the same format and budget
+    "placebo-insight": Condition("placebo-insight", ("insight",), given="placebo"),
+    # insights searched with the problem's own text, no insight in more than 10% of attempts
+    "mtl-insight-content": Condition(
+        "mtl-insight-content", ("insight",), strategy="task", max_share=0.1
+    ),
 }
 
 SWEEPS: dict[str, list[Condition]] = {
@@ -98,10 +117,21 @@ SWEEPS: dict[str, list[Condition]] = {
 }
 
 
+def fixed_condition(path: str) -> Condition:
+    """The condition that gives each task the memories a file lists for it (``fixed:PATH``; a
+    line per task: ``{"task_id": ..., "memories": [records or {"content", "domain", ...}]}``)."""
+    stem = path.rsplit("/", 1)[-1].removesuffix(".jsonl")
+    return Condition(f"fixed-{stem}", ("insight",), given="file", given_file=path)
+
+
 def resolve_conditions(names: str = "", sweep: str = "") -> list[Condition]:
-    """Conditions by comma-separated name, then those of a sweep; unknown names are an error."""
+    """Conditions by comma-separated name (``fixed:PATH`` for a file of given memories), then
+    those of a sweep; unknown names are an error."""
     chosen: list[Condition] = []
     for name in filter(None, (n.strip() for n in names.split(","))):
+        if name.startswith("fixed:"):
+            chosen.append(fixed_condition(name.removeprefix("fixed:")))
+            continue
         if name not in CONDITIONS:
             raise ValueError(f"unknown condition {name!r}; choose from {sorted(CONDITIONS)}")
         chosen.append(CONDITIONS[name])

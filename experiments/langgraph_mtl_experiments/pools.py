@@ -44,9 +44,14 @@ def condition_pool(base: MemoryPool, condition: Condition) -> MemoryPool:
     its memory types (abstraction-scored when the condition re-weights by abstraction)."""
     if not condition.needs_own_pool:
         return base
-    buffer = io.StringIO()
-    base.export_jsonl(buffer, with_embeddings=True, memory_types=list(condition.memory_types))
-    lines = sorted(buffer.getvalue().splitlines(), key=_record_id)  # storage order is not stable
+    if condition.pool_from:  # another run's memories (a snapshot), embedded again if need be
+        source = Path(condition.pool_from).read_text(encoding="utf-8").splitlines()
+        lines = sorted((line for line in source if line.strip()), key=_record_id)
+    else:
+        buffer = io.StringIO()
+        types = list(condition.memory_types)
+        base.export_jsonl(buffer, with_embeddings=True, memory_types=types)
+        lines = sorted(buffer.getvalue().splitlines(), key=_record_id)  # storage order varies
     keep = max(1, round(condition.pool_fraction * len(lines))) if lines else 0
     chosen = random.Random(f"pool-{condition.seed}").sample(lines, keep)
     name = f"{base.collection.name}--{_slug(condition.name)}"[:63]

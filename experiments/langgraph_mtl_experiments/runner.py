@@ -31,6 +31,7 @@ from langgraph_mtl_experiments.attempts import (
 )
 from langgraph_mtl_experiments.conditions import Condition
 from langgraph_mtl_experiments.domains import Domain, Task
+from langgraph_mtl_experiments.given import GivenMemories, UsageCap
 from langgraph_mtl_experiments.langsmith_eval import Ledger, evaluate_domain, langsmith_enabled
 from langgraph_mtl_experiments.pools import (
     choose_sources,
@@ -146,12 +147,16 @@ def run_condition(
     pool = condition_pool(pool, condition)
     if snapshot_dir is not None and condition.uses_memory:
         _record_snapshot(snapshot_dir, condition.name, snapshot(pool, condition, snapshot_dir))
+    plan = [(domain, domain.tasks(split, limit=limit)) for domain in domains]
+    planned = sum(len(tasks) for _, tasks in plan) * attempts
+    cap = UsageCap(condition.max_share, planned) if condition.max_share else None
+    given = GivenMemories(condition, pool, k) if condition.given else None
     retrieval = RetrievalConfig(
         memory_types=condition.memory_types or None,
         k=k,
         strategy=condition.strategy,
         rerank=condition.rerank,
-        scorers=condition_scorers(condition),
+        scorers=(*condition_scorers(condition), *([cap] if cap else [])),
     )
     builder = build_agent(model, pool, retrieval, WriterConfig(memory_types="trajectory"), agent)
     stops = "retrieve_memories" in getattr(builder, "nodes", {})  # where the memories are known
@@ -164,7 +169,10 @@ def run_condition(
     pool_domains = sorted({r.domain for r in pool.list_records()}) if condition.uses_memory else []
     by_key = store.by_key()
     label_of_model = model_label(model)
-    plan = [(domain, domain.tasks(split, limit=limit)) for domain in domains]
+    if cap is not None:  # a resumed run counts what its stored attempts were given
+        for row in by_key.values():
+            if row["condition"] == condition.name:
+                cap.given([r["id"] for r in row.get("receipts", [])])
 
     # attempts of other conditions, by task, that a same-prompt attempt may stand in for
     ran: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
@@ -213,9 +221,12 @@ def run_condition(
             include_own_domain=condition.scope == "own",
             source_domains=sources if condition.source_count or condition.scope == "own" else None,
             min_similarity=condition.min_similarity,
+            given_memories=given.for_task(domain.name, task, attempt) if given else None,
         )
         stand_in = same_prompt(domain, task, attempt) if reuse else None
         result = attempt_task(graph, domain, task, context, agent, stand_in=stand_in)
+        if cap is not None:
+            cap.given([r["id"] for r in result["receipts"]])
         row = {
             "condition": condition.name,
             "domain": domain.name,

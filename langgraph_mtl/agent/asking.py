@@ -193,5 +193,8 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
         if not new.strip():  # never an edit that silently deletes the range
             return replace(action, kind="invalid", error=EMPTY_WRITE.format(path=action.path)), used
         return replace(action, start=start, end=end, content=new), used
-    blocks = tuple(parse_replacements(str(reply.content)))  # a range the action named is moot
-    return replace(action, start=0, end=0, edits=blocks), used
+    said = str(reply.content)
+    blocks = tuple(parse_replacements(said))  # a range the action named is moot
+    # no blocks: the code given may still be whole functions to put in place of their names'
+    code = code_from_reply(said) if not blocks and "```" in said else ""
+    return replace(action, start=0, end=0, edits=blocks, content=code), used

@@ -83,7 +83,11 @@ CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced cod
 EDIT_REQUEST = (
     "Change `{path}` with one or more SEARCH/REPLACE blocks and nothing else. Each block:\n"
     "<<<<<<< SEARCH\n(lines copied exactly from the file below, enough to be unique)\n"
-    "=======\n(the lines that replace them)\n>>>>>>> REPLACE"
+    "=======\n(the lines that replace them)\n>>>>>>> REPLACE\n"
+    "For example, to change one line:\n"
+    "<<<<<<< SEARCH\n    if count > limit:\n=======\n    if count >= limit:\n>>>>>>> REPLACE\n"
+    "(Or give the whole corrected function in a code block: it replaces the function of the "
+    "same name.)"
 )
 LINES_REQUEST = (
     "Reply with the new content of lines {start}-{end} of `{path}` (every line of that range, "

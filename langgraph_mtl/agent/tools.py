@@ -24,6 +24,7 @@ from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.workspace import (
     Replacement,
     apply_replacements,
+    replace_definitions,
     replace_lines,
     search_workspace,
     view_file,
@@ -74,6 +75,10 @@ def execute_action(action: Action, sandbox: Sandbox) -> str:
     if action.kind == "edit":
         if action.start and not action.edits and action.content:  # a range and its new lines
             return replace_lines(root, action.path, action.start, action.end, action.content)
+        if not action.edits and action.content:  # whole functions or classes, by name
+            replaced = replace_definitions(root, action.path, action.content)
+            if replaced is not None:
+                return replaced
         return apply_replacements(root, action.path, action.edits)
     if action.kind == "command":
         return sandbox.run(action.command).render()

@@ -25,6 +25,7 @@ __all__ = [
     "inside",
     "outline",
     "parse_replacements",
+    "replace_definitions",
     "replace_lines",
     "search_workspace",
     "view_file",
@@ -289,6 +290,66 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         text = text[:start] + edit.new + text[end:]
     target.write_text(text, encoding="utf-8")
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
+
+
+def _python_definitions(text: str) -> dict[str, list[tuple[int, int, int]]]:
+    """Each function or class of a Python text by name: (first line with decorators, last
+    line, indentation), methods included."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    found: dict[str, list[tuple[int, int, int]]] = {}
+    for node, _ in _definitions(tree.body, 0):
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        found.setdefault(node.name, []).append(
+            (first, node.end_lineno or node.lineno, node.col_offset)
+        )
+    return found
+
+
+def _reindent(lines: list[str], was: int, becomes: int) -> list[str]:
+    """Lines moved from an indentation of ``was`` columns to ``becomes``."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            out.append("\n")
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        out.append(" " * becomes + line[min(lead, was) :])
+    if out and not out[-1].endswith("\n"):
+        out[-1] += "\n"
+    return out
+
+
+def replace_definitions(workspace: str | Path, path: str, code: str) -> str | None:
+    """Replace the Python functions or classes ``code`` defines with the same names in
+    ``path`` (each must stand once there); None when ``code`` defines none of them (another
+    edit format must say what to change)."""
+    target = inside(workspace, path)
+    if isinstance(target, str) or not path.endswith(".py") or not target.is_file():
+        return None
+    text = _text(target, path)
+    if text is None:
+        return None
+    given = _python_definitions(code)
+    present = _python_definitions(text)
+    lines = text.splitlines(keepends=True)
+    code_lines = code.splitlines(keepends=True)
+    changes = []
+    for name, spans in given.items():
+        if len(present.get(name, [])) != 1 or len(spans) != 1:
+            continue
+        (start, end, indent), (new_start, new_end, new_indent) = present[name][0], spans[0]
+        body = _reindent(code_lines[new_start - 1 : new_end], new_indent, indent)
+        changes.append((start, end, body, name))
+    if not changes:
+        return None
+    for start, end, body, _ in sorted(changes, reverse=True):  # from the bottom: lines stay put
+        lines[start - 1 : end] = body
+    target.write_text("".join(lines), encoding="utf-8")
+    names = ", ".join(name for *_, name in changes)
+    return f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
 
 
 def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: str) -> str:

@@ -39,7 +39,8 @@ __all__ = [
     "settings_of",
 ]
 
-# a re-ranking strategy: a bonus for each candidate, added to its similarity
+# a re-ranking strategy: a bonus for each candidate, added to its similarity; a scorer may
+# say how many times k candidates it needs to see (its ``reach`` attribute; 3 otherwise)
 Scorer = Callable[["MemoryPool", Sequence[ScoredMemory]], Sequence[float]]
 
 
@@ -204,7 +205,8 @@ def run_search(
     searched together). Returns ``config.k`` memories, or ``candidates`` when given (a caller
     that re-ranks them further, with a model, say)."""
     wanted = candidates or config.k
-    fetch = max(wanted, 3 * config.k) if config.scorers else wanted
+    reach = max((getattr(s, "reach", 3) for s in config.scorers), default=1)  # x k candidates
+    fetch = max(wanted, reach * config.k)
     groups: dict[Any, list[MemoryType]] = {}
     for kind in config.types:
         text = query.get(kind) if isinstance(query, Mapping) else query

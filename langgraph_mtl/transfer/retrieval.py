@@ -239,6 +239,49 @@ def _clip_to_tokens(text: str, tokens: int) -> str:
     return text if len(text) <= limit else text[:limit] + " [... cut]"
 
 
+_STEP = re.compile(r"^Step (\d+) (action|observation): ", re.MULTILINE)
+
+
+def _clip_trajectory(text: str, tokens: int) -> str:
+    """A trajectory memory within the budget, short but whole: the task, the last file it
+    wrote and its last check (the middle left out, and said so), not its first N characters
+    (which end mid-run, often on the first failed attempt)."""
+    limit = max(tokens, 1) * 4
+    if len(text) <= limit:
+        return text
+    marks = list(_STEP.finditer(text))
+    if not marks:
+        return _clip_to_tokens(text, tokens)
+    head = text[: marks[0].start()].strip()
+    steps: dict[int, dict[str, str]] = {}
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        steps.setdefault(int(mark[1]), {})[mark[2]] = text[mark.end() : end].strip()
+    numbers = sorted(steps)
+    writes = [n for n in numbers if steps[n].get("action", "").startswith("write_file")]
+    kept = sorted({*writes[-1:], numbers[-1]})
+    budget = limit - min(len(head), limit // 5) - 80
+    parts = [head[: limit // 5]]
+    left = len(numbers) - len(kept)
+    if left:
+        parts.append(f"[... {left} earlier steps left out]")
+    for n in kept:
+        share = budget // len(kept)
+        action = steps[n].get("action", "")
+        seen = steps[n].get("observation", "")
+        room = max(share - len(action[: share * 2 // 3]), 80)
+        parts.append(f"Step {n} action: {_tail_cut(action, share * 2 // 3)}")
+        if seen:
+            parts.append(f"Step {n} observation: {_tail_cut(seen, room, keep_end=True)}")
+    return "\n".join(parts)
+
+
+def _tail_cut(text: str, chars: int, *, keep_end: bool = False) -> str:
+    if len(text) <= chars:
+        return text
+    return "[...] " + text[-chars:] if keep_end else text[:chars] + " [... cut]"
+
+
 def render_memory_block(hits: Sequence[ScoredMemory], *, max_tokens: int = 1500) -> str:
     """Memories as a delimited prompt block with the preamble, within a token budget.
 
@@ -255,7 +298,8 @@ def render_memory_block(hits: Sequence[ScoredMemory], *, max_tokens: int = 1500)
     per_item = max(budget // len(hits), 40)
     for hit in hits:
         r = hit.record
-        body = _MEMORY_TAG.sub(r"&lt;\1", _clip_to_tokens(r.content, per_item))
+        clip = _clip_trajectory if r.memory_type is MemoryType.TRAJECTORY else _clip_to_tokens
+        body = _MEMORY_TAG.sub(r"&lt;\1", clip(r.content, per_item))
         attributes = {
             "id": r.id,
             "type": r.memory_type.value,

@@ -150,6 +150,26 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, 
     assert "view" in str(model.calls[1][0].content)
 
 
+def test_an_edit_may_give_the_whole_corrected_function_instead_of_blocks(pool, scripted, repo):
+    before = (repo / "big.py").read_text()
+    fixed = "```python\ndef clamp(x, lo, hi):\n    if x > hi:\n        return hi\n    return max(x, lo)\n```"
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", thought="fix the comparison in clamp"),
+        fixed,
+        _json("run", command=f"{sys.executable} test_big.py"),
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    assert out["verified"] is True, out["trajectory"]
+    assert "replaced clamp" in out["trajectory"][0]["observation"]
+    after = (repo / "big.py").read_text().splitlines()
+    changed = [
+        i for i, (a, b) in enumerate(zip(before.splitlines(), after, strict=True), 1) if a != b
+    ]
+    assert changed == [BUG_LINE]
+
+
 @pytest.mark.parametrize("edits", ["search_replace", "line_range"])
 def test_an_edit_whose_reply_holds_no_change_changes_nothing(edits, pool, scripted, repo):
     before = (repo / "big.py").read_text()

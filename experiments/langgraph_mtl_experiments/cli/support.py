@@ -42,6 +42,8 @@ CONDITION_NAMES = (
     "in-domain-insight",
     "mtl-insight-gated",
     "mtl-trajectory-gated",
+    "placebo-insight",
+    "mtl-insight-content",
 )
 SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 

@@ -1,0 +1,124 @@
+"""The controls every memory condition is measured against: a placebo (memories drawn at random
+from the same pool), memories given per task from a file (the oracle probe), a cap on how often
+one memory is given, and trajectories shown short but whole."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from helpers import TinyDomain, solve_tiny
+from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
+from langgraph_mtl_experiments.conditions import Condition, resolve_conditions
+
+from langgraph_mtl import MemoryRecord, MemoryType
+from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.pool.reports import ScoredMemory
+from langgraph_mtl.transfer.retrieval import render_memory_block
+
+
+def _memory(domain: str, task_id: str, key: str = "") -> MemoryRecord:
+    key = key or f"write the number to out.txt ({domain} {task_id})"
+    return MemoryRecord(
+        id=memory_id("insight", domain, task_id, key),
+        memory_type=MemoryType.INSIGHT,
+        domain=domain,
+        task_id=task_id,
+        key=key,
+        content=key,
+    )
+
+
+def _stock(pool) -> None:
+    pool.upsert([_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma") for i in range(6)])
+
+
+def _rows(condition: Condition, pool, scripted, tmp_path, *, attempts: int = 1) -> list[dict]:
+    store = ResultStore(tmp_path / f"{condition.name}.jsonl")
+    run_condition(
+        condition,
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_tiny),
+        pool=pool,
+        store=store,
+        attempts=attempts,
+        split="all",
+        step_limit=4,
+    )
+    return list(store.rows())
+
+
+def test_a_placebo_gives_k_seeded_memories_from_other_domains_never_the_task(
+    pool, scripted, tmp_path
+):
+    _stock(pool)
+    placebo = CONDITIONS["placebo-insight"]
+    first = _rows(placebo, pool, scripted, tmp_path / "a", attempts=2)
+    again = _rows(placebo, pool, scripted, tmp_path / "b", attempts=2)
+    assert [r["receipts"] for r in first] == [r["receipts"] for r in again]  # seeded
+    given = [rc for r in first for rc in r["receipts"]]
+    assert len(given) == 4 * 2 * 3  # k for each of 4 tasks x 2 attempts
+    assert all(rc["domain"] in ("beta", "gamma") for rc in given)
+    by_attempt = [tuple(rc["id"] for rc in r["receipts"]) for r in first]
+    assert len(set(by_attempt)) > 1  # drawn per task and attempt, not one fixed set
+    assert all(-1 <= rc["similarity"] <= 1 for rc in given)
+
+
+def test_a_file_gives_each_task_its_own_memories(pool, scripted, tmp_path):
+    _stock(pool)
+    oracle = tmp_path / "oracle.jsonl"
+    oracle.write_text(
+        json.dumps(
+            {
+                "task_id": "alpha-1",
+                "memories": [
+                    {"content": "The answer is the number the task names.", "domain": "beta"}
+                ],
+            }
+        )
+        + "\n"
+    )
+    (condition,) = resolve_conditions(f"fixed:{oracle}")
+    assert condition.name == "fixed-oracle"
+    rows = {r["task_id"]: r for r in _rows(condition, pool, scripted, tmp_path)}
+    assert [rc["domain"] for rc in rows["alpha-1"]["receipts"]] == ["beta"]
+    assert all(rows[t]["receipts"] == [] for t in ("alpha-0", "alpha-2", "alpha-3"))
+
+
+def test_no_memory_is_given_in_more_than_its_share_of_the_attempts(pool, scripted, tmp_path):
+    _stock(pool)
+    uncapped = Condition("mtl-insight-uncapped", ("insight",), strategy="task")
+    capped = Condition("mtl-insight-capped", ("insight",), strategy="task", max_share=0.25)
+    free = Counter(
+        rc["id"]
+        for r in _rows(uncapped, pool, scripted, tmp_path / "u", attempts=2)
+        for rc in r["receipts"]
+    )
+    held = Counter(
+        rc["id"]
+        for r in _rows(capped, pool, scripted, tmp_path / "c", attempts=2)
+        for rc in r["receipts"]
+    )
+    assert max(free.values()) > 2  # without the cap, the nearest memories come back every time
+    assert max(held.values()) <= 2  # 8 attempts x 0.25
+
+
+def test_a_long_trajectory_is_shown_short_but_whole():
+    steps = []
+    for n in range(1, 9):
+        code = "return a - b" if n < 8 else "return a + b"
+        steps += [
+            f"Step {n} action: write_file add.py\ndef add(a, b):\n    {code}",
+            f"Step {n} observation: [wrote add.py]",
+        ]
+    steps += ["Step 9 action: python3 check.py", "Step 9 observation: " + "ok\n" * 3]
+    content = "Task: write add.py\n" + "\n".join(steps) + "\n" + "Traceback noise\n" * 200
+    record = MemoryRecord(
+        id="t1", memory_type=MemoryType.TRAJECTORY, domain="python", task_id="t", key="k",
+        content=content,
+    )  # fmt: skip
+    block = render_memory_block([ScoredMemory(record, 0.5)], max_tokens=300)
+    assert "return a + b" in block  # the last file it wrote, whole
+    assert "return a - b" not in block  # not the first, buggy attempt
+    assert "Step 9 action: python3 check.py" in block  # and its last check
+    assert "earlier steps left out" in block
