@@ -82,7 +82,7 @@ def abstraction_scorer(weight: float) -> Scorer:
     """A retrieval scorer adding ``weight`` times each memory's ``abstraction`` flag (its
     domain-invariant share, stored by :func:`annotate_abstraction`)."""
 
-    def score(pool: Any, hits: Sequence[ScoredMemory]) -> list[float]:
+    def score(pool: MemoryPool, hits: Sequence[ScoredMemory]) -> list[float]:
         return [weight * float(h.record.flags.get("abstraction", 0.0)) for h in hits]
 
     return score

@@ -21,6 +21,7 @@ from langgraph_mtl.memory.records import (
     MAX_KEY_CHARS,
     MAX_LABEL_CHARS,
     MemoryRecord,
+    MemorySource,
 )
 
 __all__ = ["Sanitized", "redact_identifier", "sanitize", "secrets_in_id"]
@@ -105,6 +106,11 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
         cleaned = redact(digest)
         found += cleaned.count
         update["run_digest"] = cleaned.text[:MAX_LABEL_CHARS]
+    sources, kinds = redact_value(  # a copy made without validation may hold plain dicts
+        [s.model_dump() if isinstance(s, MemorySource) else s for s in record.sources]
+    )
+    found += len(kinds)
+    update["sources"] = sources
     others, kinds = redact_value({k: v for k, v in record.flags.items() if k not in _OWN_FLAGS})
     found += len(kinds)
     flags: dict[str, str | int | float | bool] = {

@@ -22,6 +22,7 @@ __all__ = [
     "InsightMemory",
     "Judge",
     "MemoryRecord",
+    "MemorySource",
     "MemoryType",
     "Outcome",
     "SummaryMemory",
@@ -181,10 +182,34 @@ def _children(item: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> Any:
     return item.values() if isinstance(item, dict) else item
 
 
+class MemorySource(BaseModel):
+    """One memory merged into another as a duplicate: where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    task_id: str = ""
+    outcome: str = Outcome.UNKNOWN.value
+    agent_model: str = "unknown"
+    created_at: str = ""
+
+    @classmethod
+    def of(cls, record: MemoryRecord) -> MemorySource:
+        """The source entry a merged record leaves behind."""
+        return cls(
+            id=record.id,
+            task_id=record.task_id,
+            outcome=record.outcome.value,
+            agent_model=record.agent_model,
+            created_at=record.created_at,
+        )
+
+
 class MemoryRecord(BaseModel):
     """A stored memory: the typed payload plus provenance shared by every type.
 
-    ``key`` is the text that is embedded for retrieval; ``content`` is what a reading agent sees.
+    ``key`` is the text that is embedded for retrieval; ``content`` is what a reading agent sees;
+    ``sources`` are the duplicates merged into it (oldest first).
     """
 
     model_config = ConfigDict(frozen=True, use_enum_values=False)
@@ -204,6 +229,7 @@ class MemoryRecord(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_digest: str = ""
     flags: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    sources: tuple[MemorySource, ...] = ()
 
     @field_validator("domain")
     @classmethod

@@ -12,6 +12,7 @@ from langgraph_mtl.memory.records import (
     SCHEMA_VERSION,
     Judge,
     MemoryRecord,
+    MemorySource,
     MemoryType,
     Outcome,
     validate_domain,
@@ -23,6 +24,8 @@ __all__ = [
     "QUARANTINE_PREFIX",
     "as_values",
     "build_where",
+    "decode_sources",
+    "encode_sources",
     "from_chroma",
     "matches_where",
     "to_metadata",
@@ -31,6 +34,7 @@ __all__ = [
 FLAG_PREFIX = "flag_"
 QUARANTINE_PREFIX = "quarantined/"  # how pools written before the flag stored the type
 PAGE_SIZE = 500
+MERGED_FLAG = "merged"  # stored as ``flag_merged``: how many sources were merged in
 
 
 def to_metadata(record: MemoryRecord) -> dict[str, Any]:
@@ -53,13 +57,41 @@ def to_metadata(record: MemoryRecord) -> dict[str, Any]:
     }
     meta[FLAG_PREFIX + "quarantined"] = False
     for name, value in record.flags.items():
-        meta[FLAG_PREFIX + name] = value
+        if name != MERGED_FLAG:  # the count of the sources, written with them
+            meta[FLAG_PREFIX + name] = value
+    if record.sources:  # absent otherwise, so a rewrite keeps what was merged into it
+        meta.update(encode_sources(record.sources))
     return meta
+
+
+def encode_sources(sources: Iterable[MemorySource]) -> dict[str, Any]:
+    """The metadata that stores a record's merged sources (and their count as a flag)."""
+    entries = [s.model_dump() for s in sources]
+    return {
+        "sources": json.dumps(entries, ensure_ascii=False),
+        FLAG_PREFIX + MERGED_FLAG: len(entries),
+    }
+
+
+def decode_sources(meta: dict[str, Any]) -> tuple[MemorySource, ...]:
+    """A record's merged sources from its metadata (entries that cannot be read are skipped)."""
+    try:
+        entries = json.loads(str(meta.get("sources") or "[]"))
+    except ValueError:
+        return ()
+    out = []
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and entry.get("id"):
+            out.append(
+                MemorySource.model_validate({k: str(v) for k, v in entry.items() if v is not None})
+            )
+    return tuple(out)
 
 
 def from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> MemoryRecord:
     """The record stored under ``record_id`` with this document and metadata."""
     flags = {k[len(FLAG_PREFIX) :]: v for k, v in meta.items() if k.startswith(FLAG_PREFIX)}
+    flags.pop(MERGED_FLAG, None)  # said by the sources
     return MemoryRecord(
         id=record_id,
         memory_type=MemoryType(str(meta["memory_type"]).removeprefix(QUARANTINE_PREFIX)),
@@ -76,6 +108,7 @@ def from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> M
         schema_version=int(meta.get("schema_version", SCHEMA_VERSION)),
         run_digest=meta.get("run_digest", ""),
         flags=flags,
+        sources=decode_sources(meta),
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from langgraph_mtl.pool.provenance import merge_provenance, sources_of
+from langgraph_mtl.pool.provenance import merge_provenance
 
 if TYPE_CHECKING:
     from langgraph_mtl.pool.memory_pool import MemoryPool
@@ -68,8 +68,7 @@ def consolidate(
             report.merged.setdefault(record.id, []).append(other.id)
             gone.add(other.id)
             if not dry_run:
-                inherited = sources_of(pool.collection, other.id) or []
-                merge_provenance(pool.collection, record.id, other, inherited)
+                merge_provenance(pool.collection, record.id, other)
     if not dry_run and gone:
         if before_delete is not None:
             before_delete(sorted(gone))

@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -16,13 +16,24 @@ from langgraph_mtl.hygiene.sanitize import Sanitized
 from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.pool.bulk_hygiene import BatchSanitizer
 from langgraph_mtl.pool.chroma_client import short_error
-from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma, to_metadata
+from langgraph_mtl.pool.codec import (
+    PAGE_SIZE,
+    build_where,
+    decode_sources,
+    from_chroma,
+    to_metadata,
+)
 from langgraph_mtl.pool.reports import ImportReport
+
+if TYPE_CHECKING:
+    from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["export_ids", "export_jsonl", "import_jsonl"]
 
 
-def export_jsonl(pool: Any, out: IO[str], *, with_embeddings: bool = False, **filters: Any) -> int:
+def export_jsonl(
+    pool: MemoryPool, out: IO[str], *, with_embeddings: bool = False, **filters: Any
+) -> int:
     """Write records (optionally with their vectors) as JSON lines. Returns the count."""
     name = pool.identity_name
     written = 0
@@ -34,7 +45,7 @@ def export_jsonl(pool: Any, out: IO[str], *, with_embeddings: bool = False, **fi
     return written
 
 
-def export_ids(pool: Any, out: IO[str], ids: Sequence[str]) -> int:
+def export_ids(pool: MemoryPool, out: IO[str], ids: Sequence[str]) -> int:
     """Write the given records with their vectors as JSON lines (what ``import_jsonl``
     reads back). Returns the count."""
     name, written = pool.identity_name, 0
@@ -61,7 +72,7 @@ def _line(record: MemoryRecord, vector: list[float] | None, embedder: str) -> st
 
 
 def import_jsonl(
-    pool: Any,
+    pool: MemoryPool,
     lines: Iterable[str | bytes],
     *,
     batch_size: int = 1000,
@@ -159,19 +170,31 @@ class _Job:
 
 
 def _not_stored(
-    pool: Any, batch: list[tuple[MemoryRecord, list[float] | None]]
+    pool: MemoryPool, batch: list[tuple[MemoryRecord, list[float] | None]]
 ) -> list[tuple[MemoryRecord, list[float] | None]]:
     """The records not already stored exactly as the line has them (one lookup a batch; a
     stored record passed hygiene when it was written, so it is neither re-screened,
     re-embedded nor rewritten)."""
     held = pool.collection.get(ids=[r.id for r, _ in batch], include=["metadatas"])
     stored = dict(zip(held["ids"], held["metadatas"], strict=True))
-    return [(r, v) for r, v in batch if _without_sources(stored.get(r.id)) != to_metadata(r)]
+    todo = []
+    for record, vector in batch:
+        meta = stored.get(record.id)
+        if meta is not None:
+            record = _with_stored_sources(record, meta)
+            if meta == to_metadata(record):
+                continue
+        todo.append((record, vector))
+    return todo
 
 
-def _without_sources(meta: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Stored metadata as a line can match it: merge sources are kept on rewrite anyway."""
-    return None if meta is None else {k: v for k, v in meta.items() if k != "sources"}
+def _with_stored_sources(record: MemoryRecord, meta: dict[str, Any]) -> MemoryRecord:
+    """The record keeping every source already merged into its stored copy (a line never
+    takes provenance away)."""
+    held = decode_sources(meta)
+    known = {s.id for s in held}
+    sources = (*held, *(s for s in record.sources if s.id not in known))
+    return record.model_copy(update={"sources": sources}) if sources else record
 
 
 def _cleaned(hygiene: BatchSanitizer, job: _Job) -> list[tuple[MemoryRecord, list[float] | None]]:
@@ -185,7 +208,7 @@ def _cleaned(hygiene: BatchSanitizer, job: _Job) -> list[tuple[MemoryRecord, lis
     ]
 
 
-def _store(pool: Any, todo: list[tuple[MemoryRecord, list[float] | None]]) -> None:
+def _store(pool: MemoryPool, todo: list[tuple[MemoryRecord, list[float] | None]]) -> None:
     """Store cleaned records, embedding those without a usable vector."""
     missing = [r.key for r, v in todo if v is None]
     fresh = iter(pool.embeddings.embed_documents(missing) if missing else [])

@@ -41,6 +41,7 @@ from langgraph_mtl.pool.reading import PoolReader
 from langgraph_mtl.pool.reports import ImportReport, ScoredMemory, WriteReport
 from langgraph_mtl.pool.search import SearchConfig
 from langgraph_mtl.pool.typed_collections import (
+    TypedCollections,
     part_name,
 )
 
@@ -80,7 +81,7 @@ class MemoryPool(PoolReader):
 
     def __init__(
         self,
-        collection: Any,
+        collection: TypedCollections,
         embeddings: Embeddings,
         *,
         location: str,

@@ -1,51 +1,36 @@
-"""Provenance of merged memories: every source (id, task, outcome, model, time) of a record is
-kept in its ``sources`` metadata, with a ``flag_merged`` count. Written by the pool when it
-merges a duplicate, read by consolidation."""
+"""Provenance of merged memories: every duplicate merged into a record is kept among its
+``sources`` (``MemoryRecord.sources``), with a ``flag_merged`` count. Written by the pool when
+it merges a duplicate, read by consolidation."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.memory.records import MemoryRecord, MemorySource
+from langgraph_mtl.pool.codec import decode_sources, encode_sources
+from langgraph_mtl.pool.typed_collections import TypedCollections
 
 __all__ = ["merge_provenance", "sources_of"]
 
 
-def _source(record: MemoryRecord) -> dict[str, Any]:
-    return {
-        "id": record.id,
-        "task_id": record.task_id,
-        "outcome": record.outcome.value,
-        "agent_model": record.agent_model,
-        "created_at": record.created_at,
-    }
-
-
-def sources_of(collection: Any, record_id: str) -> list[dict[str, Any]] | None:
-    """The stored ``sources`` of a record (``None`` if there is no such record)."""
+def sources_of(collection: TypedCollections, record_id: str) -> tuple[MemorySource, ...] | None:
+    """The stored sources of a record (``None`` if there is no such record)."""
     got = collection.get(ids=[record_id], include=["metadatas"])
     if not got["ids"]:
         return None
-    return list(json.loads(got["metadatas"][0].get("sources") or "[]"))
+    return decode_sources(got["metadatas"][0])
 
 
 def merge_provenance(
-    collection: Any,
+    collection: TypedCollections,
     target_id: str,
     record: MemoryRecord,
-    inherited: list[dict[str, Any]] = (),  # type: ignore[assignment]
 ) -> None:
-    """Record ``record`` (and its own sources) as sources of ``target_id``; idempotent."""
+    """Record ``record`` (and the sources merged into it) as sources of ``target_id``;
+    idempotent."""
     sources = sources_of(collection, target_id)
     if sources is None:
         return
-    known = {s.get("id") for s in sources}
-    new = [s for s in [_source(record), *inherited] if s.get("id") not in known]
+    known = {s.id for s in sources}
+    new = [s for s in (MemorySource.of(record), *record.sources) if s.id not in known]
     if not new:
         return
-    sources += new
-    collection.update(
-        ids=[target_id],
-        metadatas=[{"sources": json.dumps(sources), "flag_merged": len(sources)}],
-    )
+    collection.update(ids=[target_id], metadatas=[encode_sources([*sources, *new])])

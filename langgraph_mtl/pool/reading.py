@@ -12,12 +12,20 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from langgraph_mtl.memory.records import MemoryRecord
-from langgraph_mtl.pool.codec import PAGE_SIZE, build_where, from_chroma, matches_where
+from langgraph_mtl.pool.codec import (
+    PAGE_SIZE,
+    build_where,
+    decode_sources,
+    from_chroma,
+    matches_where,
+)
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.pool.search import Query, SearchConfig, SearchScope, run_search, settings_of
-from langgraph_mtl.pool.typed_collections import collection_pages, types_in
+from langgraph_mtl.pool.typed_collections import TypedCollections, collection_pages, types_in
 
 if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+
     from langgraph_mtl.pool.memory_pool import MemoryPool
 
 __all__ = ["OVERFETCH_MAX", "PoolReader"]
@@ -31,8 +39,8 @@ class PoolReader:
     """Read operations over ``self.collection`` and ``self.embeddings`` (a base of
     :class:`~langgraph_mtl.pool.memory_pool.MemoryPool`)."""
 
-    collection: Any
-    embeddings: Any
+    collection: TypedCollections
+    embeddings: Embeddings
     pass_rates: dict[str, float]  # per filter, the share of neighbours that passed it last
 
     def count(self) -> int:
@@ -67,8 +75,8 @@ class PoolReader:
             for meta in page["metadatas"]:
                 domain = str(meta.get("domain"))
                 covered.add((domain, str(meta.get("task_id"))))
-                for source in json.loads(str(meta.get("sources") or "[]")):
-                    covered.add((domain, str(source.get("task_id"))))
+                for source in decode_sources(meta):
+                    covered.add((domain, source.task_id))
         return covered
 
     def iter_records(

@@ -372,8 +372,8 @@ def _mixed_pool(pool):
 def test_a_snapshot_digest_depends_on_the_records_not_their_order_or_their_fields_order(
     pool, tmp_path
 ):
-    first = _memory("alpha", "a-0").model_copy(update={"flags": {"merged": 2, "redacted": 1}})
-    second = first.model_copy(update={"flags": {"redacted": 1, "merged": 2}})
+    first = _memory("alpha", "a-0").model_copy(update={"flags": {"votes": 2, "redacted": 1}})
+    second = first.model_copy(update={"flags": {"redacted": 1, "votes": 2}})
     other = open_pool(":memory:", collection="snapshot-order", embeddings=pool.embeddings)
     more = _memory("beta", "b-0")
     pool.upsert([first, more])
@@ -383,7 +383,7 @@ def test_a_snapshot_digest_depends_on_the_records_not_their_order_or_their_field
     assert one["memories"] == two["memories"] == 2
     assert one["sha256"] == two["sha256"]
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
-    changed = first.model_copy(update={"flags": {"merged": 3, "redacted": 1}})
+    changed = first.model_copy(update={"flags": {"votes": 3, "redacted": 1}})
     pool.upsert([changed])
     assert write_snapshot(pool, tmp_path / "three.jsonl")["sha256"] != one["sha256"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from data.injections import BENIGN_CASES, INJECTION_CASES
@@ -200,15 +201,18 @@ def test_exact_and_near_duplicates_are_merged_with_provenance(pool):
     assert report.merged == {exact.id: first.id, near.id: first.id}
     assert report.ids == [first.id, first.id, other_domain.id]
     assert pool.count() == 2  # merging never crosses domains: leave-one-domain-out stays exact
-    meta = pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]
-    assert '"t2"' in meta["sources"]
-    assert '"t3"' in meta["sources"]
-    assert meta["flag_merged"] == 2
+    kept = pool.get(first.id)
+    assert [(s.id, s.task_id) for s in kept.sources] == [(exact.id, "t2"), (near.id, "t3")]
+    assert _merged_count(pool, first.id) == 2
     pool.upsert(exact)  # a retried write of a merged memory is not counted twice
-    assert (
-        pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]["flag_merged"]
-        == 2
-    )
+    assert len(pool.get(first.id).sources) == _merged_count(pool, first.id) == 2
+
+
+def _merged_count(pool, record_id):
+    """The stored count a ``where`` filter on ``flag_merged`` sees."""
+    return pool.collection.get(ids=[record_id], include=["metadatas"])["metadatas"][0][
+        "flag_merged"
+    ]
 
 
 def test_writing_a_memory_again_keeps_the_provenance_merged_into_it(pool):
@@ -220,9 +224,23 @@ def test_writing_a_memory_again_keeps_the_provenance_merged_into_it(pool):
     exported = io.StringIO()
     pool.export_jsonl(exported)
     pool.import_jsonl(exported.getvalue().splitlines())  # and an import of its own export
-    meta = pool.collection.get(ids=[first.id], include=["metadatas"])["metadatas"][0]
-    assert '"t2"' in meta["sources"]
-    assert meta["flag_merged"] == 1
+    assert [s.task_id for s in pool.get(first.id).sources] == ["t2"]
+    assert _merged_count(pool, first.id) == 1
+    bare = first.model_copy(update={"sources": ()})  # a line that knows nothing of the merge
+    pool.import_jsonl([json.dumps({"record": bare.model_dump(mode="json")})])
+    assert [s.task_id for s in pool.get(first.id).sources] == ["t2"]
+
+
+def test_an_export_carries_provenance_into_another_pool(pool, embeddings):
+    first = _record("python", "t1", "Run the tests after each edit", "Run the tests.")
+    pool.upsert(first)
+    pool.upsert(_record("python", "t2", "Run the tests after each edit", "Run the tests."))
+    exported = io.StringIO()
+    pool.export_jsonl(exported)
+    other = open_pool(":memory:", collection="provenance-copy", embeddings=embeddings)
+    other.import_jsonl(exported.getvalue().splitlines())
+    assert [s.task_id for s in other.get(first.id).sources] == ["t2"]
+    assert ("python", "t2") in other.covered_tasks()
 
 
 def test_consolidation_folds_an_existing_pool(pool_dir, embeddings):
@@ -241,8 +259,7 @@ def test_consolidation_folds_an_existing_pool(pool_dir, embeddings):
     assert report.removed == 3
     assert raw.count() == 2
     (kept,) = report.merged
-    meta = raw.collection.get(ids=[kept], include=["metadatas"])["metadatas"][0]
-    assert meta["flag_merged"] == 3
+    assert len(raw.get(kept).sources) == _merged_count(raw, kept) == 3
 
 
 def test_utility_feedback_counts_and_down_weights(pool):

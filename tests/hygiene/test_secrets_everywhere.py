@@ -10,7 +10,7 @@ import pytest
 from helpers import insight_json, make_record
 from langsmith.run_helpers import tracing_context
 
-from langgraph_mtl import MemoryContext, open_pool
+from langgraph_mtl import MemoryContext, MemoryRecord, open_pool
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.nodes.memory_nodes import create_memory_retrieval_node, create_memory_writer_node
 from langgraph_mtl.nodes.outbox import Outbox
@@ -71,14 +71,18 @@ def _leaks(text: str) -> list[str]:
 
 
 def _secrets_in_names() -> dict:
-    """Record fields a caller names freely: the id, the run digest, flag names and the keys of
-    the payload's objects, each holding secrets."""
+    """Record fields a caller names freely: the id, the run digest, flag names, the keys of
+    the payload's objects and the merged sources, each holding secrets."""
     short = [text for text, _ in CASES if len(text) <= 64]
     return {
         "id": f"ops-{CASES[15][0]}",
         "run_digest": RUN_TEXT,
         "flags": {text: 1 for text in short},
         "payload": {"steps": [{"args": {text: "x" for text, _ in CASES}}]},
+        "sources": [
+            {"id": f"m-{i}", "task_id": text, "agent_model": text}
+            for i, (text, _) in enumerate(CASES)
+        ],
     }
 
 
@@ -174,7 +178,7 @@ def test_no_secret_on_any_write_path_or_reader(path, tmp_path, monkeypatch):
             written = writer(state, Runtime())
         elif path == "upsert":
             record = make_record("ops", "t1", f"deploy notes {RUN_TEXT}")
-            pool.upsert(record.model_copy(update=_secrets_in_names()))
+            pool.upsert(MemoryRecord.model_validate({**record.model_dump(), **_secrets_in_names()}))
         else:
             record = make_record("ops", "t1", "deploy notes").model_dump(mode="json")
             record.update(content=RUN_TEXT, agent_model="https://bot:Pa55w0rdX@llm.internal/v1")

@@ -137,15 +137,15 @@ class ListedPool:
 
 def test_an_export_line_depends_on_the_record_not_the_order_of_its_fields():
     first = make_record("python", "p1", "run the tests first")
-    one = first.model_copy(update={"flags": {"merged": 2, "redacted": 1}})
-    two = first.model_copy(update={"flags": {"redacted": 1, "merged": 2}})
+    one = first.model_copy(update={"flags": {"votes": 2, "redacted": 1}})
+    two = first.model_copy(update={"flags": {"redacted": 1, "votes": 2}})
     texts = []
     for record in (one, two):
         out = io.StringIO()
         assert export_jsonl(ListedPool([record]), out, with_embeddings=True) == 1
         texts.append(out.getvalue())
     assert texts[0] == texts[1]
-    assert json.loads(texts[0])["record"]["flags"] == {"merged": 2, "redacted": 1}
+    assert json.loads(texts[0])["record"]["flags"] == {"votes": 2, "redacted": 1}
 
 
 class CountingEmbeddings(HashingEmbeddings):

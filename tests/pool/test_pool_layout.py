@@ -192,3 +192,42 @@ def test_a_server_that_fails_the_unfiltered_query_is_asked_the_filtered_one(pool
     hits = pool.search("tests", k=3, exclude_domains="python", memory_types=[MemoryType.INSIGHT])
     assert len(hits) == 3
     assert all(h.record.domain != "python" for h in hits)
+
+
+def test_an_older_pool_with_prefixed_quarantine_and_raw_sources_is_read_and_moved_over(
+    pool_dir, embeddings
+):
+    name = f"t-{uuid.uuid4().hex[:12]}"
+    pool = open_pool(str(pool_dir), collection=name, embeddings=embeddings)
+    kept, held = _records(2, seed=5)
+    held = held.model_copy(update={"memory_type": MemoryType.INSIGHT})
+    part = pool.client.get_collection(part_name(name, MemoryType.INSIGHT))
+    older = {  # as pools written before quarantine was one flag and sources a field kept it
+        **to_metadata(held),
+        "memory_type": "quarantined/insight",
+        "sources": '[{"id": "m-1", "task_id": "t-9", "outcome": "success"}]',
+        "flag_merged": 1,
+    }
+    del older["flag_quarantined"]
+    part.add(
+        ids=[held.id],
+        embeddings=embeddings.embed_documents([held.key]),
+        documents=[held.content],
+        metadatas=[older],
+    )
+    pool.upsert(kept)
+    meta = {k: v for k, v in pool.collection.home.metadata.items() if "quarantine_flag" not in k}
+    pool.collection.home.modify(metadata=meta)
+
+    reopened = open_pool(str(pool_dir), collection=name, embeddings=embeddings)
+    moved = reopened.get(held.id)
+    assert moved.memory_type is MemoryType.INSIGHT
+    assert moved.flags["quarantined"] is True
+    assert [(s.id, s.task_id, s.outcome) for s in moved.sources] == [("m-1", "t-9", "success")]
+    assert "merged" not in moved.flags  # said once, by the sources
+    stored = part.get(ids=[held.id], include=["metadatas"])["metadatas"][0]
+    assert stored["memory_type"] == "insight"
+    assert stored["flag_quarantined"] is True
+    found = reopened.search(held.key, k=5, memory_types=[MemoryType.INSIGHT])
+    assert held.id not in {h.record.id for h in found}  # quarantined: never served
+    assert reopened.get(kept.id) == pool.get(kept.id)
