@@ -46,6 +46,11 @@ REPEATED = (
     "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
     "different next (fix what the output shows), or submit if the work is done."
 )
+READ_AGAIN = (
+    "NOTE: you read exactly this a moment ago; it has not changed. Change the code now: an "
+    "edit of {path} that fixes what the task describes (or read other lines, or run the tests)."
+)
+READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 _FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
 _CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 
@@ -103,8 +108,13 @@ def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
 
 
 def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
-    """A command or write that repeats the previous step exactly, with a note saying so."""
+    """A command or write that repeats the previous step exactly, or a read of what one of the
+    last few steps already showed, with a note saying so (and, for a read, what to do)."""
     previous = trajectory[-1]["action"] if trajectory else None
     if action.kind in ("command", "write") and previous == action.describe():
         return replace(action, note=REPEATED)
+    if action.kind in ("view", "search"):
+        shown = [s["action"] for s in trajectory[-READ_MEMORY:]]
+        if action.describe() in shown:
+            return replace(action, note=READ_AGAIN.format(path=action.path or "the file"))
     return action

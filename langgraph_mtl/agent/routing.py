@@ -20,10 +20,15 @@ __all__ = ["RouteAfterAct", "stuck"]
 
 def stuck(trajectory: list[Step]) -> bool:
     """The same action three times in a row, or two alternating twice with the same results."""
-    last = [(s.get("action"), s.get("observation")) for s in trajectory[-4:]]
+    last = [(s.get("action"), _unnoted(s.get("observation", ""))) for s in trajectory[-4:]]
     if len(last) >= 3 and len({a for a, _ in last[-3:]}) == 1:
         return True
     return len(last) == 4 and last[0] == last[2] and last[1] == last[3] and last[0] != last[1]
+
+
+def _unnoted(observation: str) -> str:
+    """An observation without the note a guard put before it (a repeat is still a repeat)."""
+    return observation.split("\n", 1)[-1] if observation.startswith("NOTE: ") else observation
 
 
 class RouteAfterAct:

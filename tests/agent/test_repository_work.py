@@ -316,6 +316,18 @@ def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
     assert out["steps_taken"] == 4  # not the 8 the limit allows
 
 
+def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, scripted, repo):
+    region = {"path": "big.py", "start": BUG_LINE - 2, "end": BUG_LINE + 2}
+    model = scripted(
+        "plan", _json("view", **region), _json("view", **region), default=_json("submit")
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    first, second = (s["observation"] for s in out["trajectory"][:2])
+    assert not first.startswith("NOTE")
+    assert second.startswith("NOTE: you read exactly this") and "edit of big.py" in second
+    assert second.endswith(first)  # the lines are still shown
+
+
 def test_limits_follow_the_kind_of_task(pool, scripted, repo):
     limits = Limits(steps=2, kinds={"repository": {"steps": 5}})
     assert limits.for_kind("repository").steps == 5
