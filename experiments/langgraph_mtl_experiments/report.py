@@ -16,8 +16,10 @@ from langgraph_mtl_experiments.analysis import (
     analyse,
     embeddings_by_type,
 )
+from langgraph_mtl_experiments.failures import failure_lines
 from langgraph_mtl_experiments.paired import PairedComparison, compare, first_attempts, flips
 from langgraph_mtl_experiments.passk import wilson_interval
+from langgraph_mtl_experiments.pool_quality import quality_lines
 from langgraph_mtl_experiments.report_plots import (
     plot_abstraction,
     plot_deltas,
@@ -296,10 +298,15 @@ def write_report(
         lines.append("| " + " | ".join(cells) + " |")
     plot_pass_rates(summary, k, out / "pass_rates.png")
     lines += ["", "![pass rates](pass_rates.png)", "", *design_lines(rows)]
-    paired, pooled = paired_lines(rows)
-    if pooled:
-        plot_deltas(pooled, out / "deltas.png")
-        lines += [*paired, "![paired deltas](deltas.png)", ""]
+    placebos = {r["condition"] for r in rows if (r.get("settings") or {}).get("given") == "placebo"}
+    for baseline in ["zero-shot", *sorted(placebos)]:  # every condition against each control
+        paired, pooled = paired_lines(rows, baseline)
+        if pooled:
+            figure = "deltas.png" if baseline == "zero-shot" else f"deltas-vs-{baseline}.png"
+            plot_deltas(pooled, out / figure)
+            lines += [*paired, f"![paired deltas against {baseline}]({figure})", ""]
+    lines += failure_lines(rows)
+    lines += quality_lines(rows, Path(results).parent)
     points = scaling_points(rows, k)
     if points:
         lines += [
