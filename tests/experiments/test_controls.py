@@ -10,6 +10,9 @@ from collections import Counter
 from helpers import TinyDomain, solve_tiny
 from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
 from langgraph_mtl_experiments.conditions import Condition, resolve_conditions
+from langgraph_mtl_experiments.given import read_given_file
+from langgraph_mtl_experiments.tasks import Task
+from langgraph_mtl_experiments.twins import find_twins, write_oracle_file
 
 from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.memory.records import memory_id
@@ -122,3 +125,56 @@ def test_a_long_trajectory_is_shown_short_but_whole():
     assert "return a - b" not in block  # not the first, buggy attempt
     assert "Step 9 action: python3 check.py" in block  # and its last check
     assert "earlier steps left out" in block
+
+
+def _task(domain, task_id, problem, solution=""):
+    return Task(
+        domain=domain,
+        task_id=task_id,
+        instruction="Implement the function in the file.",
+        files={},
+        verifier=None,
+        problem=problem,
+        reference={"solution": solution} if solution else {},
+    )
+
+
+def test_twins_are_matched_by_the_problem_not_the_name_and_unsure_ones_are_left_out():
+    python = [
+        _task("python", "HE/1", 'def incr_list(l):\n    """Return list with elements incremented by 1."""', "A"),
+        _task("python", "HE/2", 'def max_element(l):\n    """Return maximum element in the list."""', "B"),
+        _task("python", "HE/3", 'def below_zero(ops):\n    """Detect if the balance falls below zero."""', "C"),
+    ]  # fmt: skip
+    rust = [
+        # another name, the same problem: matched
+        _task("rust", "R/1", "// Return maximum element in the list.\nfn maximum(l: Vec<i32>) -> i32 {"),
+        # the same name, another problem: not matched by name
+        _task("rust", "R/2", "// Sort the words by their length, longest first.\nfn incr_list(w: Vec<String>) {"),
+    ]  # fmt: skip
+    found = find_twins(rust, python)
+    assert [(t.task.task_id, t.twin.task_id) for t in found] == [("R/1", "HE/2")]
+    assert found[0].similarity > 0.5
+
+
+def test_the_oracle_file_gives_each_twin_its_reference_as_one_memory(tmp_path):
+    class Fixed:
+        name = "python"
+
+        def __init__(self, tasks):
+            self._tasks = tasks
+
+        def tasks(self, split):
+            return self._tasks
+
+        def all_tasks(self):
+            return self._tasks
+
+    python = Fixed(
+        [_task("python", "HE/2", '"""Return maximum element in the list."""', "def f(): 1")]
+    )
+    rust = Fixed([_task("rust", "R/1", "// Return maximum element in the list.\nfn maximum() {")])
+    path = tmp_path / "oracle.jsonl"
+    assert write_oracle_file(rust, python, path) == 1
+    given = read_given_file(path)
+    (memory,) = given["R/1"]
+    assert memory.domain == "python" and "def f(): 1" in memory.content

@@ -21,6 +21,7 @@ experiment_app = typer.Typer(
 experiment_app.command("fetch")(data_commands.fetch)
 experiment_app.command("check")(data_commands.check)
 experiment_app.command("domains")(data_commands.domains)
+experiment_app.command("twins")(data_commands.twins)
 experiment_app.command("run")(run_command.run)
 experiment_app.command("report")(report_commands.report)
 experiment_app.command("scaffold-tax")(report_commands.scaffold_tax)

@@ -102,3 +102,24 @@ def domains(json_out: JsonOpt = False) -> None:
         console.print(line, markup=False, soft_wrap=True)
     if not rows:
         console.print(f"no domains registered under {ENTRY_POINTS}")
+
+
+def twins(
+    out: Annotated[str, typer.Argument(help="The JSON-lines file to write (for fixed:PATH).")],
+    domain: Annotated[str, typer.Option(help="The domain whose tasks get their twins.")] = "rust",
+    source: Annotated[str, typer.Option(help="The domain the twins come from.")] = "python",
+    split: Annotated[str, typer.Option(help="source, eval or all (of --domain).")] = "eval",
+) -> None:
+    """Write the oracle-usability probe's memories: each --domain task whose problem --source
+    also poses is given that twin's reference solution (run it with --conditions
+    zero-shot,fixed:OUT)."""
+    from pathlib import Path
+
+    from langgraph_mtl_experiments.twins import write_oracle_file
+
+    if split not in ("source", "eval", "all"):
+        raise CliError(f"--split: expected source, eval or all, got {split!r}", code=2)
+    target, other = domain_named(domain), domain_named(source)
+    with console.status(f"matching {domain} tasks with their {source} twins"):
+        count = write_oracle_file(target, other, Path(out), split=split)
+    console.print(f"{count} {domain} tasks ({split}) have a {source} twin: {out}")
