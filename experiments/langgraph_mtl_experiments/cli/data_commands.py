@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -15,9 +15,6 @@ from langgraph_mtl_experiments.cli.support import (
     domain_named,
     progress_bar,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def fetch(
