@@ -10,6 +10,7 @@ same :class:`Action`, carried out by one executor (:func:`.tools.execute_action`
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -62,6 +63,14 @@ class FirstAction(AgentAction):
     action: Literal["write_file"] = Field(description="What to do.")
 
 
+class FirstEdit(AgentAction):
+    """The coding agent's first move when the lines the task's output points to are shown
+    above: change them with an edit of `path` (you are then asked for the exact lines to
+    replace and their replacement). Reading more, running and submitting come after."""
+
+    action: Literal["edit"] = Field(description="What to do.")
+
+
 class CheckAction(AgentAction):
     """The coding agent's move right after changing a file: run one shell `command` that checks
     it (compile it, run it on an example, run the tests). Changing files again and submitting
@@ -95,20 +104,27 @@ def files_to_write(task: str) -> list[str]:
     return sorted((asked & named) or named)
 
 
-def first_action_schema(task: str, writable: set[str] | None = None) -> type[AgentAction]:
+def first_action_schema(
+    task: str, writable: set[str] | None = None, pointed: Sequence[str] = ()
+) -> type[AgentAction]:
     """The first action's schema for ``task``: a write_file of one of :func:`files_to_write`
     that may be written whole (``writable``: new or short files; all when ``None``), so a small
-    model starts on the code and not by overwriting an input file or a test; else any action
-    (a bug in a long file is read before it is fixed)."""
+    model starts on the code and not by overwriting an input file or a test; else an edit of
+    one of the ``pointed`` files (whose lines the task's output points to, already shown); else
+    any action."""
     names = [n for n in files_to_write(task) if writable is None or n in writable]
+    base: type[AgentAction] = FirstAction
+    about = "The file to write."
     if not names:
-        return AgentAction
+        if not pointed:
+            return AgentAction
+        base, names, about = FirstEdit, list(pointed), "The file to change."
     namespace = {
-        "__doc__": FirstAction.__doc__,
+        "__doc__": base.__doc__,
         "__annotations__": {"path": Literal[tuple(names)]},
-        "path": Field(description="The file to write."),
+        "path": Field(description=about),
     }
-    return type("FirstAction", (FirstAction,), namespace)
+    return type(base.__name__, (base,), namespace)
 
 
 @dataclass(frozen=True)

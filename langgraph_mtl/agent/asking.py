@@ -15,6 +15,7 @@ from typing import Any, cast
 from langchain_core.messages import AIMessage, AnyMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
+from langgraph_mtl.agent.briefing import pointed_files
 from langgraph_mtl.agent.guards import action_schema, repair_of
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
@@ -99,6 +100,7 @@ def _ask_json(setup: AgentSetup, messages: list[AnyMessage], state: CodingAgentS
         trajectory,
         unchanged=workspace_digest(workspace) == state.get("start_digest"),
         writable=lambda names: _writable(workspace, names),
+        pointed=pointed_files(str(state.get("task", "")), workspace),
     )
     structured = setup.chat.with_structured_output(schema, method="json_schema", include_raw=True)
     try:

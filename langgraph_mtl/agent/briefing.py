@@ -11,7 +11,7 @@ from pathlib import Path
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.workspace import numbered, outline
 
-__all__ = ["describe_workspace", "referenced_lines"]
+__all__ = ["describe_workspace", "pointed_files", "referenced_lines"]
 
 _REFERENCE = re.compile(
     r"(?:File \"|^|[\s(\"'])((?:[\w.-]+/)*[\w.-]+\.(?:py|rs|sv|v|sh|c|h|go|js|ts))"
@@ -40,6 +40,11 @@ def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = Tru
         if len(parts) >= MAX_RANGES:
             break
     return "\n\n".join(parts[:MAX_RANGES])
+
+
+def pointed_files(task: str, workspace: str | Path) -> list[str]:
+    """The project's files (tests aside) the task points to with a line number, in order."""
+    return sorted(n for n in _references(task, Path(workspace)) if not _TESTS.search(n))
 
 
 def _references(task: str, root: Path) -> dict[str, set[int]]:

@@ -61,14 +61,18 @@ def action_schema(
     *,
     unchanged: bool,
     writable: Callable[[list[str]], set[str]] | None = None,
+    pointed: Sequence[str] = (),
 ) -> type[AgentAction]:
     """The JSON schema of the next action: while the workspace is ``unchanged``, a write of a
     file the task asks for that may be written whole (``writable`` picks those: new or short
-    files; see :func:`.actions.first_action_schema`); right after a file was written or
-    edited (refused replies aside), only a command that checks it; else any action."""
+    files; see :func:`.actions.first_action_schema`), or at the first step an edit of a file
+    the task's output points to (``pointed``: its lines were shown); right after a file was
+    written or edited (refused replies aside), only a command that checks it; else any
+    action."""
     if unchanged:
         names = files_to_write(task)
-        return first_action_schema(task, writable(names) if writable is not None else None)
+        chosen = writable(names) if writable is not None else None
+        return first_action_schema(task, chosen, pointed if not trajectory else ())
     done = [s for s in trajectory if not s["action"].startswith(INVALID)]
     if done and _CHANGED.search(done[-1]["observation"]):
         return CheckAction

@@ -77,6 +77,14 @@ def writer_messages(
 _LINE_REF = re.compile(r"(?:lines? |:)(\d+)(?:\s*-\s*(\d+))?")
 
 
+def _lines_named(path: str, text: str) -> list[int]:
+    """The line numbers ``text`` gives for ``path`` (``path:N`` or a traceback's
+    ``"path", line N``), in order."""
+    name = re.escape(path)
+    found = re.finditer(rf'(?<![\w.-]){name}(?:\S*?:|", line )(\d+)', text)
+    return [int(m[1]) for m in found]
+
+
 def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str) -> tuple[int, int]:
     """The lines an edit of ``path`` is most likely about: the range last viewed, else the
     lines the last search, traceback or task names in it, else the start of the file."""
@@ -88,12 +96,9 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
         if action.startswith(f"view {path} ") and (m := re.search(r"(\d+)-(\d+)$", action)):
             return int(m[1]), int(m[2])
         seen = str(step.get("observation", ""))
-        if path in seen:
-            lines = [int(m[1]) for m in re.finditer(rf"{re.escape(path)}\S*?:(\d+)", seen)]
-            if lines:
-                return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
-    lines = [int(m[1]) for m in re.finditer(rf"{re.escape(path)}\S*?:(\d+)", task)]
-    if lines:
+        if path in seen and (lines := _lines_named(path, seen)):
+            return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
+    if lines := _lines_named(path, task):
         return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
     return 1, min(REGION_LINES * 2, total)
 

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from langchain_core.messages import AIMessage
+from pydantic import ValidationError
 
 from langgraph_mtl.agent import (
     AgentContext,
@@ -17,6 +18,9 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
+from langgraph_mtl.agent.actions import AgentAction
+from langgraph_mtl.agent.briefing import pointed_files
+from langgraph_mtl.agent.guards import action_schema
 from langgraph_mtl.agent.replies import parse_action
 from langgraph_mtl.agent.routing import stuck
 from langgraph_mtl.agent.workspace import (
@@ -60,6 +64,8 @@ TASK = (
     "AssertionError\n\n"
     "Fix the bug in big.py so that `python3 test_big.py` passes. Do not change the test."
 )
+# the same request without the output that points at a line: any first action is offered
+UNPOINTED = "Fix the bug in big.py's clamp so that `python3 test_big.py` passes."
 
 
 @pytest.fixture
@@ -102,8 +108,7 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
     before = (repo / "big.py").read_text()
     fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
     model = scripted(
-        "1. view clamp 2. fix the comparison 3. run the test",
-        _json("view", path="big.py", start=BUG_LINE - 5, end=BUG_LINE + 5),
+        "1. fix the comparison the traceback points to 2. run the test",
         _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
         fix,
         _json("run", command=f"{sys.executable} test_big.py"),
@@ -119,9 +124,8 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
     ]
     assert changed == [BUG_LINE]
     assert len(after.splitlines()) == len(before.splitlines()) > 2000
-    # the view showed the numbered lines; the edit call showed the region the view chose
-    assert f"{BUG_LINE}|     if x < hi:" in out["trajectory"][0]["observation"]
-    edit_call = str(model.calls[3][-1].content)
+    # the edit call showed the region the traceback points to
+    edit_call = str(model.calls[2][-1].content)
     assert "    if x < hi:" in edit_call and "helper_0(" not in edit_call
     # what the agent was shown first: the traceback's lines and the module's outline
     opening = str(model.calls[1][-1].content)
@@ -138,7 +142,7 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, 
         _json("submit"),
         _json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
     assert (repo / "big.py").read_text() == before
     first = out["trajectory"][0]
     assert "too long to rewrite whole" in first["observation"]
@@ -312,7 +316,7 @@ def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
         *[_json("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py") * 3],
         default=_json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
     assert out["steps_taken"] == 4  # not the 8 the limit allows
 
 
@@ -321,11 +325,32 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     model = scripted(
         "plan", _json("view", **region), _json("view", **region), default=_json("submit")
     )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert not first.startswith("NOTE")
     assert second.startswith("NOTE: you read exactly this") and "edit of big.py" in second
     assert second.endswith(first)  # the lines are still shown
+
+
+def test_the_first_move_on_lines_already_shown_is_an_edit_of_their_file(repo):
+    long_files: set[str] = set()  # big.py is too long to be written whole
+    first = action_schema(
+        TASK, [], unchanged=True, writable=lambda _: long_files, pointed=pointed_files(TASK, repo)
+    )
+    assert first.model_validate({"thought": "t", "action": "edit", "path": "big.py"})
+    for other in ({"action": "view", "path": "big.py"}, {"action": "edit", "path": "x.py"}):
+        with pytest.raises(ValidationError):
+            first.model_validate({"thought": "t", **other})
+    assert pointed_files(TASK, repo) == ["big.py"]  # the test the traceback names is left out
+    later = [{"action": "edit big.py", "observation": "no SEARCH/REPLACE block"}]
+    assert (
+        action_schema(
+            TASK, later, unchanged=True, writable=lambda _: long_files, pointed=["big.py"]
+        )
+        is AgentAction
+    )
+    unpointed = action_schema(UNPOINTED, [], unchanged=True, writable=lambda _: long_files)
+    assert unpointed is AgentAction
 
 
 def test_limits_follow_the_kind_of_task(pool, scripted, repo):
