@@ -26,6 +26,7 @@ __all__ = [
     "INVALID",
     "REPEATED",
     "action_schema",
+    "check_hint",
     "noted_repeat",
     "questioned_submit",
     "repair_of",
@@ -51,6 +52,9 @@ READ_AGAIN = (
     "edit of {path} that fixes what the task describes (or read other lines, or run the tests)."
 )
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
+_CHECK = re.compile(  # the command a task says to check with
+    r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"
+)
 _FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
 _CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 
@@ -109,6 +113,15 @@ def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
         return action
     path = written[-1].split("\n", 1)[0].removeprefix("write_file ")
     return Action("write", path=path, thought=REPAIR, note=REPAIR_NOTE)
+
+
+def check_hint(task: str, observation: str) -> str:
+    """After a file was written or edited, the check the task names (``make `CMD` pass``,
+    ``so that `CMD` passes``, ``run `CMD```) as the next step; else nothing."""
+    if not _CHANGED.search(observation):
+        return ""
+    named = _CHECK.search(task)
+    return f"\nNext, check it: run `{named[1] or named[2]}`." if named else ""
 
 
 def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:

@@ -38,10 +38,13 @@ SEARCH_HITS = 40
 _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "target"}
 
 
-def inside(workspace: str | Path, path: str) -> Path | str:
-    """``path`` resolved inside ``workspace``, or the error to report."""
+def inside(workspace: str | Path, path: str, *, root_too: bool = False) -> Path | str:
+    """``path`` resolved inside ``workspace`` (the workspace itself only with ``root_too``:
+    it may be read, never written), or the error to report."""
     root = Path(workspace).resolve()
     target = (root / path.strip()).resolve()  # an absolute path replaces root; links followed
+    if target == root and root_too and path.strip():
+        return target
     if not path.strip() or not target.is_relative_to(root) or target == root:
         return f"[refused] {path!r} is outside the workspace: give a file path inside it"
     return target
@@ -65,7 +68,7 @@ def numbered(text: str, start: int = 1, end: int | None = None) -> str:
 def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) -> str:
     """The file's lines ``start``-``end`` with numbers; without a range, the whole file when
     short, else its outline and first lines (ask for a range to see more)."""
-    target = inside(workspace, path)
+    target = inside(workspace, path, root_too=True)
     if isinstance(target, str):
         return target
     if target.is_dir():
@@ -189,7 +192,7 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
     if not needle:
         return "[error] search needs the text to look for"
     root = Path(workspace).resolve()
-    base = inside(workspace, path) if path.strip() else root
+    base = inside(workspace, path, root_too=True) if path.strip() else root
     if isinstance(base, str):
         return base
     candidates = [base] if base.is_file() else list(_files(base))

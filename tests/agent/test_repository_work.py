@@ -124,6 +124,8 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
     ]
     assert changed == [BUG_LINE]
     assert len(after.splitlines()) == len(before.splitlines()) > 2000
+    # after the edit, the check the task names is the next step
+    assert out["trajectory"][0]["observation"].endswith("run `python3 test_big.py`.")
     # the edit call showed the region the traceback points to
     edit_call = str(model.calls[2][-1].content)
     assert "    if x < hi:" in edit_call and "helper_0(" not in edit_call
@@ -237,6 +239,9 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     assert "past its end" in view_file(repo, "big.py", 5000, 5010)
     assert "does not exist" in view_file(repo, "nope.py")
     assert "outside the workspace" in view_file(repo, "../etc/passwd")
+    assert view_file(repo, ".") == "[. is a directory] big.py test_big.py"
+    assert search_workspace(repo, "clamp", ".").count("big.py") >= 1
+    assert "outside the workspace" in write_file(repo, ".", "x")
     assert "no file or line holds" in search_workspace(repo, "zebra")
     assert replace_lines(repo, "test_big.py", 3, 3, "assert clamp(1, 0, 3) == 1").startswith(
         "[edited"
