@@ -127,3 +127,24 @@ def test_importing_any_module_changes_no_environment_variable():
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert int(done.stdout.strip()) > 80  # every module was imported
+
+
+def test_importing_the_command_loads_no_plugin_and_a_plugin_imports_first():
+    """Plugins (``langgraph_mtl.cli`` entry points) load when the app is first used, so a
+    plugin that imports the core's CLI helpers can be imported on its own."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import langgraph_mtl.cli\n"
+        "assert 'langgraph_mtl_experiments' not in sys.modules\n"
+        "from langgraph_mtl_experiments.cli import experiment_app\n"
+        "from langgraph_mtl.cli import app\n"
+        "print(sorted(g.name for g in app.registered_groups))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "experiment" in done.stdout and "pool" in done.stdout

@@ -16,15 +16,7 @@ from langgraph_mtl.cli.agent_commands import register
 from langgraph_mtl.cli.errors import CliError, describe
 from langgraph_mtl.cli.pool_commands import pool_app
 
-__all__ = ["app", "main"]
-
-app = typer.Typer(
-    help="Memory Transfer Learning for coding agents. Add --debug to any command for a traceback.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
-register(app)
-app.add_typer(pool_app, name="pool")
+__all__ = ["app", "build_app", "main"]
 
 HARNESS_HINT = (
     "mtl experiment comes with the experiment harness, which is not installed: from a checkout "
@@ -49,7 +41,30 @@ def _add_plugins(target: typer.Typer) -> None:
             raise CliError(HARNESS_HINT, code=2)
 
 
-_add_plugins(app)
+_APP: list[typer.Typer] = []
+
+
+def build_app() -> typer.Typer:
+    """The ``mtl`` application with the command groups of installed packages, made on first
+    use (loading a plugin imports it, which importing this package must not do)."""
+    if not _APP:
+        made = typer.Typer(
+            help="Memory Transfer Learning for coding agents. Add --debug to any command for a "
+            "traceback.",
+            no_args_is_help=True,
+            pretty_exceptions_enable=False,
+        )
+        register(made)
+        made.add_typer(pool_app, name="pool")
+        _add_plugins(made)
+        _APP.append(made)
+    return _APP[0]
+
+
+def __getattr__(name: str) -> typer.Typer:
+    if name == "app":
+        return build_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     configure_tracing()
     try:
-        status = app(args=args, prog_name="mtl", standalone_mode=False)
+        status = build_app()(args=args, prog_name="mtl", standalone_mode=False)
     except typer.TyperException as exc:  # a usage error found while parsing the arguments
         if debug:
             raise

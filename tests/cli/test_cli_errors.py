@@ -448,7 +448,7 @@ def test_consolidate_asks_first_and_keeps_a_backup(home, capsys):
     assert len(backup.read_text().splitlines()) == 1
 
 
-def test_without_the_harness_mtl_experiment_says_how_to_install_it(monkeypatch, capsys):
+def test_without_the_harness_mtl_experiment_says_how_to_install_it(monkeypatch, capsys, tmp_path):
     import typer
 
     import langgraph_mtl.cli as cli
@@ -456,8 +456,8 @@ def test_without_the_harness_mtl_experiment_says_how_to_install_it(monkeypatch, 
     monkeypatch.setattr(cli, "entry_points", lambda group: [])
     bare = typer.Typer()
     cli._add_plugins(bare)
-    monkeypatch.setattr(cli, "app", bare)
-    assert cli.main(["experiment", "run", "--out", "x"]) == 2
+    monkeypatch.setattr(cli, "_APP", [bare])
+    assert cli.main(["experiment", "run", "--out", str(tmp_path / "x")]) == 2
     assert "pip install -e . -e ./experiments" in capsys.readouterr().err
 
 
