@@ -89,6 +89,15 @@ CONDITIONS: dict[str, Condition] = {
     "mtl-insight-content": Condition(
         "mtl-insight-content", ("insight",), strategy="task", max_share=0.1
     ),
+    # the insights of the powered 1.5B run as they were written (blind, long, task-bound),
+    # searched with a plan made from the task, as that run searched them (run from the
+    # repository's root: the snapshot is a committed file)
+    "mtl-insight-old": Condition(
+        "mtl-insight-old",
+        ("insight",),
+        strategy="plan",
+        pool_from="experiments/results/powered-1.5b/snapshots/mtl-insight.jsonl",
+    ),
 }
 
 SWEEPS: dict[str, list[Condition]] = {
