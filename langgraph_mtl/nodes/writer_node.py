@@ -114,7 +114,8 @@ def create_memory_writer_node(
     lesson names the cause the report shows; ``state[query_key]`` (the problem's own text) is
     a trajectory memory's retrieval key when there. Safe with ``add_node(..., defer=True)``. On a
     pool or model failure nothing raises: what could not be written goes to the outbox and
-    ``status_key`` says so. The memories the run was given (``receipts_key``) get utility
+    ``status_key`` says so (``"queued: ..."``); an insight that breaks the insight rules twice
+    is dropped, not queued (``"insight dropped by rule: ..."``). The memories the run was given (``receipts_key``) get utility
     feedback: helped if it passed, hurt if it failed.
 
     ``review=True`` asks a person before anything is shared: the node calls ``interrupt()``
@@ -204,8 +205,11 @@ class _Writer:
         used = [r["id"] for r in receipts if isinstance(r, dict) and "id" in r]
         return self._write_run(run, secrets, used)
 
-    def _abstract(self, run: FinishedRun, secrets: int) -> tuple[list[MemoryRecord], list[str]]:
-        """The run as a memory of each type; what failed waits in the outbox."""
+    def _abstract(
+        self, run: FinishedRun, secrets: int
+    ) -> tuple[list[MemoryRecord], list[str], list[str]]:
+        """The run as a memory of each type, why any was dropped by rule (never retried), and
+        which failed (those wait in the outbox)."""
         records: list[MemoryRecord] = []
         failed: list[tuple[MemoryType, Exception]] = []
         rejected: list[str] = []
@@ -215,7 +219,7 @@ class _Writer:
                 record = abstract_run(run, kind, model=self.model, outcome=outcome)
             except MemoryRejected as exc:  # broke a rule twice: dropped, not retried
                 log.info("%s memory not written: %s", kind.value, exc)
-                rejected.append(f"{kind.value} dropped by rule")
+                rejected.append(str(exc))
                 continue
             except Exception as exc:
                 log.warning("abstraction to %s failed; run kept in the outbox: %s", kind.value, exc)
@@ -231,10 +235,10 @@ class _Writer:
                 self.box.add_run(
                     run, kind.value, reason=str(error)[:300], outcome=outcome, pool=target
                 )
-        return records, [*rejected, *(f"{kind.value} abstraction failed" for kind, _ in failed)]
+        return records, rejected, [f"{kind.value} abstraction failed" for kind, _ in failed]
 
     def _write_run(self, run: FinishedRun, secrets: int, used: list[str]) -> dict[str, Any]:
-        records, problems = self._abstract(run, secrets)
+        records, dropped, problems = self._abstract(run, secrets)
         if records and self.review:
             try:
                 records = human_review(records)
@@ -250,7 +254,8 @@ class _Writer:
                 record_feedback(self.get_pool(), used, run_id=run.digest, passed=run.verified)
             except Exception as exc:
                 log.warning("utility feedback not recorded: %s", exc)
-        return self._done(written, "ok" if not problems else "queued: " + "; ".join(problems))
+        queued = ["queued: " + "; ".join(problems)] if problems else []
+        return self._done(written, "; ".join([*dropped, *queued]) or "ok")
 
     def _store(self, records: list[MemoryRecord], problems: list[str]) -> list[str]:
         """Write ``records`` (or queue them in the outbox); returns the ids written."""

@@ -127,9 +127,9 @@ def test_coding_agent_graph_over_the_sdk(api_server):
     assert RUST_LESSON in final["memory_prompt"]
     assert final["steps_taken"] >= 1
     assert final["trajectory"]
-    assert final["memory_write_status"] in ("ok",) or final["memory_write_status"].startswith(
-        "queued"
-    )
+    # the small model's insight is written, dropped by the insight rules, or queued: never lost
+    status = final["memory_write_status"]
+    assert status == "ok" or status.startswith(("insight dropped by rule", "queued")), status
     state = client.threads.get_state(thread["thread_id"])
     assert state["values"]["memory_receipts"] == receipts
 
