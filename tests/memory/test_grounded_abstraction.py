@@ -75,7 +75,7 @@ def test_an_insight_that_breaks_the_rules_twice_is_dropped_not_kept_for_a_retry(
         type("R", (), {"context": MemoryContext(domain="python", task_id="t")}),
     )
     assert out["memory_written"] == []
-    assert "insight dropped by rule" in out["memory_write_status"]
+    assert out["memory_write_status"] == "insight dropped by rule: too long"  # not queued
     assert not (tmp_path / "o").exists() or "insight" not in (tmp_path / "o").read_text()
 
 
