@@ -155,6 +155,34 @@ def test_a_task_file_outside_the_repository_runs_through_mtl_with_a_pool_of_the_
     assert "own-examples" in report and "mtl-insight" in report
 
 
+def test_memories_given_from_a_file_need_no_memory_generation(
+    own_tasks, tmp_path, monkeypatch, capsys
+):
+    import langgraph_mtl_experiments.runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("phase 1 ran although no condition takes memories from the pool")
+
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "generate_memories", refuse)
+    monkeypatch.setenv("MTL_HOME", str(tmp_path / "home"))
+    _scripted_chat(monkeypatch)
+    given = tmp_path / "given.jsonl"
+    memory = {"content": "Check the result before submitting.", "domain": "python"}
+    given.write_text(json.dumps({"task_id": "calc-add", "memories": [memory]}) + "\n")
+    out = tmp_path / "run"
+    args = ["experiment", "run", "--out", str(out), "--tasks", str(own_tasks), "--domains", ""]
+    args += ["--conditions", f"zero-shot,fixed:{given}", "--attempts", "1", "--limit", "3"]
+    result = run_cli(capsys, *args, "--unsafe-no-sandbox")
+    assert result.code == 0, result.err
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["condition"] for r in rows} == {"zero-shot", "fixed-given"}
+    assert {
+        r["task_id"]: [m["domain"] for m in r["receipts"]]
+        for r in rows
+        if r["condition"] == "fixed-given"
+    }["calc-add"] == ["python"]
+
+
 @pytest.fixture
 def outside_tmp():
     """A folder outside /tmp (which the sandbox replaces anyway), removed afterwards."""

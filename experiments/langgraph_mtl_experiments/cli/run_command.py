@@ -194,8 +194,9 @@ def run(
     with progress_bar() as bar:
         progress = reporter(bar)
 
-        needed = sorted({t for c in chosen for t in c.memory_types})
-        # phase 1: only what is missing, and only the memory types the conditions use
+        # phase 1: only what is missing, and only the memory types the conditions take from
+        # the pool (a file's memories need none)
+        needed = sorted({t for c in chosen if c.given != "file" for t in c.memory_types})
         making = split == "eval" and pool_dir is None and needed
         if making and pending_sources(loaders, pool, limit=source_limit):
             maker_spec = memory_model or model
