@@ -15,7 +15,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Flip", "PairedComparison", "compare", "first_attempts", "flips", "mcnemar_exact"]
+__all__ = [
+    "Flip",
+    "PairedComparison",
+    "PairedMeans",
+    "compare",
+    "compare_means",
+    "first_attempts",
+    "flips",
+    "mcnemar_exact",
+]
 
 TaskKey = tuple[str, str]  # (domain, task id)
 
@@ -36,6 +45,23 @@ class PairedComparison:
     gained: int  # failed by the baseline, solved with the condition
     lost: int  # solved by the baseline, failed with the condition
     p_value: float  # exact McNemar, two-sided
+
+
+@dataclass(frozen=True)
+class PairedMeans:
+    """A condition against the baseline over every attempt: each task's difference in its mean
+    pass rate (the first ``attempts`` attempts of both), and ``rho``, the correlation across
+    tasks of the difference at attempt 0 with that at attempt 1 (None when it cannot be told)."""
+
+    condition: str
+    baseline: str
+    domain: str
+    tasks: int
+    attempts: int
+    delta: float
+    ci_low: float
+    ci_high: float
+    rho: float | None
 
 
 @dataclass(frozen=True)
@@ -109,6 +135,53 @@ def compare(
         gained=gained,
         lost=lost,
         p_value=mcnemar_exact(gained, lost),
+    )
+
+
+def _outcomes(rows: Iterable[dict[str, Any]]) -> dict[str, dict[TaskKey, dict[int, bool]]]:
+    """condition -> (domain, task id) -> attempt -> passed."""
+    out: dict[str, dict[TaskKey, dict[int, bool]]] = {}
+    for row in rows:
+        task = out.setdefault(row["condition"], {}).setdefault((row["domain"], row["task_id"]), {})
+        task[int(row.get("attempt", 0))] = bool(row["passed"])
+    return out
+
+
+def compare_means(
+    rows: Iterable[dict[str, Any]],
+    condition: str,
+    baseline: str = "zero-shot",
+    *,
+    domain: str | None = None,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> PairedMeans:
+    """The condition against the baseline on the tasks both attempted at least twice, each
+    task's mean over the attempts both have (so a pre-registered k > 1 design is read as run)."""
+    outcomes = _outcomes(rows)
+    ours, theirs = outcomes.get(condition, {}), outcomes.get(baseline, {})
+    keys = sorted(k for k in ours.keys() & theirs.keys() if domain is None or k[0] == domain)
+    shared = {k: sorted(ours[k].keys() & theirs[k].keys()) for k in keys}
+    keys = [k for k in keys if len(shared[k]) >= 2]
+    m = min((len(shared[k]) for k in keys), default=0)
+    table = np.array(
+        [[float(ours[k][a]) - float(theirs[k][a]) for a in shared[k][:m]] for k in keys]
+    ).reshape(len(keys), m)
+    means = table.mean(axis=1) if len(keys) else np.zeros(0)
+    low, high = _bootstrap(means, resamples, seed)
+    rho = None
+    if len(keys) >= 3 and table[:, 0].std() > 0 and table[:, 1].std() > 0:
+        rho = float(np.corrcoef(table[:, 0], table[:, 1])[0, 1])
+    return PairedMeans(
+        condition=condition,
+        baseline=baseline,
+        domain=domain or "all",
+        tasks=len(keys),
+        attempts=m,
+        delta=float(means.mean()) if len(keys) else 0.0,
+        ci_low=low,
+        ci_high=high,
+        rho=rho,
     )
 
 

@@ -17,7 +17,13 @@ from langgraph_mtl_experiments.analysis import (
     embeddings_by_type,
 )
 from langgraph_mtl_experiments.failures import failure_lines
-from langgraph_mtl_experiments.paired import PairedComparison, compare, first_attempts, flips
+from langgraph_mtl_experiments.paired import (
+    PairedComparison,
+    compare,
+    compare_means,
+    first_attempts,
+    flips,
+)
 from langgraph_mtl_experiments.passk import wilson_interval
 from langgraph_mtl_experiments.pool_quality import quality_lines
 from langgraph_mtl_experiments.report_plots import (
@@ -139,7 +145,38 @@ def paired_lines(
             )
             lines.append(f"- {flip.direction}: {flip.domain}/{flip.task_id} <- {given or 'none'}")
         lines.append("")
-    return lines + gate_lines(rows, conditions, baseline), pooled
+    return lines + means_lines(rows, conditions, baseline) + gate_lines(
+        rows, conditions, baseline
+    ), pooled
+
+
+def means_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str) -> list[str]:
+    """Where tasks have several attempts: the paired delta of per-task mean pass rates."""
+    found = [
+        c
+        for condition in conditions
+        for domain in [None, *sorted({r["domain"] for r in rows})]
+        if (c := compare_means(rows, condition, baseline, domain=domain)).tasks
+    ]
+    if not found:
+        return []
+    lines = [
+        f"### Over every attempt (mean pass rate per task, against {baseline})",
+        "",
+        "Each task's difference of its mean over the attempts both conditions ran; 95% CI by "
+        "bootstrap over tasks; rho = correlation across tasks of the differences at attempts 1 "
+        "and 2 (how much a second attempt adds: none at 1).",
+        "",
+        "| condition | domain | tasks | attempts | delta [95% CI] | rho |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in found:
+        rho = "-" if c.rho is None else f"{c.rho:.2f}"
+        lines.append(
+            f"| {c.condition} | {c.domain} | {c.tasks} | {c.attempts} | {signed(c.delta)} "
+            f"[{signed(c.ci_low)}, {signed(c.ci_high)}] | {rho} |"
+        )
+    return [*lines, ""]
 
 
 def design_lines(

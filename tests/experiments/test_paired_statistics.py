@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from langgraph_mtl_experiments.analysis import lisi
-from langgraph_mtl_experiments.paired import compare, flips, mcnemar_exact
+from langgraph_mtl_experiments.paired import compare, compare_means, flips, mcnemar_exact
 from langgraph_mtl_experiments.passk import wilson_interval
 from langgraph_mtl_experiments.report import write_report
 from langgraph_mtl_experiments.runner import ResultStore
@@ -195,3 +195,31 @@ def test_the_summary_delta_compares_a_growing_condition_on_the_tasks_it_shares(t
     summary = next(line for line in text.splitlines() if line.startswith("| mtl-insight | "))
     assert summary.endswith("| +0.600 |"), summary
     assert "delta vs zero-shot (same tasks)" in text
+
+
+def test_per_task_means_over_attempts_and_their_correlation_by_hand(tmp_path):
+    # 4 tasks x 2 attempts. Differences (condition - baseline) per attempt:
+    # t0: +1, +1   t1: +1, 0   t2: 0, 0   t3: -1, +1  -> task means 1, 0.5, 0, 0 -> 0.375
+    base = {0: [False, False, True, True], 1: [False, True, True, False]}
+    cond = {0: [True, True, True, False], 1: [True, True, True, True]}
+    rows = []
+    for attempt in (0, 1):
+        for name, outcomes in (("zero-shot", base), ("mtl-insight", cond)):
+            for row in _rows(name, outcomes[attempt]):
+                rows.append({**row, "domain": "python", "attempt": attempt})
+    c = compare_means(rows, "mtl-insight")
+    assert (c.tasks, c.attempts) == (4, 2)
+    assert c.delta == pytest.approx(0.375)
+    # rho of (1, 1, 0, -1) with (1, 0, 0, 1): cov -0.125 / sqrt(var 0.6875 * var 0.25)
+    assert c.rho == pytest.approx(-0.125 / np.sqrt(0.6875 * 0.25))
+    assert c.ci_low <= 0.375 <= c.ci_high
+    # first attempts alone: t0 and t1 gained, t3 lost
+    assert (compare(rows, "mtl-insight").gained, compare(rows, "mtl-insight").lost) == (2, 1)
+    store = ResultStore(tmp_path / "results.jsonl")
+    for row in rows:
+        store.add(row)
+    text = write_report(store.path, out_dir=tmp_path / "out", k=2).read_text()
+    assert "| mtl-insight | all | 4 | 2 | +0.375 [" in text
+    assert "| -0.30 |" in text
+    single = compare_means([r for r in rows if r["attempt"] == 0], "mtl-insight")
+    assert single.tasks == 0  # one attempt each: nothing to average
