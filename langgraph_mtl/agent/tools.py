@@ -19,6 +19,7 @@ from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import InjectedState
 
 from langgraph_mtl.agent.actions import Action
+from langgraph_mtl.agent.clobbering import clobbered_input
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.workspace import (
@@ -63,6 +64,18 @@ def write_workspace_file(workspace: str | Path, path: str, content: str) -> str:
     return write_file(workspace, path, content)
 
 
+CLOBBER = (
+    "[refused] `{command}` would empty {path} before reading it (the shell truncates a `>` "
+    "target first), so nothing was run. To change {path}, use write_file or edit (or write to "
+    "a new file and move it over)."
+)
+
+
+def _has_content(root: str | Path, path: str) -> bool:
+    target = Path(root) / path
+    return target.is_file() and target.stat().st_size > 0
+
+
 def execute_action(action: Action, sandbox: Sandbox) -> str:
     """Carry out an action in the sandbox's workspace; the observation."""
     root = sandbox.workspace
@@ -81,6 +94,9 @@ def execute_action(action: Action, sandbox: Sandbox) -> str:
                 return replaced
         return apply_replacements(root, action.path, action.edits)
     if action.kind == "command":
+        lost = clobbered_input(action.command, exists=lambda p: _has_content(root, p))
+        if lost is not None:
+            return CLOBBER.format(command=action.command, path=lost)
         return sandbox.run(action.command).render()
     raise ValueError(f"action: {action.kind!r} is not executable")
 

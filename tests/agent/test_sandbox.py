@@ -133,3 +133,50 @@ def test_task_environments_under_tmp_stay_visible_read_only(tmp_path, outside, m
     assert "tool ran" in box.run(f"bash {home}/envs/tool.sh").output
     assert box.run(f"touch {home}/envs/new").exit_code != 0  # visible, not writable
     assert box.run(f"cat {outside}/private.txt").exit_code != 0  # the rest of /tmp stays hidden
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat add.py > add.py",
+        "sed 's/a - b/a + b/' add.py > ./add.py",
+        "sort add.py | uniq > add.py",
+        "cat < add.py > add.py",
+        "ls; cat add.py &> add.py",
+    ],
+)
+def test_a_command_that_would_empty_a_file_it_reads_is_refused_and_the_file_kept(tmp_path, command):
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.tools import create_sandbox_tools, execute_action
+
+    box = Sandbox(tmp_path / "ws", mode="none", timeout=10)
+    code = "def add(a, b):\n    return a - b\n"
+    (tmp_path / "ws" / "add.py").write_text(code)
+    said = execute_action(Action("command", command=command), box)
+    assert said.startswith("[refused]") and "would empty add.py" in said.replace("./", "")
+    assert (tmp_path / "ws" / "add.py").read_text() == code
+    bash = next(t for t in create_sandbox_tools(sandbox="none") if t.name == "bash")
+    assert bash.invoke({"command": command, "workspace": str(tmp_path / "ws")}).startswith(
+        "[refused]"
+    )
+    assert (tmp_path / "ws" / "add.py").read_text() == code
+
+
+@pytest.mark.parametrize(
+    ("command", "made"),
+    [
+        ("cat add.py > copy.py", "copy.py"),
+        ("echo '# more' >> add.py", "add.py"),
+        ("touch empty.txt; cat empty.txt > empty.txt; echo ok > done.txt", "done.txt"),
+        ("cat add.py > new.py && mv new.py add.py", "add.py"),
+    ],
+)
+def test_commands_that_lose_nothing_run(tmp_path, command, made):
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.tools import execute_action
+
+    box = Sandbox(tmp_path / "ws", mode="none", timeout=10)
+    (tmp_path / "ws" / "add.py").write_text("def add(a, b):\n    return a + b\n")
+    said = execute_action(Action("command", command=command), box)
+    assert "[exit code 0]" in said, said
+    assert (tmp_path / "ws" / made).read_text()
