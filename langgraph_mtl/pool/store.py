@@ -41,7 +41,7 @@ from langgraph_mtl.hygiene.sanitize import secrets_in_id
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.pool.reports import ScoredMemory
-from langgraph_mtl.pool.search import SearchConfig, SearchScope
+from langgraph_mtl.pool.search import SearchConfig, SearchScope, context_field
 
 __all__ = ["ROOT", "MemoryRetriever", "MemoryStore", "run_context"]
 
@@ -182,7 +182,9 @@ class MemoryStore(BaseStore):
                 config = replace(config, memory_types=allowed or types)
                 if not allowed:
                     return []
-            config = replace(config, k=op.limit + op.offset)
+            # the caller's limit, never more than the run's own k (as every read path gives)
+            ceiling = op.limit if context_field(context, "k") is None else config.k
+            config = replace(config, k=min(op.limit, ceiling) + op.offset)
             scope = SearchScope.of(context, where=where)
             if domain is not None:
                 if scope.domains is not None and domain not in scope.domains:

@@ -66,27 +66,27 @@ class State(MessagesState, total=False):
     found: list
 
 
-def _through_a_graph(pool, step) -> list[str]:
+def _through_a_graph(pool, step, context=CONTEXT) -> list[str]:
     builder = StateGraph(State, context_schema=MemoryContext)
     builder.add_node("step", step)
     builder.add_edge(START, "step")
     builder.add_edge("step", END)
     graph = builder.compile(store=pool.as_store(SearchConfig(**SETTINGS)))
-    out = graph.invoke({"task": QUERY, "messages": []}, context=CONTEXT)
+    out = graph.invoke({"task": QUERY, "messages": []}, context=context)
     return list(out["found"])
 
 
-def via_node(pool) -> list[str]:
+def via_node(pool, context=CONTEXT) -> list[str]:
     node = create_memory_retrieval_node(pool, RetrievalConfig(strategy="task", **SETTINGS))
 
     def step(state: State, runtime: Runtime[MemoryContext]) -> dict:
         out = node(state, runtime)
         return {"found": [r["id"] for r in out["memory_receipts"]]}
 
-    return _through_a_graph(pool, step)
+    return _through_a_graph(pool, step, context)
 
 
-def via_tool(pool) -> list[str]:
+def via_tool(pool, context=CONTEXT) -> list[str]:
     tools = ToolNode([create_search_memory_tool(pool, **SETTINGS)])
     builder = StateGraph(State, context_schema=MemoryContext)
     builder.add_node("tools", tools)
@@ -94,26 +94,26 @@ def via_tool(pool) -> list[str]:
     builder.add_edge("tools", END)
     call = {"name": "search_memory", "args": {"query": QUERY}, "id": "c1", "type": "tool_call"}
     out = builder.compile().invoke(
-        {"messages": [AIMessage("", tool_calls=[call])]}, context=CONTEXT
+        {"messages": [AIMessage("", tool_calls=[call])]}, context=context
     )
     return [r["id"] for r in out["messages"][-1].artifact]
 
 
-def via_retriever(pool) -> list[str]:
+def via_retriever(pool, context=CONTEXT) -> list[str]:
     retriever = pool.as_retriever(**SETTINGS)
 
     def step(state: State) -> dict:
         return {"found": [d.id for d in retriever.invoke(QUERY)]}
 
-    return _through_a_graph(pool, step)
+    return _through_a_graph(pool, step, context)
 
 
-def via_store(pool) -> list[str]:
+def via_store(pool, context=CONTEXT) -> list[str]:
     def step(state: State, runtime: Runtime[MemoryContext]) -> dict:
         found = runtime.store.search(("memories",), query=QUERY, limit=3)
         return {"found": [item.key for item in found]}
 
-    return _through_a_graph(pool, step)
+    return _through_a_graph(pool, step, context)
 
 
 def test_every_read_path_gives_the_same_memories_for_the_same_run(stocked):
@@ -133,6 +133,23 @@ def test_every_read_path_gives_the_same_memories_for_the_same_run(stocked):
     assert "verilog" not in domains  # quarantined
     assert all(stocked.get(i).task_id != "t1" for i in expected)  # leave-one-task-out
     assert len(expected) == 3
+
+
+def test_a_runs_own_k_and_gate_narrow_every_read_path_alike(stocked):
+    narrowed = MemoryContext(domain="python", task_id="t1", k=2, min_similarity=0.5)
+    expected = [
+        h.record.id
+        for h in stocked.search(
+            QUERY, SearchConfig(**{**SETTINGS, "k": 2, "min_similarity": 0.5}), domain="python",
+            task_id="t1",
+        )
+    ]  # fmt: skip
+    found = {
+        surface.__name__: surface(stocked, narrowed)
+        for surface in (via_node, via_tool, via_retriever, via_store)
+    }
+    assert all(ids == expected for ids in found.values()), found
+    assert len(expected) == 2
 
 
 def test_outside_a_run_the_retriever_and_the_store_apply_only_their_own_settings(stocked):
