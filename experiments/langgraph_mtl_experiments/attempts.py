@@ -84,7 +84,8 @@ _REFUSALS = {
     "edit_refused_other": re.compile(
         r"^\[edit refused\](?!.*(?:not found|appears \d+ times))", re.M
     ),
-    "write_refused": re.compile(r"^\[refused\]|too long to rewrite whole", re.M),
+    "write_refused": re.compile(r"^\[refused\](?! `)|too long to rewrite whole", re.M),
+    "command_refused": re.compile(r"^\[refused\] `.*` would empty ", re.M),
     "cut_off": re.compile(r"cut off at the length limit"),
 }
 
@@ -104,7 +105,8 @@ def brief_trace(trajectory: Sequence[Step], chars: int = 240) -> list[list[str]]
 
 def action_counts(trajectory: Sequence[Step]) -> dict[str, int]:
     """How often each kind of action was taken in a run, and how often an edit or a write was
-    refused (search text not found, not unique, a whole rewrite of a long file, cut off)."""
+    refused (search text not found, not unique, a whole rewrite of a long file, a command
+    that would empty a file it reads, cut off)."""
     counts: Counter[str] = Counter()
     for step in trajectory:
         action, seen = str(step.get("action", "")), str(step.get("observation", ""))

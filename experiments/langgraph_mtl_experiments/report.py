@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl_experiments.action_table import action_lines
 from langgraph_mtl_experiments.analysis import (
     TypeAnalysis,
     TypeEmbeddings,
@@ -343,6 +344,7 @@ def write_report(
             plot_deltas(pooled, out / figure)
             lines += [*paired, f"![paired deltas against {baseline}]({figure})", ""]
     lines += failure_lines(rows)
+    lines += action_lines(rows)
     lines += quality_lines(rows, Path(results).parent)
     points = scaling_points(rows, k)
     if points:

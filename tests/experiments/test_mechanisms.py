@@ -136,3 +136,47 @@ def test_quality_proxies_read_the_snapshot_and_the_receipts(tmp_path):
     assert quality.median_words == (7 + 8) / 2
     assert quality.top_share == 0.5  # the short insight went into 2 of 4 attempts
     assert dict(quality.source_mix) == {"python": 2, "rust": 1}
+
+
+def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
+    from langgraph_mtl_experiments.action_table import action_lines
+    from langgraph_mtl_experiments.attempts import action_counts
+
+    trajectory = [
+        {"action": "view big.py 10-30", "observation": "10 | def f():"},
+        {"action": "search total", "observation": "big.py:12: total = 0"},
+        {"action": "edit big.py", "observation": "[edit refused] block 1 in big.py: not found"},
+        {"action": "edit big.py", "observation": "[edit refused] block 1: appears 2 times"},
+        {"action": "write_file big.py\n...", "observation": "[refused] big.py is too long"},
+        {"action": "cat big.py > big.py", "observation": "[refused] `cat big.py > big.py` would "
+         "empty big.py before reading it"},
+        {"action": "python3 -m pytest", "observation": "[exit code 1]"},
+        {"action": "(invalid action) {", "observation": "not an action"},
+        {"action": "submit", "observation": "Submitted."},
+    ]  # fmt: skip
+    counts = action_counts(trajectory)
+    assert counts == {
+        "command_refused": 1,
+        "edit": 2,
+        "edit_not_found": 1,
+        "edit_not_unique": 1,
+        "invalid": 1,
+        "run": 2,
+        "search": 1,
+        "submit": 1,
+        "view": 1,
+        "write_file": 1,
+        "write_refused": 1,
+    }
+    rows = [
+        {"domain": "repo", "condition": "zero-shot", "actions": counts},
+        {"domain": "repo", "condition": "zero-shot", "actions": {"view": 1, "submit": 1}},
+    ]
+    table = action_lines(rows)
+    assert table[0] == "## What the agent did"
+    header = next(line for line in table if line.startswith("| domain"))
+    row = next(line for line in table if line.startswith("| repo"))
+    cells = dict(zip(header.strip("| ").split(" | "), row.strip("| ").split(" | "), strict=True))
+    assert cells["attempts"] == "2" and cells["view"] == "1.0" and cells["edit"] == "1.0"
+    assert cells["edit_not_found"] == "1" and cells["command_refused"] == "1"
+    assert action_lines([{"domain": "x", "condition": "y"}]) == []
