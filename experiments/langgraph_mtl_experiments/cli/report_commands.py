@@ -15,6 +15,9 @@ from langgraph_mtl_experiments.cli.support import (
     POOL_COLLECTION,
     POOL_FOLDER,
     POOL_SNAPSHOT,
+    EditsOpt,
+    RepoStepsOpt,
+    StepsOpt,
     UnsafeOpt,
     agent_settings,
     commands_of,
@@ -99,13 +102,9 @@ def scaffold_tax(
     out: Annotated[Path, typer.Option(help="Results directory (resumable).")],
     domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python",
     limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 40,
-    steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
-    repo_steps: Annotated[
-        int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
-    ] = 20,
-    edits: Annotated[
-        str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
-    ] = "search_replace",
+    steps: StepsOpt = 8,
+    repo_steps: RepoStepsOpt = 20,
+    edits: EditsOpt = "search_replace",
     model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
     temperature: Annotated[
         float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")

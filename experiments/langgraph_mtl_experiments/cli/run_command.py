@@ -18,6 +18,9 @@ from langgraph_mtl_experiments.cli.support import (
     POOL_SNAPSHOT,
     SWEEP_NAMES,
     TASK_LISTS,
+    EditsOpt,
+    RepoStepsOpt,
+    StepsOpt,
     UnsafeOpt,
     agent_settings,
     commands_of,
@@ -80,13 +83,9 @@ def run(
         int, typer.Option(min=1, help="Memory-generation tasks per domain.")
     ] = 10,
     attempts: Annotated[int, typer.Option(min=1, help="Attempts per task (k of pass@k).")] = 3,
-    steps: Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")] = 8,
-    repo_steps: Annotated[
-        int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
-    ] = 20,
-    edits: Annotated[
-        str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
-    ] = "search_replace",
+    steps: StepsOpt = 8,
+    repo_steps: RepoStepsOpt = 20,
+    edits: EditsOpt = "search_replace",
     concurrency: Annotated[
         int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
     ] = 1,

@@ -19,6 +19,9 @@ __all__ = [
     "CONDITION_NAMES",
     "DOMAIN_NAMES",
     "SWEEP_NAMES",
+    "EditsOpt",
+    "RepoStepsOpt",
+    "StepsOpt",
     "UnsafeOpt",
     "agent_settings",
     "task_file_domains",
@@ -57,6 +60,13 @@ TASK_LISTS = "tasks.json"
 console = Console()
 
 
+StepsOpt = Annotated[int, typer.Option(min=1, max=100, help="Agent step limit.")]
+RepoStepsOpt = Annotated[
+    int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
+]
+EditsOpt = Annotated[
+    str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
+]
 UnsafeOpt = Annotated[
     bool,
     typer.Option(
