@@ -12,6 +12,8 @@ __all__ = ["clobbered_input"]
 
 _SEPARATORS = {";", "&&", "||", "&", "\n", ";;", "(", ")"}
 _TRUNCATING = {">", ">|", "&>"}
+_NOT_READ = _TRUNCATING | {">>", "&>>", "<<", "<<<"}  # what follows these is not a file read
+_OPERATORS = _NOT_READ | {"<", "|", "|&", ">&", "<&"}
 
 
 def _tokens(command: str) -> list[str]:
@@ -43,13 +45,12 @@ def clobbered_input(command: str, exists: Callable[[str], bool] = lambda _: True
             for i, t in enumerate(segment[:-1])
             if t in _TRUNCATING and not segment[i + 1].startswith("&")
         ]
-        words = [
+        # every word of the pipeline except what an output redirect or a here-document names
+        readers = {
             t
             for i, t in enumerate(segment)
-            if (i == 0 or segment[i - 1] not in _TRUNCATING | {">>", "<", "2>", "<<"})
-            and t not in _TRUNCATING | {">>", "<", "|", "2"}
-        ]
-        readers = set(words) | {segment[i + 1] for i, t in enumerate(segment[:-1]) if t == "<"}
+            if t not in _OPERATORS and (i == 0 or segment[i - 1] not in _NOT_READ)
+        }
         for target in targets:
             if any(_same(target, word) for word in readers) and exists(target):
                 return target

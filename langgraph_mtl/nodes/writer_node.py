@@ -115,8 +115,8 @@ def create_memory_writer_node(
     a trajectory memory's retrieval key when there. Safe with ``add_node(..., defer=True)``. On a
     pool or model failure nothing raises: what could not be written goes to the outbox and
     ``status_key`` says so (``"queued: ..."``); an insight that breaks the insight rules twice
-    is dropped, not queued (``"insight dropped by rule: ..."``). The memories the run was given (``receipts_key``) get utility
-    feedback: helped if it passed, hurt if it failed.
+    is dropped, not queued (``"insight dropped by rule: ..."``). The memories the run was given
+    (``receipts_key``) get utility feedback: helped if it passed, hurt if it failed.
 
     ``review=True`` asks a person before anything is shared: the node calls ``interrupt()``
     with the abstracted (redacted) memories and waits for ``Command(resume=...)`` with
