@@ -16,6 +16,7 @@ REFUSAL_KINDS = (
     "write_refused",
     "command_refused",
     "cut_off",
+    "write_unchanged",
 )
 
 
@@ -40,7 +41,8 @@ def action_lines(rows: list[dict[str, Any]]) -> list[str]:
         "## What the agent did",
         "",
         "Actions per attempt by kind, then how often in all an edit found its search text "
-        "missing or not unique, a write or a command was refused, or a reply was cut off.",
+        "missing or not unique, a write or a command was refused, a reply was cut off, or a "
+        "write gave the file exactly what it held.",
         "",
         "| domain | condition | attempts | " + " | ".join([*kinds, *refusals]) + " |",
         "|---|---|---|" + "---|" * (len(kinds) + len(refusals)),

@@ -87,6 +87,7 @@ _REFUSALS = {
     "write_refused": re.compile(r"^\[refused\](?! `)|too long to rewrite whole", re.M),
     "command_refused": re.compile(r"^\[refused\] `.*` would empty ", re.M),
     "cut_off": re.compile(r"cut off at the length limit"),
+    "write_unchanged": re.compile(r"^\[unchanged\] ", re.M),
 }
 
 

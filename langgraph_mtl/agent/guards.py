@@ -42,7 +42,9 @@ SUBMIT_AFTER_FAILURE = (
     "run it again (submit again only if that failure is what the task expects)"
 )
 REPAIR = "fix what the failing command's output shows"
-REPAIR_NOTE = "NOTE: the same failing command again would fail the same way: rewrote the file"
+REPAIR_NOTE = (
+    "NOTE: the same failing command again would fail the same way: asked for the file again"
+)
 REPEATED = (
     "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
     "different next (fix what the output shows), or submit if the work is done."

@@ -374,7 +374,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
 
 def write_file(workspace: str | Path, path: str, content: str) -> str:
     """Write a whole file: a new one, or an existing one short enough to be shown and rewritten
-    in one reply; a longer existing file is refused (change it with edits)."""
+    in one reply; a longer existing file is refused (change it with edits), and a write of
+    exactly what the file holds says so."""
     target = inside(workspace, path)
     if isinstance(target, str):
         return target
@@ -386,7 +387,12 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             f"[refused] {path} exists and has {size} characters, too long to rewrite whole "
             "without losing what you have not seen: view the part to change and edit it"
         )
+    lines = content.count("\n") + (not content.endswith("\n") and bool(content))
+    if target.is_file() and target.read_text(encoding="utf-8", errors="replace") == content:
+        return (
+            f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
+            "Change what the last output shows is wrong."
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
-    lines = content.count("\n") + (not content.endswith("\n") and bool(content))
     return f"[wrote {path}: {lines} lines, {len(content)} characters]"

@@ -210,6 +210,17 @@ def test_the_tools_refuse_a_whole_rewrite_of_a_long_file_and_edit_it_in_place(re
     assert f"big.py:{BUG_LINE - 1}: def clamp(x, lo, hi):" in found
 
 
+def test_writing_what_a_file_already_holds_says_nothing_changed(repo):
+    from langgraph_mtl.agent.guards import check_hint
+
+    code = "def add(a, b):\n    return a - b\n"
+    assert write_file(repo, "add.py", code).startswith("[wrote add.py: 2 lines")
+    again = write_file(repo, "add.py", code)
+    assert again.startswith("[unchanged] add.py already holds exactly this")
+    assert check_hint("Make `python3 -m pytest` pass.", again) == ""  # nothing new to check
+    assert write_file(repo, "add.py", code.replace("-", "+")).startswith("[wrote add.py")
+
+
 def test_edits_say_when_their_search_text_is_missing_or_not_unique_and_change_nothing(repo):
     before = (repo / "big.py").read_text()
     missing = apply_replacements(repo, "big.py", [Replacement("    if x <= hi:\n", "x\n")])

@@ -151,6 +151,7 @@ def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
         {"action": "cat big.py > big.py", "observation": "[refused] `cat big.py > big.py` would "
          "empty big.py before reading it"},
         {"action": "python3 -m pytest", "observation": "[exit code 1]"},
+        {"action": "write_file a.py\n...", "observation": "[unchanged] a.py already holds"},
         {"action": "(invalid action) {", "observation": "not an action"},
         {"action": "submit", "observation": "Submitted."},
     ]  # fmt: skip
@@ -165,8 +166,9 @@ def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
         "search": 1,
         "submit": 1,
         "view": 1,
-        "write_file": 1,
+        "write_file": 2,
         "write_refused": 1,
+        "write_unchanged": 1,
     }
     rows = [
         {"domain": "repo", "condition": "zero-shot", "actions": counts},
@@ -179,4 +181,5 @@ def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
     cells = dict(zip(header.strip("| ").split(" | "), row.strip("| ").split(" | "), strict=True))
     assert cells["attempts"] == "2" and cells["view"] == "1.0" and cells["edit"] == "1.0"
     assert cells["edit_not_found"] == "1" and cells["command_refused"] == "1"
+    assert cells["write_unchanged"] == "1" and cells["write_file"] == "1.0"
     assert action_lines([{"domain": "x", "condition": "y"}]) == []
