@@ -23,7 +23,7 @@ from langgraph_mtl.agent.prompts import (
     JSON_INSTRUCTIONS,
     PROTOCOL_INSTRUCTIONS,
 )
-from langgraph_mtl.agent.replies import code_from_reply, not_python, parse_action
+from langgraph_mtl.agent.replies import code_from_reply, not_code, parse_action
 from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import CodingAgentState
 from langgraph_mtl.agent.tools import workspace_digest
@@ -154,7 +154,7 @@ def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tupl
     content = code_from_reply(str(code.content))
     if not content.strip():
         return replace(action, kind="invalid", error=EMPTY_WRITE.format(path=action.path)), used
-    if words := not_python(str(code.content), action.path, content):
+    if words := not_code(str(code.content), action.path, content):
         return replace(action, kind="invalid", error=words), used
     return replace(action, content=content), used
 

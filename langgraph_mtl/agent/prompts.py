@@ -99,6 +99,6 @@ CUT_OFF = (
     "shorter file, or edit the part that must change"
 )
 NOT_CODE = (
-    "the reply for {path} was not Python code ({error}), so nothing was written: reply with "
-    "the file's complete code in one ```python block"
+    "the reply for {path} was words, not code ({error}), so nothing was written: reply with "
+    "the file's complete code in one fenced block"
 )

@@ -26,7 +26,7 @@ from langgraph_mtl.agent.actions import Action
 from langgraph_mtl.agent.prompts import NOT_CODE, SUBMIT_WORD
 from langgraph_mtl.agent.workspace import Replacement, parse_replacements
 
-__all__ = ["code_from_reply", "format_error", "not_python", "parse_action"]
+__all__ = ["code_from_reply", "format_error", "not_code", "parse_action"]
 
 FORMAT_ERROR = (
     "FORMAT ERROR: {problem}. Reply with one or two sentences of reasoning and then exactly ONE "
@@ -52,15 +52,28 @@ def code_from_reply(text: str) -> str:
     return code if code.endswith("\n") else code + "\n"
 
 
-def not_python(reply: str, path: str, content: str) -> str | None:
-    """Why a reply without a code block, given as a Python file's content, is not Python (a
-    model answering in words), or None: such a reply is never written over the file."""
-    if not path.endswith(".py") or "```" in reply:
+# languages whose code never opens with a plain English sentence (shell and text can)
+_BRACED = (".rs", ".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".go", ".js", ".ts", ".v", ".sv")
+_SENTENCE = re.compile(r"^[A-Z][a-z']*(?: [A-Za-z',]+){5}")
+_CODE_CHARS = re.compile(r"[(){};=<>\[\]#/*`]")
+
+
+def not_code(reply: str, path: str, content: str) -> str | None:
+    """Why a reply without a code block, given as a code file's content, is words and not code
+    (a Python file that does not parse; a Rust, C, Go, Verilog, ... file that opens with an
+    English sentence), or None: such a reply is never written over the file."""
+    if "```" in reply:
         return None
-    try:
-        ast.parse(content)
-    except SyntaxError as exc:
-        return NOT_CODE.format(path=path, error=f"line {exc.lineno}: {exc.msg}")
+    if path.endswith(".py"):
+        try:
+            ast.parse(content)
+        except SyntaxError as exc:
+            return NOT_CODE.format(path=path, error=f"line {exc.lineno}: {exc.msg}")
+        return None
+    first = next((line.strip() for line in content.splitlines() if line.strip()), "")
+    opening = first[:48]
+    if path.endswith(_BRACED) and _SENTENCE.match(first) and not _CODE_CHARS.search(opening):
+        return NOT_CODE.format(path=path, error=f"line 1 is a sentence: {first[:60]!r}")
     return None
 
 

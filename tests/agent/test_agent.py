@@ -414,9 +414,33 @@ def test_words_given_as_a_python_file_are_not_written(pool, scripted, tmp_path):
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
-    assert "was not Python code (line 1: invalid syntax)" in out["trajectory"][2]["observation"]
+    assert "was words, not code (line 1: invalid syntax)" in out["trajectory"][2]["observation"]
     assert (tmp_path / "ws" / "f.py").read_text() == "def f():\n    return 1\n"
     assert (tmp_path / "ws" / "notes.txt").read_text() == "Install pandas with pip\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "refused"),
+    [
+        ("solution.rs", "The failing command's output shows that the compiler cannot divide", True),
+        ("top.v", "To fix this you can change the width of the counter", True),
+        ("solution.rs", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}", False),
+        (
+            "solution.rs",
+            "// The function returns the sum of the two numbers given\nfn f() {}",
+            False,
+        ),
+        ("solution.rs", "use std::collections::HashMap;\n", False),
+        ("answer.sh", "Find all the files in the current folder and count them", False),
+        ("notes.txt", "The failing command's output shows that the compiler cannot divide", False),
+    ],
+)
+def test_words_given_as_a_code_file_in_any_braced_language_are_refused(path, content, refused):
+    from langgraph_mtl.agent.replies import not_code
+
+    said = not_code(content, path, content)
+    assert (said is not None) is refused
+    assert not_code(f"```\n{content}\n```", path, content) is None  # a fenced reply is code
 
 
 def test_commands_get_the_run_context_environment(pool, scripted, tmp_path):
