@@ -107,6 +107,7 @@ def _run(
             **base,
             **{k: result[k] for k in ("passed", "steps", "tokens", "seconds", "actions")},
             "verification": result["verification"][-500:],
+            "trace": result["trace"],  # each step, shortened: to read a run one by one
         }
     started = time.monotonic()
     files, tokens = single_reply_files(model, task)

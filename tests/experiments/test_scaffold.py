@@ -55,6 +55,8 @@ def test_both_approaches_on_the_same_tasks_then_resume(tmp_path):
         ("agent", "alpha-1"): True,
         ("agent", "alpha-2"): True,
     }
+    agent_rows = [r for r in rows if r["condition"] == "agent"]
+    assert all(r["trace"] and r["trace"][0][0] for r in agent_rows)  # each run, readable
     table = scaffold_table(rows)
     assert "| alpha | agent | 3 | 1.000 |" in table
     assert "| alpha | single-reply | 3 | 0.333 |" in table
