@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from helpers import TinyDomain, solve_tiny
+from helpers import TinyDomain, make_record, solve_tiny
 from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
 from langgraph_mtl_experiments.conditions import Condition, resolve_conditions
 from langgraph_mtl_experiments.given import read_given_file
@@ -15,25 +15,18 @@ from langgraph_mtl_experiments.tasks import Task
 from langgraph_mtl_experiments.twins import find_twins, write_oracle_file
 
 from langgraph_mtl import MemoryRecord, MemoryType
-from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.transfer.retrieval import render_memory_block
 
 
-def _memory(domain: str, task_id: str, key: str = "") -> MemoryRecord:
-    key = key or f"write the number to out.txt ({domain} {task_id})"
-    return MemoryRecord(
-        id=memory_id("insight", domain, task_id, key),
-        memory_type=MemoryType.INSIGHT,
-        domain=domain,
-        task_id=task_id,
-        key=key,
-        content=key,
-    )
-
-
 def _stock(pool) -> None:
-    pool.upsert([_memory(d, f"{d}-{i}") for d in ("alpha", "beta", "gamma") for i in range(6)])
+    pool.upsert(
+        [
+            make_record(d, f"{d}-{i}", f"write the number to out.txt ({d} {d}-{i})")
+            for d in ("alpha", "beta", "gamma")
+            for i in range(6)
+        ]
+    )
 
 
 def _rows(condition: Condition, pool, scripted, tmp_path, *, attempts: int = 1) -> list[dict]:

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import TinyDomain, solve_tiny
+from helpers import TinyDomain, make_record, solve_tiny
 from langgraph_mtl_experiments import (
     CONDITIONS,
     SWEEPS,
@@ -33,7 +33,7 @@ from langgraph_mtl_experiments.report import scaling_points, signed, write_repor
 from langgraph_mtl_experiments.runner import summarize
 from langgraph_mtl_experiments.verifiers import CommandCheck
 
-from langgraph_mtl import MemoryRecord, MemoryType, open_pool
+from langgraph_mtl import MemoryRecord, open_pool
 from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.memory.records import memory_id
@@ -57,15 +57,7 @@ def test_pass_at_k_rejects_bad_counts():
 
 
 def _memory(domain: str, task_id: str) -> MemoryRecord:
-    key = f"write the number to out.txt ({domain} {task_id})"
-    return MemoryRecord(
-        id=memory_id("insight", domain, task_id, key),
-        memory_type=MemoryType.INSIGHT,
-        domain=domain,
-        task_id=task_id,
-        key=key,
-        content=key,
-    )
+    return make_record(domain, task_id, f"write the number to out.txt ({domain} {task_id})")
 
 
 def _run(

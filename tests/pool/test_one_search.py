@@ -4,13 +4,13 @@ store's search with a query give the same memories for the same run, through one
 from __future__ import annotations
 
 import pytest
+from helpers import make_record
 from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType
-from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl import MemoryContext
 from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
 from langgraph_mtl.nodes.retrieval_node import create_memory_retrieval_node
 from langgraph_mtl.pool.search import SearchConfig
@@ -19,33 +19,21 @@ from langgraph_mtl.transfer.retrieval import RetrievalConfig
 QUERY = "validate the input before parsing the file"
 
 
-def _memory(domain: str, task_id: str, key: str, *, quarantined: bool = False) -> MemoryRecord:
-    return MemoryRecord(
-        id=memory_id("insight", domain, task_id, key),
-        memory_type=MemoryType.INSIGHT,
-        domain=domain,
-        task_id=task_id,
-        key=key,
-        content=key,
-        flags={"quarantined": True} if quarantined else {},
-    )
-
-
 @pytest.fixture
 def stocked(pool):
     """Memories the search must leave out hold the query itself (they would come first)."""
     pool.upsert(
         [
-            _memory("python", "p1", QUERY),  # the run's own domain
-            _memory("rust", "t1", QUERY),  # the run's own task, in another domain
-            _memory("rust", "r1", "validate the input before parsing the file"),
-            _memory("shell", "s1", "validate input before parsing a file"),
-            _memory("data", "d1", "parsing the file: validate the input"),
-            _memory("go", "g1", "unrelated words about goroutines and channels"),
+            make_record("python", "p1", QUERY),  # the run's own domain
+            make_record("rust", "t1", QUERY),  # the run's own task, in another domain
+            make_record("rust", "r1", "validate the input before parsing the file"),
+            make_record("shell", "s1", "validate input before parsing a file"),
+            make_record("data", "d1", "parsing the file: validate the input"),
+            make_record("go", "g1", "unrelated words about goroutines and channels"),
         ]
     )
     # written as an ordinary memory, then flagged: quarantine is one flag the search honours
-    sneaky = _memory("verilog", "v1", QUERY)
+    sneaky = make_record("verilog", "v1", QUERY)
     pool.upsert(sneaky)
     pool.update_flags(sneaky.id, {"quarantined": True})
     return pool
