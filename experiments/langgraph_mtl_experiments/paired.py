@@ -83,6 +83,13 @@ def first_attempts(rows: Iterable[dict[str, Any]]) -> dict[str, dict[TaskKey, di
     return out
 
 
+def _shared_tasks(
+    ours: dict[TaskKey, Any], theirs: dict[TaskKey, Any], domain: str | None = None
+) -> list[TaskKey]:
+    """The tasks both conditions ran (of one domain, or all), in order."""
+    return sorted(k for k in ours.keys() & theirs.keys() if domain is None or k[0] == domain)
+
+
 def mcnemar_exact(gained: int, lost: int) -> float:
     """Two-sided exact McNemar p: the binomial test of the discordant pairs at one half."""
     n = gained + lost
@@ -114,7 +121,7 @@ def compare(
     """The condition against the baseline on the tasks both attempted (one domain or all)."""
     firsts = first_attempts(rows)
     ours, theirs = firsts.get(condition, {}), firsts.get(baseline, {})
-    keys = sorted(k for k in ours.keys() & theirs.keys() if domain is None or k[0] == domain)
+    keys = _shared_tasks(ours, theirs, domain)
     with_memory = np.array([bool(ours[k]["passed"]) for k in keys], dtype=float)
     without = np.array([bool(theirs[k]["passed"]) for k in keys], dtype=float)
     differences = with_memory - without
@@ -160,7 +167,7 @@ def compare_means(
     task's mean over the attempts both have (so a pre-registered k > 1 design is read as run)."""
     outcomes = _outcomes(rows)
     ours, theirs = outcomes.get(condition, {}), outcomes.get(baseline, {})
-    keys = sorted(k for k in ours.keys() & theirs.keys() if domain is None or k[0] == domain)
+    keys = _shared_tasks(ours, theirs, domain)
     shared = {k: sorted(ours[k].keys() & theirs[k].keys()) for k in keys}
     keys = [k for k in keys if len(shared[k]) >= 2]
     m = min((len(shared[k]) for k in keys), default=0)
@@ -192,7 +199,7 @@ def flips(
     firsts = first_attempts(rows)
     ours, theirs = firsts.get(condition, {}), firsts.get(baseline, {})
     out = []
-    for key in sorted(ours.keys() & theirs.keys()):
+    for key in _shared_tasks(ours, theirs):
         now, before = bool(ours[key]["passed"]), bool(theirs[key]["passed"])
         if now != before:
             direction = "gained" if now else "lost"
