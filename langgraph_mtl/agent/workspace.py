@@ -16,6 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from langgraph_mtl.agent.dropping import dropped_definitions
+
 __all__ = [
     "MAX_REWRITE_CHARS",
     "Replacement",
@@ -374,8 +376,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
 
 def write_file(workspace: str | Path, path: str, content: str) -> str:
     """Write a whole file: a new one, or an existing one short enough to be shown and rewritten
-    in one reply; a longer existing file is refused (change it with edits), and a write of
-    exactly what the file holds says so."""
+    in one reply; a longer existing file, or a rewrite dropping a top-level definition, is
+    refused (change it with edits), and a write of exactly what the file holds says so."""
     target = inside(workspace, path)
     if isinstance(target, str):
         return target
@@ -392,6 +394,13 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
         return (
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
+        )
+    dropped = dropped_definitions(_text(target, path) or "", content) if target.is_file() else []
+    if dropped:
+        return (
+            f"[refused] this rewrite of {path} drops {', '.join(dropped)}, which the file "
+            "defines now, so nothing was written (callers and tests use those names). Write "
+            "the whole file again with each of them, or change one part with edit."
         )
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")

@@ -221,6 +221,36 @@ def test_writing_what_a_file_already_holds_says_nothing_changed(repo):
     assert write_file(repo, "add.py", code.replace("-", "+")).startswith("[wrote add.py")
 
 
+@pytest.mark.parametrize(
+    ("path", "before", "after", "dropped"),
+    [
+        (  # renamed while fixed: every test of the old name breaks
+            "solution.py",
+            "def pairs_sum_to_zero(l):\n    return False\n",
+            "def solution_pairs_sum_to_zero(l):\n    return True\n",
+            "pairs_sum_to_zero",
+        ),
+        (  # a helper alone, the class and the function lost
+            "shapes.py",
+            "class Box:\n    pass\n\nasync def load():\n    return 1\n",
+            "def helper():\n    return 2\n",
+            "Box, load",
+        ),
+        ("lib.rs", "pub fn add(a: i32) -> i32 { a }\n", "fn add2() {}\n", "add"),
+    ],
+)
+def test_a_rewrite_that_drops_a_definition_is_refused_and_writes_nothing(
+    repo, path, before, after, dropped
+):
+    (repo / path).write_text(before)
+    refused = write_file(repo, path, after)
+    assert refused.startswith(f"[refused] this rewrite of {path} drops {dropped}, which")
+    assert (repo / path).read_text() == before
+    # keeping every name, with helpers added or bodies changed, is written
+    kept = before.replace("return False", "return True") + "\n" + after
+    assert write_file(repo, path, kept).startswith(f"[wrote {path}")
+
+
 def test_edits_say_when_their_search_text_is_missing_or_not_unique_and_change_nothing(repo):
     before = (repo / "big.py").read_text()
     missing = apply_replacements(repo, "big.py", [Replacement("    if x <= hi:\n", "x\n")])
