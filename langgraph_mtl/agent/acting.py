@@ -10,7 +10,13 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.asking import ask
-from langgraph_mtl.agent.guards import INVALID, check_hint, noted_repeat, questioned_submit
+from langgraph_mtl.agent.guards import (
+    INVALID,
+    check_hint,
+    missing_path_hint,
+    noted_repeat,
+    questioned_submit,
+)
 from langgraph_mtl.agent.prompts import (
     JSON_INSTRUCTIONS,
     NEXT_HINT,
@@ -94,6 +100,8 @@ class ActNode:
             result = execute_action(action, setup.box(workspace, context))
             if action.kind in ("write", "edit"):
                 result += check_hint(str(state.get("task", "")), result)
+            elif action.kind == "command":
+                result += missing_path_hint(action.command, result, workspace)
             observation = f"{action.note}\n{result}" if action.note else result
             out["commands_run"] = state.get("commands_run", 0) + 1
             out["consecutive_format_errors"] = 0

@@ -10,8 +10,10 @@ one of these into the step that helps.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from langgraph_mtl.agent.actions import (
     Action,
@@ -27,6 +29,7 @@ __all__ = [
     "REPEATED",
     "action_schema",
     "check_hint",
+    "missing_path_hint",
     "noted_repeat",
     "questioned_submit",
     "repair_of",
@@ -59,6 +62,10 @@ _CHECK = re.compile(  # the command a task says to check with
 )
 _FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
 _CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
+_NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|not found")
+_PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
+MISSING = "NOTE: there is no {path} in the workspace"
+_MISSING_NOTE = re.compile(r"^NOTE: there is no \S+ in the workspace", re.MULTILINE)
 
 
 def action_schema(
@@ -110,11 +117,40 @@ def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
     last = trajectory[-1]
     if last["action"] != action.command or not _FAILED.search(last["observation"]):
         return action
+    if _MISSING_NOTE.search(last["observation"]):  # a wrong path: no rewrite fixes that
+        return action
     written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
     if not written:
         return action
     path = written[-1].split("\n", 1)[0].removeprefix("write_file ")
     return Action("write", path=path, thought=REPAIR, note=REPAIR_NOTE)
+
+
+def missing_path_hint(command: str, observation: str, workspace: str | Path) -> str:
+    """After a failed command whose output says a file was not found, which file it named
+    is missing and where files of that name are (else what the workspace's top holds)."""
+    if not _FAILED.search(observation) or not _NOT_FOUND.search(observation):
+        return ""
+    root = Path(workspace)
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    missing = [w for w in words if _PATH_WORD.fullmatch(w) and not (root / w).exists()]
+    if not missing:
+        return ""
+    name = Path(missing[0]).name
+    same = [
+        str(p.relative_to(root))
+        for p in sorted(root.rglob(name))
+        if not any(part.startswith(".") for part in p.relative_to(root).parts)
+    ][:5]
+    if not same:
+        top = sorted(p.name for p in root.iterdir() if not p.name.startswith("."))[:15]
+        where = f"it holds: {', '.join(top) or 'nothing'}"
+    else:
+        where = f"files named {name}: {', '.join(same)}"
+    return f"\n{MISSING.format(path=missing[0])}; {where}."
 
 
 def check_hint(task: str, observation: str) -> str:

@@ -378,6 +378,42 @@ def test_running_the_failed_command_again_rewrites_the_file_instead(pool, script
     assert out["submitted"]
 
 
+def test_a_command_naming_a_missing_file_says_where_files_are_and_forces_no_rewrite(
+    pool, scripted, tmp_path
+):
+    model = scripted(
+        "plan",
+        _json("write_file", path="solution.py"),
+        "```python\ndef pairs(l):\n    return True\n```",
+        _json("run", command="python pairs.py"),  # the function's name, not the file's
+        _json("run", command="python pairs.py"),  # again: still no file to rewrite for it
+        _json("run", command="python solution.py"),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write solution.py"}, context=context(tmp_path))
+    wrong, again, right = out["trajectory"][1:4]
+    note = "NOTE: there is no pairs.py in the workspace; it holds: solution.py."
+    assert note in wrong["observation"]
+    assert again["action"] == "python pairs.py"  # not turned into a rewrite of solution.py
+    assert right["action"] == "python solution.py"
+    assert (tmp_path / "ws" / "solution.py").read_text().startswith("def pairs(l):")
+    assert out["submitted"]
+
+
+def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
+    from langgraph_mtl.agent.guards import missing_path_hint
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "core.py").write_text("x = 1\n")
+    failed = "[exit code 4]\nERROR: file or directory not found: core.py"
+    assert missing_path_hint("pytest -q core.py", failed, tmp_path) == (
+        "\nNOTE: there is no core.py in the workspace; files named core.py: pkg/core.py."
+    )
+    assert missing_path_hint("pytest -q pkg/core.py", failed, tmp_path) == ""  # it exists
+    assert missing_path_hint("pytest -q core.py", "[exit code 0]\nok", tmp_path) == ""
+
+
 def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
     cut = AIMessage(
         '```python\ndef f():\n    return "unterminated',
