@@ -248,7 +248,8 @@ class _Writer:
                 return self._done([], "dropped by review")
         written: list[str] = []
         if records:
-            written = self._store(records, problems)
+            written, quarantined = self._store(records, problems)
+            dropped.extend(quarantined)
         if used:
             try:
                 record_feedback(self.get_pool(), used, run_id=run.digest, passed=run.verified)
@@ -257,16 +258,18 @@ class _Writer:
         queued = ["queued: " + "; ".join(problems)] if problems else []
         return self._done(written, "; ".join([*dropped, *queued]) or "ok")
 
-    def _store(self, records: list[MemoryRecord], problems: list[str]) -> list[str]:
-        """Write ``records`` (or queue them in the outbox); returns the ids written."""
+    def _store(
+        self, records: list[MemoryRecord], problems: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """Write ``records`` (or queue them in the outbox, saying why in ``problems``); the
+        ids written and a note on those stored quarantined."""
         pool: MemoryPool | None = None
         try:
             pool = self.get_pool()
             report = pool.upsert(records)
-            if report.quarantined:
-                problems.append(f"{len(report.quarantined)} quarantined")
             self.box.flush(pool, model=self.model)
-            return report.ids
+            n = len(report.quarantined)
+            return report.ids, [f"{n} stored quarantined (never retrieved by default)"] if n else []
         except Exception as exc:
             log.warning(
                 "memory pool unavailable; %d memories kept in the outbox: %s", len(records), exc
@@ -276,7 +279,7 @@ class _Writer:
                 self.box.add_record(record, reason=str(exc)[:300], pool=target)
             state = failure_status(exc).split(":", 1)[0]
             problems.append(f"pool {state} ({type(exc).__name__}), queued {len(records)}")
-            return []
+            return [], []
 
     def _address(self) -> str | None:
         """The address of the node's pool, or None while it cannot be opened."""
