@@ -205,6 +205,7 @@ def attempt_task(
         context.command_env = dict(task.env) or None
         context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
         context.task_kind = task.kind or domain.kind
+        context.protected = task.protected
         started = time.monotonic()
         config: dict[str, Any] = {"recursion_limit": agent.most_steps + 10}
         if stand_in is None:

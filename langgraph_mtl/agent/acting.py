@@ -71,7 +71,8 @@ class ActNode:
         limits = setup.limits_for(context)
         history = recent(state.get("messages", []), limits.history_tokens)
         system = system_message(protocol, str(state.get("memory_prompt", "")))
-        asked = ask(setup, protocol, [system, *history], state)
+        box = setup.box(workspace, context)
+        asked = ask(setup, protocol, [system, *history], state, box.protects)
         action, reply = asked.action, asked.reply
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1}
         out["tokens_used"] = asked.tokens
@@ -97,7 +98,7 @@ class ActNode:
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:
-            result = execute_action(action, setup.box(workspace, context))
+            result = execute_action(action, box)
             if action.kind in ("write", "edit"):
                 result += check_hint(str(state.get("task", "")), result)
             elif action.kind == "command":

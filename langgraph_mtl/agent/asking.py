@@ -9,6 +9,7 @@ state.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -66,12 +67,17 @@ def _unsupported(exc: Exception) -> bool:
 
 
 def ask(
-    setup: AgentSetup, protocol: str, messages: list[AnyMessage], state: CodingAgentState
+    setup: AgentSetup,
+    protocol: str,
+    messages: list[AnyMessage],
+    state: CodingAgentState,
+    protects: Callable[[str], str | None] = lambda _: None,
 ) -> Asked:
-    """The next action under ``protocol`` (see the module docstring)."""
+    """The next action under ``protocol`` (see the module docstring); ``protects`` names the
+    protected path a file lies in (never offered or asked for as a write or an edit)."""
     if protocol == "json":
         try:
-            return _ask_json(setup, messages, state)
+            return _ask_json(setup, messages, state, protects)
         except Exception as exc:
             if not _unsupported(exc):
                 raise
@@ -92,14 +98,19 @@ def _writable(workspace: str, names: list[str]) -> set[str]:
     return {n for n in names if len(current_text(workspace, n, limit=None)) <= MAX_REWRITE_CHARS}
 
 
-def _ask_json(setup: AgentSetup, messages: list[AnyMessage], state: CodingAgentState) -> Asked:
+def _ask_json(
+    setup: AgentSetup,
+    messages: list[AnyMessage],
+    state: CodingAgentState,
+    protects: Callable[[str], str | None],
+) -> Asked:
     workspace = state["workspace"]
     trajectory = state.get("trajectory", [])
     schema = action_schema(
         str(state.get("task", "")),
         trajectory,
         unchanged=workspace_digest(workspace) == state.get("start_digest"),
-        writable=lambda names: _writable(workspace, names),
+        writable=lambda names: {n for n in _writable(workspace, names) if not protects(n)},
         pointed=pointed_files(str(state.get("task", "")), workspace),
     )
     structured = setup.chat.with_structured_output(schema, method="json_schema", include_raw=True)
@@ -119,6 +130,8 @@ def _ask_json(setup: AgentSetup, messages: list[AnyMessage], state: CodingAgentS
         return Asked(raw, bad, reported_tokens(raw), "json")
     action = repair_of(from_agent_action(out["parsed"]), trajectory)
     used = reported_tokens(raw)
+    if protects(action.path) and action.kind in ("write", "edit"):
+        return Asked(raw, action, used, "json")  # refused when carried out: nothing to ask for
     if action.kind == "write":
         action, more = _content(setup, action, state)
         used += more

@@ -127,16 +127,19 @@ class Sandbox:
         read_only: Sequence[str | Path] = (),
         writable: Sequence[str | Path] = (),
         hidden: Sequence[str | Path] = (),
+        protected: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
     ) -> None:
         """``read_only``/``writable``: more folders the command may see; ``hidden``: more
-        folders or files it must not see (bubblewrap only: without it the command is not
-        isolated); ``env``: variables set for the command (e.g. HOME pointing at an empty
-        folder)."""
+        folders or files it must not see; ``protected``: files or folders of the workspace
+        (relative paths, e.g. the tests that check the work) that commands see read-only (both
+        bubblewrap only: without it the command is not isolated); ``env``: variables set for
+        the command (e.g. HOME pointing at an empty folder)."""
         self.workspace = Path(workspace).resolve()
         self.read_only = [Path(p).resolve() for p in read_only]
         self.writable = [Path(p).resolve() for p in writable]
         self.hidden = _existing([Path(p) for p in hidden])
+        self.protected = tuple(protected)
         self.env = dict(env or {})
         self.workspace.mkdir(parents=True, exist_ok=True)
         if mode == "auto":
@@ -150,6 +153,15 @@ class Sandbox:
         self.timeout = timeout
         self.max_output_chars = max_output_chars
         self.memory_bytes = memory_bytes
+
+    def protects(self, path: str) -> str | None:
+        """The protected path that ``path`` (relative to the workspace) is or lies in."""
+        target = (self.workspace / path.strip()).resolve()
+        for name in self.protected:
+            guarded = (self.workspace / name).resolve()
+            if target == guarded or target.is_relative_to(guarded):
+                return name
+        return None
 
     def _argv(self, command: str, cpu_seconds: int) -> list[str]:
         # limits via the shell, not preexec_fn (which can deadlock in threaded hosts)
@@ -171,6 +183,12 @@ class Sandbox:
         ]
         mounts += [
             arg for p in (*self.writable, self.workspace) for arg in ("--bind", str(p), str(p))
+        ]
+        mounts += [  # over the workspace's writable bind, so they stay as they are
+            arg
+            for p in _existing([self.workspace / name for name in self.protected])
+            if p.resolve().is_relative_to(self.workspace)
+            for arg in ("--ro-bind", str(p), str(p))
         ]
         return [
             "bwrap",

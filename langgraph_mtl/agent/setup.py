@@ -96,5 +96,6 @@ class AgentSetup:
             timeout=self.sandbox.command_timeout,
             max_output_chars=self.sandbox.max_output_chars,
             hidden=self.sandbox.hide,
+            protected=getattr(context, "protected", ()) or (),
             env=getattr(context, "command_env", None),
         )

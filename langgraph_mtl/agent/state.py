@@ -22,11 +22,14 @@ class AgentContext(MemoryContext):
     outside the workspace) or else ``verify_command`` (a shell command run in the sandbox).
     ``command_env``: variables the agent's commands get, e.g. a ``PATH`` that puts the task's
     interpreter first. ``task_kind`` picks the limits of that kind of task
-    (:class:`.config.Limits`, e.g. "repository")."""
+    (:class:`.config.Limits`, e.g. "repository"). ``protected``: workspace files or folders
+    the agent must leave as they are (a task's tests): its writes and edits of them are
+    refused, and under bubblewrap its commands see them read-only."""
 
     workspace: str | None = None
     task_kind: str | None = None
     command_env: dict[str, str] | None = None
+    protected: tuple[str, ...] = ()
     verify_command: str | None = None
     verifier: WorkspaceVerifier | None = field(default=None, repr=False)
 

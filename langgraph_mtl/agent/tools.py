@@ -71,6 +71,12 @@ CLOBBER = (
 )
 
 
+PROTECTED = (
+    "[refused] {path} is protected in this task ({name}: files such as the tests that check "
+    "the work must stay as they are), so nothing was changed. Change the code they test."
+)
+
+
 def _has_content(root: str | Path, path: str) -> bool:
     target = Path(root) / path
     return target.is_file() and target.stat().st_size > 0
@@ -79,6 +85,8 @@ def _has_content(root: str | Path, path: str) -> bool:
 def execute_action(action: Action, sandbox: Sandbox) -> str:
     """Carry out an action in the sandbox's workspace; the observation."""
     root = sandbox.workspace
+    if action.kind in ("write", "edit") and (name := sandbox.protects(action.path)):
+        return PROTECTED.format(path=action.path, name=name)
     if action.kind == "write":
         return write_workspace_file(root, action.path, action.content)
     if action.kind == "view":

@@ -414,6 +414,31 @@ def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
     assert missing_path_hint("pytest -q core.py", "[exit code 0]\nok", tmp_path) == ""
 
 
+def test_the_run_contexts_protected_files_are_never_changed_by_the_agent(pool, scripted, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "test_f.py").write_text("from f import f\n\ndef test_f():\n    assert f() == 1\n")
+    (ws / "f.py").write_text("def f():\n    return 0\n")
+    model = scripted(
+        "plan",
+        _json("run", command="python3 -c 'import f; print(f.f())'"),
+        _json("edit", path="test_f.py"),  # to weaken the test: refused, nothing asked for
+        _json("edit", path="f.py"),  # to fix the code
+        "<<<<<<< SEARCH\n    return 0\n=======\n    return 1\n>>>>>>> REPLACE",
+        CHECK,
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke(
+        {"task": "make test_f.py pass"}, context=context(tmp_path, protected=("test_f.py",))
+    )
+    refused = out["trajectory"][1]["observation"]
+    assert refused.startswith("[refused] test_f.py is protected in this task"), refused
+    assert "== 1" in (ws / "test_f.py").read_text()
+    assert (ws / "f.py").read_text() == "def f():\n    return 1\n"
+    assert out["submitted"]
+
+
 def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
     cut = AIMessage(
         '```python\ndef f():\n    return "unterminated',

@@ -180,3 +180,46 @@ def test_commands_that_lose_nothing_run(tmp_path, command, made):
     said = execute_action(Action("command", command=command), box)
     assert "[exit code 0]" in said, said
     assert (tmp_path / "ws" / made).read_text()
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        ("write", "tests/test_add.py"),
+        ("edit", "tests/test_add.py"),
+        ("write", "./tests/../tests/test_add.py"),
+        ("write", "setup.cfg"),
+        ("write", "tests/test_new.py"),  # inside a protected folder, new or not
+    ],
+)
+def test_writes_and_edits_of_protected_files_are_refused_and_change_nothing(tmp_path, action):
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.tools import execute_action
+    from langgraph_mtl.agent.workspace import Replacement
+
+    kind, path = action
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    test = "def test_add():\n    assert add(1, 2) == 3\n"
+    (ws / "tests" / "test_add.py").write_text(test)
+    (ws / "setup.cfg").write_text("[metadata]\n")
+    box = Sandbox(ws, mode="none", protected=("tests", "setup.cfg"))
+    edits = (Replacement("== 3", "== -1"),)
+    said = execute_action(Action(kind, path=path, content="x = 1\n", edits=edits), box)
+    assert said.startswith(f"[refused] {path} is protected in this task"), said
+    assert (ws / "tests" / "test_add.py").read_text() == test
+    assert not (ws / "tests" / "test_new.py").exists()
+    allowed = execute_action(Action("write", path="add.py", content="x = 1\n"), box)
+    assert allowed.startswith("[wrote add.py")
+
+
+@needs_bwrap
+def test_sandboxed_commands_see_protected_files_read_only(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / "tests").mkdir(parents=True)
+    (ws / "tests" / "test_add.py").write_text("ok\n")
+    box = Sandbox(ws, mode="bwrap", timeout=10, protected=("tests/test_add.py",))
+    said = box.run("echo pwned > tests/test_add.py; sed -i s/ok/no/ tests/test_add.py; echo done")
+    assert "done" in said.output
+    assert (ws / "tests" / "test_add.py").read_text() == "ok\n"
+    assert box.run("echo fine > add.py && cat add.py").output.strip() == "fine"

@@ -3,6 +3,7 @@ only allowlisted files are taken from a workspace, and tampering is recorded."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -169,6 +170,34 @@ def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
     rows = list(store.rows())
     assert rows
     assert all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
+
+
+class GuardedDomain(TinyDomain):
+    """TinyDomain tasks that come with a file the agent must leave as it is."""
+
+    def _candidates(self) -> list[Task]:
+        return [
+            dataclasses.replace(t, files={"check.txt": "keep\n"}, protected=("check.txt",))
+            for t in super()._candidates()
+        ]
+
+
+@pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
+def test_a_tasks_protected_files_reach_the_agent_read_only(scripted, pool, tmp_path):
+    store = ResultStore(tmp_path / "results.jsonl")
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [GuardedDomain("alpha")],
+        model=scripted(default=lambda m: solve_tiny(m, then="echo changed > check.txt")),
+        pool=pool,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=3,
+    )
+    rows = list(store.rows())
+    assert rows
+    assert all(r["passed"] and not r["tampered"] for r in rows), rows
 
 
 def test_a_tampering_run_is_never_written_as_a_success_memory(scripted, pool):
