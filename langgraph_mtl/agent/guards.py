@@ -56,6 +56,10 @@ READ_AGAIN = (
     "NOTE: you read exactly this a moment ago; it has not changed. Change the code now: an "
     "edit of {path} that fixes what the task describes (or read other lines, or run the tests)."
 )
+LISTED_AGAIN = (
+    "NOTE: you listed this folder a moment ago; it has not changed. Open the file to fix "
+    "(view PATH, or search for a name), or run the tests."
+)
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 _CHECK = re.compile(  # the command a task says to check with
     r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"
@@ -169,7 +173,9 @@ def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
     if action.kind in ("command", "write") and previous == action.describe():
         return replace(action, note=REPEATED)
     if action.kind in ("view", "search"):
-        shown = [s["action"] for s in trajectory[-READ_MEMORY:]]
+        shown = {s["action"]: s["observation"] for s in trajectory[-READ_MEMORY:]}
         if action.describe() in shown:
-            return replace(action, note=READ_AGAIN.format(path=action.path or "the file"))
+            listed = f"[{action.path} is a directory]" in shown[action.describe()]
+            note = LISTED_AGAIN if listed else READ_AGAIN.format(path=action.path or "the file")
+            return replace(action, note=note)
     return action

@@ -378,6 +378,21 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     assert second.endswith(first)  # the lines are still shown
 
 
+def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folder(
+    pool, scripted, repo
+):
+    model = scripted(
+        "plan", _json("view", path="."), _json("view", path="."), default=_json("submit")
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    first, second = (s["observation"] for s in out["trajectory"][:2])
+    assert first.startswith("[. is a directory]")
+    assert (
+        second.startswith("NOTE: you listed this folder a moment ago") and "edit of" not in second
+    )
+    assert second.endswith(first)
+
+
 def test_the_first_move_on_lines_already_shown_is_an_edit_of_their_file(repo):
     long_files: set[str] = set()  # big.py is too long to be written whole
     first = action_schema(
