@@ -115,10 +115,12 @@ def create_sandbox_tools(
     timeout: float = 60.0,
     max_output_chars: int = 4000,
     hide: Sequence[str] = (),
+    protected: Sequence[str] = (),
 ) -> list[BaseTool]:
     """The agent's operations as tools acting in ``state["workspace"]``: ``bash``,
     ``view_file``, ``search_files``, ``edit_file``, ``write_file`` and ``submit``; ``hide``:
-    more paths the commands must not see."""
+    more paths the commands must not see; ``protected``: workspace files or folders (the
+    tests, say) never written or edited, and read-only to commands under bubblewrap."""
 
     def box(workspace: str) -> Sandbox:
         return Sandbox(
@@ -127,6 +129,7 @@ def create_sandbox_tools(
             timeout=timeout,
             max_output_chars=max_output_chars,
             hidden=hide,
+            protected=protected,
         )
 
     @tool

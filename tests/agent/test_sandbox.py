@@ -194,7 +194,7 @@ def test_commands_that_lose_nothing_run(tmp_path, command, made):
 )
 def test_writes_and_edits_of_protected_files_are_refused_and_change_nothing(tmp_path, action):
     from langgraph_mtl.agent.actions import Action
-    from langgraph_mtl.agent.tools import execute_action
+    from langgraph_mtl.agent.tools import create_sandbox_tools, execute_action
     from langgraph_mtl.agent.workspace import Replacement
 
     kind, path = action
@@ -211,6 +211,16 @@ def test_writes_and_edits_of_protected_files_are_refused_and_change_nothing(tmp_
     assert not (ws / "tests" / "test_new.py").exists()
     allowed = execute_action(Action("write", path="add.py", content="x = 1\n"), box)
     assert allowed.startswith("[wrote add.py")
+    tools = {t.name: t for t in create_sandbox_tools(sandbox="none", protected=("tests",))}
+    state = {"workspace": str(ws)}
+    edit = {"path": "tests/test_add.py", "old": "== 3", "new": "== -1"}
+    assert tools["edit_file"].invoke({**edit, **state}).startswith("[refused]")
+    assert (
+        tools["write_file"]
+        .invoke({"path": "tests/x.py", "content": "1", **state})
+        .startswith("[refused]")
+    )
+    assert (ws / "tests" / "test_add.py").read_text() == test
 
 
 @needs_bwrap
