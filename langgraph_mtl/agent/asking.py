@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from langchain_core.messages import AIMessage, AnyMessage, SystemMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
 from langgraph_mtl.agent.briefing import pointed_files
@@ -23,6 +23,7 @@ from langgraph_mtl.agent.prompts import (
     EMPTY_WRITE,
     JSON_INSTRUCTIONS,
     PROTOCOL_INSTRUCTIONS,
+    SAME_FILE,
 )
 from langgraph_mtl.agent.replies import code_from_reply, not_code, parse_action
 from langgraph_mtl.agent.setup import AgentSetup
@@ -162,6 +163,12 @@ def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tupl
     )
     code = setup.chat.invoke(ask)
     used = reported_tokens(code)
+    current = current_text(workspace, action.path, limit=None)
+    if current.strip() and code_from_reply(str(code.content)).strip() == current.strip():
+        # the same file again (a model at temperature 0 repeats itself): asked once more
+        again = [*ask, code, HumanMessage(SAME_FILE.format(path=action.path))]
+        code = setup.chat.invoke(again)
+        used += reported_tokens(code)
     if code.response_metadata.get("finish_reason") == "length":
         return replace(action, kind="invalid", error=CUT_OFF.format(path=action.path)), used
     content = code_from_reply(str(code.content))

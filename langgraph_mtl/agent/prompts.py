@@ -94,6 +94,11 @@ LINES_REQUEST = (
     "changed as needed) in one fenced code block."
 )
 EMPTY_WRITE = "the content given for {path} was empty, so nothing was written"
+SAME_FILE = (
+    "That is exactly what {path} holds now, and the run shows it is not right yet. Reply with "
+    "the corrected complete file in one fenced code block: change what the output shows is "
+    "wrong."
+)
 CUT_OFF = (
     "the content of {path} was cut off at the length limit, so it was not written: write a "
     "shorter file, or edit the part that must change"

@@ -378,6 +378,26 @@ def test_running_the_failed_command_again_rewrites_the_file_instead(pool, script
     assert out["submitted"]
 
 
+def test_a_rewrite_that_repeats_the_file_is_asked_for_once_more(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="f.py"),
+        "```python\nraise SystemExit(2)\n```",
+        _json("run", command="python3 f.py"),
+        _json("run", command="python3 f.py"),  # the same failing command: the file again
+        "```python\nraise SystemExit(2)\n```",  # at temperature 0, the same file
+        "```python\nprint('fixed')\n```",  # told so, a change
+        _json("run", command="python3 f.py"),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    assert "That is exactly what f.py holds now" in model.calls[6][-1].content
+    assert out["trajectory"][2]["action"].startswith("write_file f.py\nprint('fixed')")
+    assert "fixed" in out["trajectory"][3]["observation"]
+    assert out["submitted"]
+
+
 def test_a_command_naming_a_missing_file_says_where_files_are_and_forces_no_rewrite(
     pool, scripted, tmp_path
 ):
