@@ -69,7 +69,6 @@ _CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|not found")
 _PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
 MISSING = "NOTE: there is no {path} in the workspace"
-_MISSING_NOTE = re.compile(r"^NOTE: there is no \S+ in the workspace", re.MULTILINE)
 
 
 def action_schema(
@@ -120,8 +119,6 @@ def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
         return action
     last = trajectory[-1]
     if last["action"] != action.command or not _FAILED.search(last["observation"]):
-        return action
-    if _MISSING_NOTE.search(last["observation"]):  # a wrong path: no rewrite fixes that
         return action
     written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
     if not written:

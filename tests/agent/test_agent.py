@@ -398,15 +398,14 @@ def test_a_rewrite_that_repeats_the_file_is_asked_for_once_more(pool, scripted, 
     assert out["submitted"]
 
 
-def test_a_command_naming_a_missing_file_says_where_files_are_and_forces_no_rewrite(
-    pool, scripted, tmp_path
-):
+def test_a_command_naming_a_missing_file_says_where_files_are(pool, scripted, tmp_path):
     model = scripted(
         "plan",
         _json("write_file", path="solution.py"),
         "```python\ndef pairs(l):\n    return True\n```",
         _json("run", command="python pairs.py"),  # the function's name, not the file's
-        _json("run", command="python pairs.py"),  # again: still no file to rewrite for it
+        _json("run", command="python pairs.py"),  # again: the file written last, asked again
+        "```python\ndef pairs(l):\n    return False\n```",
         _json("run", command="python solution.py"),
         _json("submit"),
     )
@@ -415,9 +414,9 @@ def test_a_command_naming_a_missing_file_says_where_files_are_and_forces_no_rewr
     wrong, again, right = out["trajectory"][1:4]
     note = "NOTE: there is no pairs.py in the workspace; it holds: solution.py."
     assert note in wrong["observation"]
-    assert again["action"] == "python pairs.py"  # not turned into a rewrite of solution.py
+    assert again["action"].startswith("write_file solution.py")
+    assert note in str(model.calls[5][-1].content)  # the writer saw where the files are
     assert right["action"] == "python solution.py"
-    assert (tmp_path / "ws" / "solution.py").read_text().startswith("def pairs(l):")
     assert out["submitted"]
 
 
