@@ -155,12 +155,13 @@ def solve_and_tamper(messages):
     return solve_tiny(messages, then="touch x.pth")
 
 
-def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
+def _zero_shot_rows(domain, model, pool, tmp_path) -> list[dict]:
+    """The rows of a zero-shot run of ``domain`` with a scripted ``model``."""
     store = ResultStore(tmp_path / "results.jsonl")
     run_condition(
         CONDITIONS["zero-shot"],
-        [TinyDomain("alpha")],
-        model=scripted(default=solve_and_tamper),
+        [domain],
+        model=model,
         pool=pool,
         store=store,
         attempts=1,
@@ -169,6 +170,11 @@ def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
     )
     rows = list(store.rows())
     assert rows
+    return rows
+
+
+def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
+    rows = _zero_shot_rows(TinyDomain("alpha"), scripted(default=solve_and_tamper), pool, tmp_path)
     assert all(not r["passed"] and r["tampered"] == ["added x.pth"] for r in rows)
 
 
@@ -184,19 +190,8 @@ class GuardedDomain(TinyDomain):
 
 @pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
 def test_a_tasks_protected_files_reach_the_agent_read_only(scripted, pool, tmp_path):
-    store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(
-        CONDITIONS["zero-shot"],
-        [GuardedDomain("alpha")],
-        model=scripted(default=lambda m: solve_tiny(m, then="echo changed > check.txt")),
-        pool=pool,
-        store=store,
-        attempts=1,
-        split="all",
-        step_limit=3,
-    )
-    rows = list(store.rows())
-    assert rows
+    model = scripted(default=lambda m: solve_tiny(m, then="echo changed > check.txt"))
+    rows = _zero_shot_rows(GuardedDomain("alpha"), model, pool, tmp_path)
     assert all(r["passed"] and not r["tampered"] for r in rows), rows
 
 
