@@ -16,8 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from langgraph_mtl.agent.editing import Replacement
 from langgraph_mtl.agent.prompts import SUBMIT_WORD
-from langgraph_mtl.agent.workspace import Replacement
 
 __all__ = [
     "MAX_COMMAND",

@@ -17,6 +17,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
 from langgraph_mtl.agent.briefing import pointed_files
+from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, parse_replacements
 from langgraph_mtl.agent.guards import action_schema, repair_of
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
@@ -29,7 +30,6 @@ from langgraph_mtl.agent.replies import code_from_reply, not_code, parse_action
 from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import CodingAgentState
 from langgraph_mtl.agent.tools import workspace_digest
-from langgraph_mtl.agent.workspace import MAX_REWRITE_CHARS, parse_replacements
 from langgraph_mtl.agent.writing import (
     current_text,
     edit_messages,

@@ -23,8 +23,8 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from langgraph_mtl.agent.actions import Action
+from langgraph_mtl.agent.editing import Replacement, parse_replacements
 from langgraph_mtl.agent.prompts import NOT_CODE, SUBMIT_WORD
-from langgraph_mtl.agent.workspace import Replacement, parse_replacements
 
 __all__ = ["code_from_reply", "format_error", "not_code", "parse_action"]
 

@@ -20,17 +20,16 @@ from langgraph.prebuilt import InjectedState
 
 from langgraph_mtl.agent.actions import Action
 from langgraph_mtl.agent.clobbering import clobbered_input
-from langgraph_mtl.agent.replies import code_from_reply
-from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
-from langgraph_mtl.agent.workspace import (
+from langgraph_mtl.agent.editing import (
     Replacement,
     apply_replacements,
     replace_definitions,
     replace_lines,
-    search_workspace,
-    view_file,
     write_file,
 )
+from langgraph_mtl.agent.replies import code_from_reply
+from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.workspace import search_workspace, view_file
 
 __all__ = [
     "create_sandbox_tools",
@@ -57,7 +56,7 @@ def workspace_digest(workspace: str | Path, *, max_files: int = 5000) -> str:
 
 
 def write_workspace_file(workspace: str | Path, path: str, content: str) -> str:
-    """Write a whole file inside ``workspace`` (see :func:`.workspace.write_file`; a reply
+    """Write a whole file inside ``workspace`` (see :func:`.editing.write_file`; a reply
     wrapped in a markdown fence is unwrapped) and describe what happened."""
     if content.lstrip().startswith("```"):  # small models wrap the file in a markdown fence
         content = code_from_reply(content)

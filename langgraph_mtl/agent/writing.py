@@ -17,9 +17,10 @@ from pathlib import Path
 
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
+from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.prompts import CONTENT_REQUEST, EDIT_REQUEST, LINES_REQUEST, WRITER_SYSTEM
-from langgraph_mtl.agent.workspace import MAX_REWRITE_CHARS, numbered
+from langgraph_mtl.agent.workspace import numbered
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = ["WRITER_SYSTEM", "current_text", "edit_messages", "editable_region", "writer_messages"]

@@ -20,18 +20,11 @@ from langgraph_mtl.agent import (
 )
 from langgraph_mtl.agent.actions import AgentAction
 from langgraph_mtl.agent.briefing import pointed_files
+from langgraph_mtl.agent.editing import Replacement, apply_replacements, replace_lines, write_file
 from langgraph_mtl.agent.guards import action_schema
 from langgraph_mtl.agent.replies import parse_action
 from langgraph_mtl.agent.routing import stuck
-from langgraph_mtl.agent.workspace import (
-    Replacement,
-    apply_replacements,
-    outline,
-    replace_lines,
-    search_workspace,
-    view_file,
-    write_file,
-)
+from langgraph_mtl.agent.workspace import outline, search_workspace, view_file
 
 BUG_LINE = 1503
 

@@ -194,8 +194,8 @@ def test_commands_that_lose_nothing_run(tmp_path, command, made):
 )
 def test_writes_and_edits_of_protected_files_are_refused_and_change_nothing(tmp_path, action):
     from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.editing import Replacement
     from langgraph_mtl.agent.tools import create_sandbox_tools, execute_action
-    from langgraph_mtl.agent.workspace import Replacement
 
     kind, path = action
     ws = tmp_path / "ws"

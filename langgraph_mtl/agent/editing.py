@@ -1,0 +1,219 @@
+"""How the agent changes files in its workspace: exact search/replace blocks, whole functions
+put in place of their names', a range of lines, or a whole file when it is new or small.
+
+A file too long to be shown or rewritten in one reply is never rewritten whole: it is changed
+by edits, which say clearly when their search text is not found or not unique.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from langgraph_mtl.agent.dropping import dropped_definitions
+from langgraph_mtl.agent.workspace import definitions, inside, read_text
+
+__all__ = [
+    "MAX_REWRITE_CHARS",
+    "Replacement",
+    "apply_replacements",
+    "parse_replacements",
+    "replace_definitions",
+    "replace_lines",
+    "write_file",
+]
+
+MAX_REWRITE_CHARS = 6_000  # about 1,500 tokens: what one reply of the local model can hold
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One edit: the exact text ``old`` (unique in the file) becomes ``new``."""
+
+    old: str
+    new: str
+
+
+_BLOCK = re.compile(
+    r"^<{5,9} ?SEARCH[^\n]*\n(.*?)^={5,9}[ \t]*\n(.*?)^>{5,9} ?REPLACE[^\n]*$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def parse_replacements(reply: str) -> list[Replacement]:
+    """The search/replace blocks of a reply::
+
+    <<<<<<< SEARCH
+    exact lines now in the file
+    =======
+    the lines that replace them
+    >>>>>>> REPLACE
+    """
+    return [Replacement(old, new) for old, new in _BLOCK.findall(reply)]
+
+
+def _locate(text: str, old: str) -> tuple[int, int] | str:
+    """Where ``old`` stands in ``text`` (once), or why it cannot be used. Exact first; then
+    line by line ignoring trailing spaces and a common indentation difference."""
+    count = text.count(old)
+    if count == 1:
+        start = text.index(old)
+        return start, start + len(old)
+    if count > 1:
+        return f"the search text appears {count} times; include more lines to make it unique"
+    lines, wanted = text.splitlines(keepends=True), old.rstrip("\n").splitlines()
+    if not wanted:
+        return "the search text is empty"
+    stripped = [w.strip() for w in wanted]
+    found = [
+        i
+        for i in range(len(lines) - len(wanted) + 1)
+        if [line.strip() for line in lines[i : i + len(wanted)]] == stripped
+    ]
+    if len(found) == 1:
+        start = sum(len(line) for line in lines[: found[0]])
+        return start, start + sum(len(line) for line in lines[found[0] : found[0] + len(wanted)])
+    if len(found) > 1:
+        return f"the search text appears {len(found)} times; include more lines to make it unique"
+    return "the search text was not found; copy the lines exactly as the file shows them"
+
+
+def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replacement]) -> str:
+    """Apply every edit to ``path`` or none: each search text must stand exactly once."""
+    target = inside(workspace, path)
+    if isinstance(target, str):
+        return target
+    if not edits:
+        return (
+            "[edit refused] no SEARCH/REPLACE block found: give one or more blocks of\n"
+            "<<<<<<< SEARCH\n(exact lines now in the file)\n=======\n(their replacement)\n"
+            ">>>>>>> REPLACE"
+        )
+    if not target.is_file():
+        return f"[edit refused] {path} does not exist; write it as a new file instead"
+    text = read_text(target, path)
+    if text is None:
+        return f"[edit refused] {path} is not a text file"
+    for number, edit in enumerate(edits, start=1):
+        where = _locate(text, edit.old)
+        if isinstance(where, str):
+            return f"[edit refused] block {number} in {path}: {where}; nothing was changed"
+        start, end = where
+        text = text[:start] + edit.new + text[end:]
+    target.write_text(text, encoding="utf-8")
+    return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
+
+
+def _python_definitions(text: str) -> dict[str, list[tuple[int, int, int]]]:
+    """Each function or class of a Python text by name: (first line with decorators, last
+    line, indentation), methods included."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    found: dict[str, list[tuple[int, int, int]]] = {}
+    for node, _ in definitions(tree.body, 0):
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        found.setdefault(node.name, []).append(
+            (first, node.end_lineno or node.lineno, node.col_offset)
+        )
+    return found
+
+
+def _reindent(lines: list[str], was: int, becomes: int) -> list[str]:
+    """Lines moved from an indentation of ``was`` columns to ``becomes``."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            out.append("\n")
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        out.append(" " * becomes + line[min(lead, was) :])
+    if out and not out[-1].endswith("\n"):
+        out[-1] += "\n"
+    return out
+
+
+def replace_definitions(workspace: str | Path, path: str, code: str) -> str | None:
+    """Replace the Python functions or classes ``code`` defines with the same names in
+    ``path`` (each must stand once there); None when ``code`` defines none of them (another
+    edit format must say what to change)."""
+    target = inside(workspace, path)
+    if isinstance(target, str) or not path.endswith(".py") or not target.is_file():
+        return None
+    text = read_text(target, path)
+    if text is None:
+        return None
+    given = _python_definitions(code)
+    present = _python_definitions(text)
+    lines = text.splitlines(keepends=True)
+    code_lines = code.splitlines(keepends=True)
+    changes = []
+    for name, spans in given.items():
+        if len(present.get(name, [])) != 1 or len(spans) != 1:
+            continue
+        (start, end, indent), (new_start, new_end, new_indent) = present[name][0], spans[0]
+        body = _reindent(code_lines[new_start - 1 : new_end], new_indent, indent)
+        changes.append((start, end, body, name))
+    if not changes:
+        return None
+    for start, end, body, _ in sorted(changes, reverse=True):  # from the bottom: lines stay put
+        lines[start - 1 : end] = body
+    target.write_text("".join(lines), encoding="utf-8")
+    names = ", ".join(name for *_, name in changes)
+    return f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
+
+
+def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: str) -> str:
+    """Replace lines ``start``-``end`` (1-based, inclusive) of ``path`` with ``new``."""
+    target = inside(workspace, path)
+    if isinstance(target, str):
+        return target
+    text = read_text(target, path) if target.is_file() else None
+    if text is None:
+        return f"[edit refused] {path} is not an existing text file"
+    lines = text.splitlines(keepends=True)
+    if not 1 <= start <= end <= len(lines):
+        return f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it"
+    body = new if new.endswith("\n") or not new else new + "\n"
+    lines[start - 1 : end] = [body] if body else []
+    target.write_text("".join(lines), encoding="utf-8")
+    return f"[edited {path}: lines {start}-{end} replaced; {len(''.join(lines).splitlines())} lines now]"
+
+
+def write_file(workspace: str | Path, path: str, content: str) -> str:
+    """Write a whole file: a new one, or an existing one short enough to be shown and rewritten
+    in one reply; a longer existing file, or a rewrite dropping a top-level definition, is
+    refused (change it with edits), and a write of exactly what the file holds says so."""
+    target = inside(workspace, path)
+    if isinstance(target, str):
+        return target
+    if target.is_dir():
+        return f"[refused] {path} is a directory; give a file path"
+    if target.is_file() and target.stat().st_size > MAX_REWRITE_CHARS:
+        size = target.stat().st_size
+        return (
+            f"[refused] {path} exists and has {size} characters, too long to rewrite whole "
+            "without losing what you have not seen: view the part to change and edit it"
+        )
+    lines = content.count("\n") + (not content.endswith("\n") and bool(content))
+    if target.is_file() and target.read_text(encoding="utf-8", errors="replace") == content:
+        return (
+            f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
+            "Change what the last output shows is wrong."
+        )
+    dropped = (
+        dropped_definitions(read_text(target, path) or "", content) if target.is_file() else []
+    )
+    if dropped:
+        return (
+            f"[refused] this rewrite of {path} drops {', '.join(dropped)}, which the file "
+            "defines now, so nothing was written (callers and tests use those names). Write "
+            "the whole file again with each of them, or change one part with edit."
+        )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(content, encoding="utf-8")
+    return f"[wrote {path}: {lines} lines, {len(content)} characters]"
