@@ -148,22 +148,21 @@ def _memories(setup: AgentSetup, state: CodingAgentState) -> str:
 
 def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[Action, int]:
     """A write's content from the focused call; a file too long to rewrite is refused first."""
-    workspace = state["workspace"]
-    if len(current_text(workspace, action.path, limit=None)) > MAX_REWRITE_CHARS:
+    current = current_text(state["workspace"], action.path, limit=None)
+    if len(current) > MAX_REWRITE_CHARS:
         # a long file is never rewritten whole: the change is asked for as an edit instead
         as_edit = replace(action, kind="edit", note=LONG_FILE_EDITED.format(path=action.path))
         return _edit(setup, as_edit, state)
     ask = writer_messages(
         task=state["task"],
         path=action.path,
-        current=current_text(workspace, action.path),
+        current=current,  # short enough to be shown whole
         reason=action.thought,
         trajectory=state.get("trajectory", []),
         memory_prompt=_memories(setup, state),
     )
     code = setup.chat.invoke(ask)
     used = reported_tokens(code)
-    current = current_text(workspace, action.path, limit=None)
     if current.strip() and code_from_reply(str(code.content)).strip() == current.strip():
         # the same file again (a model at temperature 0 repeats itself): asked once more
         again = [*ask, code, HumanMessage(SAME_FILE.format(path=action.path))]
