@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph_mtl.agent.actions import Action, from_agent_action
 from langgraph_mtl.agent.briefing import pointed_files
 from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, parse_replacements
-from langgraph_mtl.agent.guards import action_schema, repair_of
+from langgraph_mtl.agent.guards import action_schema, failed_in_code, repair_of
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
     EMPTY_WRITE,
@@ -163,8 +163,10 @@ def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tupl
     )
     code = setup.chat.invoke(ask)
     used = reported_tokens(code)
-    if current.strip() and code_from_reply(str(code.content)).strip() == current.strip():
-        # the same file again (a model at temperature 0 repeats itself): asked once more
+    same = code_from_reply(str(code.content)).strip() == current.strip()
+    if current.strip() and same and failed_in_code(state.get("trajectory", [])):
+        # the same file again after a failure it may cause (a model at temperature 0 repeats
+        # itself): asked once more
         again = [*ask, code, HumanMessage(SAME_FILE.format(path=action.path))]
         code = setup.chat.invoke(again)
         used += reported_tokens(code)

@@ -29,6 +29,7 @@ __all__ = [
     "REPEATED",
     "action_schema",
     "check_hint",
+    "failed_in_code",
     "missing_path_hint",
     "noted_repeat",
     "questioned_submit",
@@ -69,6 +70,11 @@ _CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|not found")
 _PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
 MISSING = "NOTE: there is no {path} in the workspace"
+_MISSING_PREFIX = MISSING.split("{", 1)[0]
+GONE_AGAIN = (
+    "NOTE: you were just told {path} does not exist; it still does not. Open a file that "
+    "exists (view . lists them), or search for a name."
+)
 
 
 def action_schema(
@@ -112,13 +118,23 @@ def questioned_submit(
     return action, None
 
 
+def failed_in_code(trajectory: Sequence[Step]) -> bool:
+    """Whether the last step carried out was a failing command that the code may have caused:
+    not one that failed because a file it named does not exist (no rewrite mends that)."""
+    done = [s for s in trajectory if not s["action"].startswith(INVALID)]
+    if not done:
+        return False
+    observation = done[-1]["observation"]
+    return bool(_FAILED.search(observation)) and _MISSING_PREFIX not in observation
+
+
 def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
     """A run of the command that just failed, with nothing changed since, becomes a rewrite
-    of the file written last (the writer then sees the failure); any other action stands."""
+    of the file written last (the writer then sees the failure), unless it failed on a file
+    that does not exist; any other action stands."""
     if action.kind != "command" or not trajectory:
         return action
-    last = trajectory[-1]
-    if last["action"] != action.command or not _FAILED.search(last["observation"]):
+    if trajectory[-1]["action"] != action.command or not failed_in_code(trajectory[-1:]):
         return action
     written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
     if not written:
@@ -172,7 +188,14 @@ def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
     if action.kind in ("view", "search"):
         shown = {s["action"]: s["observation"] for s in trajectory[-READ_MEMORY:]}
         if action.describe() in shown:
-            listed = f"[{action.path} is a directory]" in shown[action.describe()]
-            note = LISTED_AGAIN if listed else READ_AGAIN.format(path=action.path or "the file")
-            return replace(action, note=note)
+            return replace(action, note=_read_again(action, shown[action.describe()]))
     return action
+
+
+def _read_again(action: Action, shown: str) -> str:
+    """The note on a read repeated: a folder listed, a file that does not exist, or a file."""
+    if f"[{action.path} is a directory]" in shown:
+        return LISTED_AGAIN
+    if shown.startswith("[error]") and "does not exist" in shown:
+        return GONE_AGAIN.format(path=action.path)
+    return READ_AGAIN.format(path=action.path or "the file")

@@ -404,8 +404,7 @@ def test_a_command_naming_a_missing_file_says_where_files_are(pool, scripted, tm
         _json("write_file", path="solution.py"),
         "```python\ndef pairs(l):\n    return True\n```",
         _json("run", command="python pairs.py"),  # the function's name, not the file's
-        _json("run", command="python pairs.py"),  # again: the file written last, asked again
-        "```python\ndef pairs(l):\n    return False\n```",
+        _json("run", command="python pairs.py"),  # again: no rewrite mends a missing file
         _json("run", command="python solution.py"),
         _json("submit"),
     )
@@ -414,10 +413,42 @@ def test_a_command_naming_a_missing_file_says_where_files_are(pool, scripted, tm
     wrong, again, right = out["trajectory"][1:4]
     note = "NOTE: there is no pairs.py in the workspace; it holds: solution.py."
     assert note in wrong["observation"]
-    assert again["action"].startswith("write_file solution.py")
-    assert note in str(model.calls[5][-1].content)  # the writer saw where the files are
+    assert again["action"] == "python pairs.py"  # the right file is not rewritten
+    assert again["observation"].startswith("NOTE: this repeats your previous action")
+    assert note in again["observation"]
+    assert (tmp_path / "ws" / "solution.py").read_text() == "def pairs(l):\n    return True\n"
     assert right["action"] == "python solution.py"
     assert out["submitted"]
+
+
+def test_a_rewrite_after_a_missing_file_is_not_pushed_to_change_the_file(pool, scripted, tmp_path):
+    model = scripted(
+        "plan",
+        _json("write_file", path="solution.py"),
+        "```python\nprint('ok')\n```",
+        _json("run", command="python pairs.py"),  # fails: no such file
+        _json("write_file", path="solution.py"),
+        "```python\nprint('ok')\n```",  # the same, correct file: written as it is
+        _json("run", command="python solution.py"),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write solution.py"}, context=context(tmp_path))
+    assert not any("That is exactly what" in str(m.content) for c in model.calls for m in c)
+    assert out["trajectory"][2]["action"].startswith("write_file solution.py\nprint('ok')")
+    assert "ok" in out["trajectory"][3]["observation"]
+    assert out["submitted"]
+
+
+def test_viewing_a_missing_file_again_says_it_does_not_exist(tmp_path):
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.guards import noted_repeat
+
+    view = Action("view", path="test_solution.py")
+    gone = "[error] test_solution.py does not exist (search for its name to find it)"
+    noted = noted_repeat(view, [{"thought": "", "action": view.describe(), "observation": gone}])
+    assert noted.note.startswith("NOTE: you were just told test_solution.py does not exist")
+    assert "edit of" not in noted.note
 
 
 def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
