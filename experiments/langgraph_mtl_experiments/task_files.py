@@ -34,10 +34,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from langgraph_mtl.agent.sandbox import Sandbox
-from langgraph_mtl_experiments.tasks import Domain, Task, first_usable, verify_sandbox
+from langgraph_mtl_experiments.tasks import (
+    Domain,
+    Task,
+    first_usable,
+    outside_workspace,
+    verify_sandbox,
+)
 from langgraph_mtl_experiments.verifiers.script import ScriptCheck
 
 __all__ = ["TaskFileDomain", "TaskSpec", "read_task_file"]
@@ -64,6 +70,17 @@ class TaskSpec(BaseModel):
     split: Literal["source", "eval"] | None = None
     tags: list[str] = Field(default_factory=list)
     kind: Literal["function", "repository"] = "function"
+
+    @field_validator("solution_files", "protected", "files", "reference_files")
+    @classmethod
+    def _inside(cls, value: Any) -> Any:
+        """Every path a task names is relative and stays inside the workspace."""
+        for name in value:
+            if why := outside_workspace(name):
+                raise ValueError(
+                    f"{name!r} {why}: name a path inside the workspace, like 'src/a.py'"
+                )
+        return value
 
 
 def _problem(error: ValidationError) -> str:

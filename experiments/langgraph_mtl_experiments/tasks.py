@@ -16,7 +16,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode, bubblewrap_available
@@ -31,6 +31,7 @@ __all__ = [
     "Task",
     "cache_dir",
     "first_usable",
+    "outside_workspace",
     "python_first",
     "heredoc",
     "ship_lists",
@@ -103,6 +104,8 @@ class Task:
             if done.exit_code != 0:
                 raise RuntimeError(f"{self.task_id}: workspace setup failed: {done.output[-500:]}")
         for name, content in (self.files if files is None else files).items():
+            if why := outside_workspace(name):
+                raise ValueError(f"{self.task_id}: file {name!r} {why}")
             path = root / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(content)
@@ -274,6 +277,18 @@ def first_usable(
 def cache_dir() -> Path:
     """Where verification verdicts are cached (``$MTL_HOME/cache``, default ``.mtl/cache``)."""
     return mtl_home() / "cache"
+
+
+def outside_workspace(name: str) -> str:
+    """Why a path a task names is not a path inside the workspace, or ``""`` when it is."""
+    parts = PurePosixPath(name).parts
+    if not name.strip() or "\0" in name or parts in ((), (".",)):
+        return "is not a file path"
+    if PurePosixPath(name).is_absolute():
+        return "is absolute"
+    if ".." in parts:
+        return "leaves the workspace through '..'"
+    return ""
 
 
 def verify_sandbox() -> SandboxMode:

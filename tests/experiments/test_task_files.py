@@ -71,6 +71,38 @@ def test_a_malformed_task_file_gets_one_line_per_bad_line_and_its_good_tasks_sti
     ]
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("solution_files", ["../outside.py"], "leaves the workspace through '..'"),
+        ("solution_files", ["/etc/passwd"], "is absolute"),
+        ("protected", ["tests/../../x"], "leaves the workspace through '..'"),
+        ("files", {"../../escape.txt": "x"}, "leaves the workspace through '..'"),
+        ("reference_files", {"/tmp/x.py": "x"}, "is absolute"),
+        ("solution_files", [""], "is not a file path"),
+    ],
+)
+def test_a_task_naming_a_path_outside_its_workspace_is_refused(tmp_path, field, value, why):
+    bad = {**GOOD, "id": "bad", "verify": "true", field: value}
+    path = _write(tmp_path / "mine.jsonl", [bad, {**GOOD, "verify": "true"}])
+    _, specs, problems = read_task_file(path)
+    assert len(problems) == 1 and problems[0].startswith(f"mine.jsonl:1: {field}")
+    assert why in problems[0] and "name a path inside the workspace" in problems[0]
+    assert not (tmp_path.parent / "escape.txt").exists()
+    assert [s.id for s in specs] == ["t1"]  # the good line still loads
+
+
+def test_preparing_a_workspace_never_writes_outside_it(tmp_path):
+    from langgraph_mtl_experiments.tasks import Task
+
+    task = Task("d", "t", "i", {"../escape.txt": "x"}, verifier=None)  # type: ignore[arg-type]
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with pytest.raises(ValueError, match="leaves the workspace"):
+        task.prepare(ws)
+    assert not (tmp_path / "escape.txt").exists()
+
+
 def test_each_task_is_checked_when_first_used_and_dropped_with_the_reason(
     tmp_path, monkeypatch, caplog
 ):
