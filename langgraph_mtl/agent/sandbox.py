@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -23,12 +24,18 @@ from pathlib import Path
 from typing import Literal
 
 from langgraph_mtl.home import mtl_home
+from langgraph_mtl.hygiene.redaction import redact
 
 __all__ = ["CommandResult", "Sandbox", "bubblewrap_available", "hidden_paths"]
 
 log = logging.getLogger(__name__)
 
 SandboxMode = Literal["auto", "bwrap", "none"]
+# a variable named for a secret (OPENAI_API_KEY, PGPASSWORD, AWS_SECRET_ACCESS_KEY, GH_TOKEN)
+_SECRET_NAME = re.compile(
+    r"(?i)(?:^|_)(?:\w*KEY|\w*TOKEN|\w*SECRETS?|\w*PASS(?:WORD|WD|PHRASE)|PASS|CREDENTIALS?|"
+    r"CREDS|AUTH|COOKIE|SESSION|PRIVATE|DSN|(?<=_)PWD)(?:_|$)"
+)
 _warned: list[bool] = []  # warn once per process about unsandboxed commands
 
 
@@ -211,7 +218,7 @@ class Sandbox:
         ]
 
     def _environment(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_TOKEN"))}
+        env = {k: v for k, v in os.environ.items() if not _secret(k, v)}
         home = Path.home()
         for var, folder in (("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")):
             if var not in env and (home / folder).is_dir():  # toolchains stay usable
@@ -258,3 +265,9 @@ class Sandbox:
         text, truncated = _truncate(raw.decode("utf-8", "replace"), self.max_output_chars)
         code = None if timed_out else proc.returncode
         return CommandResult(exit_code=code, output=text, timed_out=timed_out, truncated=truncated)
+
+
+def _secret(name: str, value: str) -> bool:
+    """Whether a variable of this process holds a secret (by its name, or its value's shape:
+    a provider key, a token, credentials in a URL), so commands never see it."""
+    return bool(_SECRET_NAME.search(name)) or bool(redact(value).kinds)

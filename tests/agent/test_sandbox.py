@@ -117,9 +117,26 @@ def test_sandboxed_command_cannot_reach_the_network(tmp_path):
         server.close()
 
 
-def test_api_keys_are_not_passed_to_commands(tmp_path, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
-    assert "sk-secret" not in Sandbox(tmp_path, mode="none").run("env").output
+SECRETS = {  # named for a secret, or shaped like one whatever its name
+    "OPENAI_API_KEY": "sk-secret-1",
+    "PGPASSWORD": "secret-2",
+    "AWS_SECRET_ACCESS_KEY": "secret-3",
+    "MY_SERVICE_SECRET": "secret-4",
+    "GH_TOKEN": "secret-5",
+    "MYSQL_PWD": "secret-6",
+    "DEPLOY_CREDENTIALS": "secret-7",
+    "UPSTREAM": "postgres://admin:secret-8@db.internal/app",
+    "SOMETHING": "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+}
+
+
+def test_secrets_of_the_host_process_are_not_passed_to_commands(tmp_path, monkeypatch):
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("MY_TOOL_HOME", "/opt/tool")  # an ordinary variable stays
+    seen = Sandbox(tmp_path, mode="none").run("env").output
+    assert [name for name, value in SECRETS.items() if value in seen or name in seen] == []
+    assert "MY_TOOL_HOME=/opt/tool" in seen and "PATH=" in seen
 
 
 @needs_bwrap
