@@ -9,6 +9,7 @@ domains, and abstraction-score re-weighting.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from langgraph_mtl.memory.records import MemoryType
@@ -129,6 +130,11 @@ SWEEPS: dict[str, list[Condition]] = {
 def fixed_condition(path: str) -> Condition:
     """The condition that gives each task the memories a file lists for it (``fixed:PATH``; a
     line per task: ``{"task_id": ..., "memories": [records or {"content", "domain", ...}]}``)."""
+    if not Path(path).is_file():
+        raise ValueError(
+            f"fixed:{path}: no such file; give a JSON-lines file of memories per task "
+            "(`mtl experiment twins OUT` writes one)"
+        )
     stem = path.rsplit("/", 1)[-1].removesuffix(".jsonl")
     return Condition(f"fixed-{stem}", ("insight",), given="file", given_file=path)
 

@@ -126,8 +126,14 @@ class TaskFileDomain(Domain):
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).resolve()
         if not self.path.is_file():
-            raise ValueError(f"--tasks: {path} is not a file")
+            raise ValueError(f"{path} is not a file")
         self.name, self.specs, self.problems = read_task_file(self.path)
+        if not self.specs:
+            first = f" (first: {self.problems[0]})" if self.problems else ""
+            raise ValueError(
+                f"{path} holds no task: {len(self.problems)} malformed lines{first}; "
+                "each line is one JSON task with id, instruction, solution_files and verify"
+            )
         self._said: set[str] = set()
         from langgraph_mtl.memory.records import validate_domain
 

@@ -469,6 +469,8 @@ def test_conditions_and_sweeps_resolve_by_name_and_reject_unknown_ones():
         resolve_conditions("mtl-everything")
     with pytest.raises(ValueError, match="pool_fraction"):
         Condition("bad", ("insight",), pool_fraction=0)
+    with pytest.raises(ValueError, match=r"fixed:/nowhere/given\.jsonl: no such file"):
+        resolve_conditions("zero-shot,fixed:/nowhere/given.jsonl")  # before any model starts
 
 
 def test_without_a_key_nothing_goes_to_langsmith(stocked, scripted, tmp_path, monkeypatch):

@@ -92,6 +92,20 @@ def test_a_task_naming_a_path_outside_its_workspace_is_refused(tmp_path, field, 
     assert [s.id for s in specs] == ["t1"]  # the good line still loads
 
 
+def test_a_file_holding_no_task_is_an_error_naming_it_not_an_empty_domain(tmp_path, capsys):
+    path = _write(tmp_path / "notes.jsonl", ["root:x:0:0:root:/root:/bin/bash", "{}"])
+    with pytest.raises(ValueError, match="holds no task"):
+        TaskFileDomain(path)
+    result = run_cli(
+        capsys, "experiment", "run", "--out", str(tmp_path / "out"), "--tasks", str(path)
+    )
+    assert result.code == 2
+    assert f"--tasks: {path} holds no task: 2 malformed lines (first: notes.jsonl:1: not JSON" in (
+        result.err
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_preparing_a_workspace_never_writes_outside_it(tmp_path):
     from langgraph_mtl_experiments.tasks import Task
 

@@ -192,7 +192,10 @@ def task_file_domains(tasks: str) -> list[Any]:
         try:
             found.append(TaskFileDomain(path))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise CliError(f"--tasks {path}: {exc}", code=2) from None
+            said = str(exc).removeprefix("--tasks: ")
+            raise CliError(
+                f"--tasks: {said if path in said else f'{path}: {said}'}", code=2
+            ) from None
     return found
 
 
