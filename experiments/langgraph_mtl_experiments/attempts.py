@@ -24,6 +24,7 @@ from langgraph_mtl._files import append_json_line
 from langgraph_mtl.agent import AgentContext, Limits
 from langgraph_mtl.agent.setup import EditFormat
 from langgraph_mtl.home import mtl_home
+from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.memory.trajectory import Step
 from langgraph_mtl_experiments.domains import Domain, Task
 
@@ -97,11 +98,17 @@ def _inputs(task: Task) -> dict[str, str]:
 
 
 def brief_trace(trajectory: Sequence[Step], chars: int = 240) -> list[list[str]]:
-    """Each step's action and observation, shortened: enough to read a run one by one."""
+    """Each step's action and observation, shortened and with secrets redacted: enough to
+    read a run one by one (results rows are kept and shared)."""
     return [
-        [str(s.get("action", ""))[:chars], str(s.get("observation", ""))[:chars]]
+        [_shown(s.get("action", ""), chars), _shown(s.get("observation", ""), chars)]
         for s in trajectory
     ]
+
+
+def _shown(text: object, chars: int) -> str:
+    """The start of a step's text, redacted before it is cut (a secret across the cut goes)."""
+    return redact(str(text)[: chars * 4]).text[:chars]
 
 
 def action_counts(trajectory: Sequence[Step]) -> dict[str, int]:
@@ -241,7 +248,7 @@ def attempt_task(
             "seconds": round(time.monotonic() - started, 2),
             "receipts": state.get("memory_receipts", []),
             "memory_status": state.get("memory_status", ""),
-            "verification": str(state.get("verification", ""))[-1500:],
+            "verification": redact(str(state.get("verification", ""))[-3000:]).text[-1500:],
             "tampered": list(state.get("tampered", [])),
             "written": state.get("memory_written", []),
             "actions": action_counts(state.get("trajectory", [])),

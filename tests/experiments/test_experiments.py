@@ -601,3 +601,17 @@ def test_stored_results_name_no_path_of_this_machine(tmp_path, monkeypatch):
     assert f"{Path.home()}/" not in text
     (row,) = store.rows()
     assert row["verification"] == 'File "$MTL_HOME/envs/data/lib/site.py", line 3\nFile "~/x.py"'
+
+
+def test_the_trace_kept_in_results_rows_holds_no_secret_even_across_its_cut():
+    from langgraph_mtl_experiments.attempts import brief_trace
+
+    key = "sk-proj-" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    steps = [
+        {"thought": "", "action": "cat .env", "observation": "x" * 220 + f" key={key}"},
+        {"thought": "", "action": f"curl -H 'Authorization: Bearer {key}' host", "observation": ""},
+    ]
+    shown = json.dumps(brief_trace(steps))
+    assert "sk-proj-" not in shown and key[8:20] not in shown
+    assert "[REDACTED:" in shown
+    assert brief_trace(steps)[0][1].startswith("x" * 220)  # the rest stays readable
