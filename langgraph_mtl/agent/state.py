@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Annotated
 
 from langchain_core.messages import AnyMessage
@@ -32,6 +33,22 @@ class AgentContext(MemoryContext):
     protected: tuple[str, ...] = ()
     verify_command: str | None = None
     verifier: WorkspaceVerifier | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        named = (self.protected,) if isinstance(self.protected, str) else tuple(self.protected)
+        for name in named:
+            if (
+                not isinstance(name, str)
+                or not name.strip()
+                or name.startswith("/")
+                or (".." in PurePosixPath(name).parts)
+            ):
+                raise ValueError(
+                    f"context.protected: {name!r} is not a path inside the workspace; name "
+                    "files or folders relative to it, like 'tests' or 'src/test_a.py'"
+                )
+        self.protected = named
 
 
 class CodingAgentState(MemoryState, total=False):

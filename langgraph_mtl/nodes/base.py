@@ -12,11 +12,13 @@ from typing import Any, TypedDict, TypeVar
 from langchain_core.runnables import RunnableLambda
 from langgraph.runtime import get_runtime
 
+from langgraph_mtl.memory.enums import parse_memory_types
+from langgraph_mtl.memory.records import validate_domain
 from langgraph_mtl.memory.trajectory import Step, task_from_messages
 from langgraph_mtl.pool.location import PoolLocationError, parse_location
 from langgraph_mtl.pool.memory_pool import EmbedderMismatchError, MemoryPool
 from langgraph_mtl.pool.opening import open_pool
-from langgraph_mtl.pool.search import context_field
+from langgraph_mtl.pool.search import checked_k, checked_min_similarity, context_field
 from langgraph_mtl.transfer.retrieval import Receipt
 
 __all__ = [
@@ -53,6 +55,23 @@ class MemoryContext:
     # memories handed to this run instead of searched for (curated ones, a placebo, an oracle):
     # MemoryRecord or ScoredMemory objects
     given_memories: tuple[Any, ...] | None = None
+
+    def __post_init__(self) -> None:
+        """A bad setting is an error here, where it was made, not later inside a run."""
+        if self.domain is not None:
+            self.domain = validate_domain(self.domain, "context.domain")
+        if self.memory_types is not None:
+            kinds = parse_memory_types(self.memory_types, "context.memory_types")
+            self.memory_types = tuple(kind.value for kind in kinds)
+        if self.k is not None:
+            self.k = checked_k(self.k, "context.k")
+        self.min_similarity = checked_min_similarity(self.min_similarity, "context.min_similarity")
+        if self.source_domains is not None:
+            sources = (self.source_domains,) if isinstance(self.source_domains, str) else ()
+            self.source_domains = tuple(
+                validate_domain(name, "context.source_domains")
+                for name in sources or self.source_domains
+            )
 
 
 class MemoryState(TypedDict, total=False):

@@ -464,6 +464,16 @@ def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
     assert missing_path_hint("pytest -q core.py", "[exit code 0]\nok", tmp_path) == ""
 
 
+@pytest.mark.parametrize("bad", [("../outside",), ("/etc",), ("",)])
+def test_protected_paths_outside_the_workspace_are_an_error_naming_them(bad):
+    with pytest.raises(ValueError, match=r"context\.protected: .* is not a path inside"):
+        AgentContext(workspace="ws", protected=bad)
+
+
+def test_one_protected_name_given_as_a_string_protects_that_path_not_its_letters():
+    assert AgentContext(workspace="ws", protected="tests").protected == ("tests",)
+
+
 def test_the_run_contexts_protected_files_are_never_changed_by_the_agent(pool, scripted, tmp_path):
     ws = tmp_path / "ws"
     ws.mkdir()

@@ -450,3 +450,23 @@ def test_the_nodes_run_natively_async_off_the_event_loop(pool, scripted, monkeyp
     assert loop_thread not in seen  # the blocking work left the event loop
     node = create_memory_retrieval_node(pool)
     assert asyncio.iscoroutinefunction(node.afunc)  # a native async form, not a sync fallback
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"domain": "bad domain!"}, "context.domain"),
+        ({"k": 0}, "context.k"),
+        ({"memory_types": "insights"}, "context.memory_types"),
+        ({"min_similarity": 2}, "context.min_similarity"),
+        ({"source_domains": ("rust", "no domain")}, "context.source_domains"),
+    ],
+)
+def test_a_bad_run_context_is_an_error_when_it_is_made(settings, named):
+    with pytest.raises(ValueError, match=named):
+        MemoryContext(**settings)
+
+
+def test_a_run_context_takes_single_names_as_one_item():
+    context = MemoryContext(memory_types="insight", source_domains="rust")
+    assert context.memory_types == ("insight",) and context.source_domains == ("rust",)
