@@ -196,6 +196,6 @@ def _read_again(action: Action, shown: str) -> str:
     """The note on a read repeated: a folder listed, a file that does not exist, or a file."""
     if f"[{action.path} is a directory]" in shown:
         return LISTED_AGAIN
-    if shown.startswith("[error]") and "does not exist" in shown:
+    if f"[error] {action.path} does not exist" in shown:  # the note of a repeat comes first
         return GONE_AGAIN.format(path=action.path)
     return READ_AGAIN.format(path=action.path or "the file")

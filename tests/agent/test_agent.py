@@ -449,6 +449,9 @@ def test_viewing_a_missing_file_again_says_it_does_not_exist(tmp_path):
     noted = noted_repeat(view, [{"thought": "", "action": view.describe(), "observation": gone}])
     assert noted.note.startswith("NOTE: you were just told test_solution.py does not exist")
     assert "edit of" not in noted.note
+    told = f"{noted.note}\n{gone}"  # a third time: the last observation opens with the note
+    again = noted_repeat(view, [{"thought": "", "action": view.describe(), "observation": told}])
+    assert again.note == noted.note
 
 
 def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
