@@ -37,13 +37,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from langgraph_mtl.agent.sandbox import Sandbox
-from langgraph_mtl_experiments.tasks import (
-    Domain,
-    Task,
-    first_usable,
-    outside_workspace,
-    verify_sandbox,
-)
+from langgraph_mtl.agent.workspace import outside_workspace
+from langgraph_mtl_experiments.tasks import Domain, Task, first_usable, verify_sandbox
 from langgraph_mtl_experiments.verifiers.script import ScriptCheck
 
 __all__ = ["TaskFileDomain", "TaskSpec", "read_task_file"]

@@ -16,11 +16,12 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, TypeVar
 
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode, bubblewrap_available
 from langgraph_mtl.agent.verdict import Verdict
+from langgraph_mtl.agent.workspace import outside_workspace
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl_experiments.verifiers import Verifier, fingerprint, tampering
 from langgraph_mtl_experiments.wheels import PinnedWheel
@@ -31,7 +32,6 @@ __all__ = [
     "Task",
     "cache_dir",
     "first_usable",
-    "outside_workspace",
     "python_first",
     "heredoc",
     "ship_lists",
@@ -277,18 +277,6 @@ def first_usable(
 def cache_dir() -> Path:
     """Where verification verdicts are cached (``$MTL_HOME/cache``, default ``.mtl/cache``)."""
     return mtl_home() / "cache"
-
-
-def outside_workspace(name: str) -> str:
-    """Why a path a task names is not a path inside the workspace, or ``""`` when it is."""
-    parts = PurePosixPath(name).parts
-    if not name.strip() or "\0" in name or parts in ((), (".",)):
-        return "is not a file path"
-    if PurePosixPath(name).is_absolute():
-        return "is absolute"
-    if ".." in parts:
-        return "leaves the workspace through '..'"
-    return ""
 
 
 def verify_sandbox() -> SandboxMode:

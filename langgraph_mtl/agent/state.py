@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Annotated
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
 from langgraph_mtl.agent.verdict import WorkspaceVerifier
+from langgraph_mtl.agent.workspace import outside_workspace
 from langgraph_mtl.nodes.base import MemoryContext, MemoryState
 
 __all__ = ["AgentContext", "CodingAgentState"]
@@ -38,15 +38,10 @@ class AgentContext(MemoryContext):
         super().__post_init__()
         named = (self.protected,) if isinstance(self.protected, str) else tuple(self.protected)
         for name in named:
-            if (
-                not isinstance(name, str)
-                or not name.strip()
-                or name.startswith("/")
-                or (".." in PurePosixPath(name).parts)
-            ):
+            if why := outside_workspace(name):
                 raise ValueError(
-                    f"context.protected: {name!r} is not a path inside the workspace; name "
-                    "files or folders relative to it, like 'tests' or 'src/test_a.py'"
+                    f"context.protected: {name!r} {why}; name files or folders inside the "
+                    "workspace, relative to it, like 'tests' or 'src/test_a.py'"
                 )
         self.protected = named
 

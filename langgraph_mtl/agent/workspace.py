@@ -10,7 +10,7 @@ import ast
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 __all__ = [
     "Definition",
@@ -20,6 +20,7 @@ __all__ = [
     "inside",
     "numbered",
     "outline",
+    "outside_workspace",
     "read_text",
     "search_workspace",
     "view_file",
@@ -40,6 +41,19 @@ def inside(workspace: str | Path, path: str, *, root_too: bool = False) -> Path 
     if not path.strip() or not target.is_relative_to(root) or target == root:
         return f"[refused] {path!r} is outside the workspace: give a file path inside it"
     return target
+
+
+def outside_workspace(name: str) -> str:
+    """Why a path named ahead of a run (a task's files, protected paths) is not a relative
+    path inside the workspace, or ``""`` when it is one."""
+    parts = PurePosixPath(name).parts if isinstance(name, str) else ()
+    if not isinstance(name, str) or not name.strip() or "\0" in name or not parts:
+        return "is not a file path"
+    if PurePosixPath(name).is_absolute():
+        return "is absolute"
+    if ".." in parts:
+        return "leaves the workspace through '..'"
+    return ""
 
 
 def read_text(target: Path, path: str) -> str | None:

@@ -469,7 +469,7 @@ def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
 
 @pytest.mark.parametrize("bad", [("../outside",), ("/etc",), ("",)])
 def test_protected_paths_outside_the_workspace_are_an_error_naming_them(bad):
-    with pytest.raises(ValueError, match=r"context\.protected: .* is not a path inside"):
+    with pytest.raises(ValueError, match=r"context\.protected: .* name files or folders inside"):
         AgentContext(workspace="ws", protected=bad)
 
 
