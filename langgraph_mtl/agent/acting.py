@@ -17,6 +17,7 @@ from langgraph_mtl.agent.guards import (
     noted_repeat,
     questioned_submit,
 )
+from langgraph_mtl.agent.idle_runs import idle_run_hint
 from langgraph_mtl.agent.prompts import (
     JSON_INSTRUCTIONS,
     NEXT_HINT,
@@ -103,6 +104,7 @@ class ActNode:
                 result += check_hint(str(state.get("task", "")), result)
             elif action.kind == "command":
                 result += missing_path_hint(action.command, result, workspace)
+                result += idle_run_hint(action.command, result, workspace, state.get("task", ""))
             observation = f"{action.note}\n{result}" if action.note else result
             out["commands_run"] = state.get("commands_run", 0) + 1
             out["consecutive_format_errors"] = 0

@@ -715,3 +715,44 @@ def test_files_are_shown_in_fences_labelled_with_their_language(pool, scripted, 
     content_request = model.calls[2][-1].content  # the focused call that writes the file
     for prompt in (opening, content_request):
         assert '```python\ndef f():\n    """Return 1."""\n```' in prompt
+
+
+def test_running_a_file_that_only_defines_functions_is_told_it_checked_nothing(
+    pool, scripted, tmp_path
+):
+    model = scripted(
+        "plan",
+        _json("write_file", path="solution.py"),
+        "```python\ndef right_angle(a, b, c):\n    return a * a + b * b == c\n```",
+        _json("run", command="python solution.py"),  # defines, calls nothing
+        _json(
+            "run",
+            command='python -c "from solution import right_angle; print(right_angle(3, 4, 5))"',
+        ),
+        _json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    task = "Write right_angle(a, b, c) in solution.py: right_angle(3, 4, 5) == True"
+    out = graph.invoke({"task": task}, context=context(tmp_path))
+    idle, called = out["trajectory"][1:3]
+    assert "only defines its functions and calls none, so it checked nothing" in idle["observation"]
+    assert "from solution import right_angle; print(right_angle(...))" in idle["observation"]
+    assert "False" in called["observation"]  # the call shows what the silent run hid
+
+
+def test_an_idle_run_hint_names_doctest_when_the_file_has_examples(tmp_path):
+    from langgraph_mtl.agent.idle_runs import idle_run_hint
+
+    silent = "[exit code 0] (no output)"
+    (tmp_path / "s.py").write_text(
+        'def f(x):\n    """\n    >>> f(1)\n    2\n    """\n    return x\n'
+    )
+    assert "`python -m doctest -v s.py`" in idle_run_hint("python3 s.py", silent, tmp_path)
+    (tmp_path / "run.py").write_text("def f():\n    return 1\n\nprint(f())\n")
+    (tmp_path / "main.py").write_text(
+        "def f():\n    return 1\n\nif __name__ == '__main__':\n    f()\n"
+    )
+    assert idle_run_hint("python run.py", silent, tmp_path) == ""  # it calls something
+    assert idle_run_hint("python main.py", silent, tmp_path) == ""
+    assert idle_run_hint("python s.py", "[exit code 0]\n2", tmp_path) == ""  # it printed
+    assert idle_run_hint("pytest s.py", silent, tmp_path) == ""  # not a run of the file
