@@ -17,7 +17,7 @@ from langgraph_mtl.agent.guards import (
     noted_repeat,
     questioned_submit,
 )
-from langgraph_mtl.agent.idle_runs import idle_run_hint
+from langgraph_mtl.agent.idle_runs import idle_check
 from langgraph_mtl.agent.prompts import (
     JSON_INSTRUCTIONS,
     NEXT_HINT,
@@ -104,7 +104,9 @@ class ActNode:
                 result += check_hint(str(state.get("task", "")), result)
             elif action.kind == "command":
                 result += missing_path_hint(action.command, result, workspace)
-                result += idle_run_hint(action.command, result, workspace, state.get("task", ""))
+                if idle := idle_check(action.command, result, workspace, state.get("task", "")):
+                    ran = f"\n{box.run(idle.command).render()}" if idle.command else ""
+                    result += f"\n{idle.note}{ran}"
             observation = f"{action.note}\n{result}" if action.note else result
             out["commands_run"] = state.get("commands_run", 0) + 1
             out["consecutive_format_errors"] = 0

@@ -2,8 +2,10 @@
 
 A small model's commonest check of a function it wrote is ``python solution.py``: the file
 defines the function and calls nothing, so the run succeeds silently whatever the function
-does, and the model submits. This says so and names a run that does check: the examples in
-the file's docstrings (``python -m doctest -v``), or a call of the task's function.
+does, and the model submits. Told so, a small model still does not write a better check (it
+runs the file again, or garbles a ``python -c`` line), so the check is run for it: the
+examples in the file's docstrings through ``doctest``, else the calls with literal arguments
+that the task and the file's docstrings show, each printed with what it returned.
 """
 
 from __future__ import annotations
@@ -11,50 +13,105 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["idle_run_hint"]
+__all__ = ["IdleCheck", "idle_check"]
 
 _SILENT = re.compile(r"\A\[exit code 0\]\s*\(no output\)\s*\Z")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+MAX_CALLS = 8
+_DELIMITER = "MTL_EXAMPLES_END"
 IDLE = "NOTE: running {path} only defines its functions and calls none, so it checked nothing."
-DOCTEST = " Run the examples in its docstrings: `python -m doctest -v {path}`."
-CALL = (
-    " Call the function on the task's examples and compare with what they expect: "
-    '`python -c "from {module} import {name}; print({name}(...))"`.'
-)
+DOCTESTS = " Its docstring examples, run with `{python} -m doctest {path}` (no output: all pass):"
+CALLS = " The calls in the task's examples, run (compare each result with what the task expects):"
+NO_CALLS = " Call the task's function on its examples and compare with what they expect."
+_SCRIPT = """import importlib, sys
+sys.path.insert(0, '.')
+names = vars(importlib.import_module({module!r}))
+for text in {calls!r}:
+    try:
+        print(text, '->', repr(eval(text, dict(names))))
+    except Exception as error:
+        print(text, '->', type(error).__name__ + ':', error)
+"""
 
 
-def idle_run_hint(command: str, observation: str, workspace: str | Path, task: str = "") -> str:
-    """After ``python FILE.py`` ran silently and FILE.py only defines things, a note saying
-    the run checked nothing and what to run instead; else nothing."""
+@dataclass(frozen=True)
+class IdleCheck:
+    """What to say after an idle run, and the command that checks instead (``""``: none)."""
+
+    note: str
+    command: str = ""
+
+
+def idle_check(
+    command: str, observation: str, workspace: str | Path, task: str = ""
+) -> IdleCheck | None:
+    """After ``python FILE.py`` ran silently and FILE.py only defines things: the note and
+    the check to run in its place; else None."""
     if not _SILENT.match(observation.strip()):
-        return ""
+        return None
     try:
         words = shlex.split(command)
     except ValueError:
-        return ""
+        return None
     if len(words) != 2 or not _PYTHON.fullmatch(words[0]) or not words[1].endswith(".py"):
-        return ""
-    path = words[1].removeprefix("./")
-    target = Path(workspace) / path
+        return None
+    python, path = words[0], words[1].removeprefix("./")
     try:
-        text = target.read_text(encoding="utf-8")
+        text = (Path(workspace) / path).read_text(encoding="utf-8")
         tree = ast.parse(text)
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return ""
-    functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        return None
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     if not functions or not all(_only_defines(node) for node in tree.body):
-        return ""
+        return None
     note = IDLE.format(path=path)
     if ">>>" in text:
-        return f"\n{note}{DOCTEST.format(path=path)}"
-    if "/" in path:
-        return f"\n{note}"
-    named = [f for f in functions if not f.startswith("_") and re.search(rf"\b{f}\b", task)]
-    name = (named or [f for f in functions if not f.startswith("_")] or functions)[0]
-    return f"\n{note}{CALL.format(module=Path(path).stem, name=name)}"
+        doctest = f"{python} -m doctest {shlex.quote(path)}"
+        return IdleCheck(note + DOCTESTS.format(python=python, path=path), doctest)
+    calls = example_calls(f"{task}\n{text}", functions)
+    if not calls or "/" in path:
+        return IdleCheck(note + NO_CALLS)
+    script = _SCRIPT.format(module=Path(path).stem, calls=calls)
+    return IdleCheck(note + CALLS, f"{python} - <<'{_DELIMITER}'\n{script}{_DELIMITER}")
+
+
+def example_calls(text: str, functions: set[str]) -> list[str]:
+    """Calls of ``functions`` with literal arguments found in ``text`` (examples such as
+    ``f(3, 4, 5) == True`` or ``f([1, 2]) ➞ 3``), in order, without repeats, at most
+    ``MAX_CALLS``; calls on names (a signature ``def f(n)``) are left out."""
+    found: list[str] = []
+    for match in re.finditer(r"(?<![\w.])(" + "|".join(map(re.escape, functions)) + r")\(", text):
+        call = _balanced(text, match.start(), match.end() - 1)
+        if call and call not in found and _literal_call(call):
+            found.append(call)
+        if len(found) == MAX_CALLS:
+            break
+    return found
+
+
+def _balanced(text: str, start: int, opening: int) -> str:
+    depth = 0
+    for index in range(opening, min(len(text), opening + 300)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[start : index + 1]
+    return ""
+
+
+def _literal_call(call: str) -> bool:
+    try:
+        node = ast.parse(call, mode="eval").body
+        if not isinstance(node, ast.Call) or node.keywords:
+            return False
+        for argument in node.args:
+            ast.literal_eval(argument)
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def _only_defines(node: ast.stmt) -> bool:

@@ -717,7 +717,7 @@ def test_files_are_shown_in_fences_labelled_with_their_language(pool, scripted, 
         assert '```python\ndef f():\n    """Return 1."""\n```' in prompt
 
 
-def test_running_a_file_that_only_defines_functions_is_told_it_checked_nothing(
+def test_a_silent_run_of_a_file_that_only_defines_functions_runs_the_tasks_examples(
     pool, scripted, tmp_path
 ):
     model = scripted(
@@ -725,34 +725,48 @@ def test_running_a_file_that_only_defines_functions_is_told_it_checked_nothing(
         _json("write_file", path="solution.py"),
         "```python\ndef right_angle(a, b, c):\n    return a * a + b * b == c\n```",
         _json("run", command="python solution.py"),  # defines, calls nothing
-        _json(
-            "run",
-            command='python -c "from solution import right_angle; print(right_angle(3, 4, 5))"',
-        ),
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
-    task = "Write right_angle(a, b, c) in solution.py: right_angle(3, 4, 5) == True"
+    task = (
+        "Write right_angle(a, b, c) in solution.py. Example: right_angle(3, 4, 5) == True, "
+        "right_angle(1, 2, 3) == False; def right_angle(a, b, c) takes three ints."
+    )
     out = graph.invoke({"task": task}, context=context(tmp_path))
-    idle, called = out["trajectory"][1:3]
-    assert "only defines its functions and calls none, so it checked nothing" in idle["observation"]
-    assert "from solution import right_angle; print(right_angle(...))" in idle["observation"]
-    assert "False" in called["observation"]  # the call shows what the silent run hid
+    seen = out["trajectory"][1]["observation"]
+    assert "only defines its functions and calls none, so it checked nothing" in seen
+    assert "right_angle(3, 4, 5) -> False" in seen  # the run shows what the silent one hid
+    assert "right_angle(1, 2, 3) -> False" in seen
+    assert "right_angle(a, b, c) ->" not in seen  # a signature is not an example
 
 
-def test_an_idle_run_hint_names_doctest_when_the_file_has_examples(tmp_path):
-    from langgraph_mtl.agent.idle_runs import idle_run_hint
+def test_an_idle_run_runs_the_docstring_examples_through_doctest(tmp_path):
+    from langgraph_mtl.agent.idle_runs import idle_check
+    from langgraph_mtl.agent.sandbox import Sandbox
 
     silent = "[exit code 0] (no output)"
     (tmp_path / "s.py").write_text(
         'def f(x):\n    """\n    >>> f(1)\n    2\n    """\n    return x\n'
     )
-    assert "`python -m doctest -v s.py`" in idle_run_hint("python3 s.py", silent, tmp_path)
+    check = idle_check("python3 s.py", silent, tmp_path)
+    assert check is not None and check.command == "python3 -m doctest s.py"
+    ran = Sandbox(tmp_path, mode="none").run(check.command).render()
+    assert "Failed example" in ran and "Expected:\n    2\nGot:\n    1" in ran
     (tmp_path / "run.py").write_text("def f():\n    return 1\n\nprint(f())\n")
     (tmp_path / "main.py").write_text(
         "def f():\n    return 1\n\nif __name__ == '__main__':\n    f()\n"
     )
-    assert idle_run_hint("python run.py", silent, tmp_path) == ""  # it calls something
-    assert idle_run_hint("python main.py", silent, tmp_path) == ""
-    assert idle_run_hint("python s.py", "[exit code 0]\n2", tmp_path) == ""  # it printed
-    assert idle_run_hint("pytest s.py", silent, tmp_path) == ""  # not a run of the file
+    assert idle_check("python run.py", silent, tmp_path) is None  # it calls something
+    assert idle_check("python main.py", silent, tmp_path) is None
+    assert idle_check("python s.py", "[exit code 0]\n2", tmp_path) is None  # it printed
+    assert idle_check("pytest s.py", silent, tmp_path) is None  # not a run of the file
+
+
+def test_example_calls_take_literal_calls_of_the_files_functions_only():
+    from langgraph_mtl.agent.idle_runs import example_calls
+
+    text = (
+        "def f(n):\n  f(3) == 4, f([1, (2, 3)]) ➞ 5, f(n) is wrong, g(1), self.f(2), "
+        "f(__import__('os')), f(3)"
+    )
+    assert example_calls(text, {"f"}) == ["f(3)", "f([1, (2, 3)])"]
