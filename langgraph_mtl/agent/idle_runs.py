@@ -5,7 +5,8 @@ defines the function and calls nothing, so the run succeeds silently whatever th
 does, and the model submits. Told so, a small model still does not write a better check (it
 runs the file again, or garbles a ``python -c`` line), so the check is run for it: the
 examples in the file's docstrings through ``doctest``, else the calls with literal arguments
-that the task and the file's docstrings show, each printed with what it returned.
+that the task and the file's docstrings show, each printed with what it returned and, where
+the example says what it should return, whether it does (a wrong one fails the run).
 """
 
 from __future__ import annotations
@@ -22,19 +23,33 @@ _SILENT = re.compile(r"\A\[exit code 0\]\s*\(no output\)\s*\Z")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 MAX_CALLS = 8
+_EXPECTS = re.compile(r"\s*(?:==|➞|=>|->|→|should return|returns?|gives)\s*")
 _DELIMITER = "MTL_EXAMPLES_END"
 IDLE = "NOTE: running {path} only defines its functions and calls none, so it checked nothing."
 DOCTESTS = " Its docstring examples, run with `{python} -m doctest {path}` (no output: all pass):"
 CALLS = " The calls in the task's examples, run (compare each result with what the task expects):"
 NO_CALLS = " Call the task's function on its examples and compare with what they expect."
-_SCRIPT = """import importlib, sys
+_SCRIPT = """import importlib, math, sys
 sys.path.insert(0, '.')
 names = vars(importlib.import_module({module!r}))
-for text in {calls!r}:
+wrong = 0
+for text, expected in {calls!r}:
     try:
-        print(text, '->', repr(eval(text, dict(names))))
+        got = eval(text, dict(names))
     except Exception as error:
-        print(text, '->', type(error).__name__ + ':', error)
+        wrong += 1
+        print(text, 'raised', type(error).__name__ + ':', error)
+        continue
+    if expected is None:
+        print(text, '->', repr(got))
+        continue
+    want = eval(expected)
+    same = got == want or (
+        isinstance(got, float) and isinstance(want, float) and math.isclose(got, want, abs_tol=0.01)
+    )
+    wrong += not same
+    print(text, '->', repr(got) + (', as expected' if same else ', but the task expects ' + expected + ': WRONG'))
+sys.exit(1 if wrong else 0)
 """
 
 
@@ -79,18 +94,38 @@ def idle_check(
     return IdleCheck(note + CALLS, f"{python} - <<'{_DELIMITER}'\n{script}{_DELIMITER}")
 
 
-def example_calls(text: str, functions: set[str]) -> list[str]:
-    """Calls of ``functions`` with literal arguments found in ``text`` (examples such as
-    ``f(3, 4, 5) == True`` or ``f([1, 2]) ➞ 3``), in order, without repeats, at most
-    ``MAX_CALLS``; calls on names (a signature ``def f(n)``) are left out."""
-    found: list[str] = []
+def example_calls(text: str, functions: set[str]) -> list[tuple[str, str | None]]:
+    """Calls of ``functions`` with literal arguments found in ``text``, each with the literal
+    the example says it returns (``f(3, 4, 5) == True``, ``f([1, 2]) ➞ 3``, ``f(5) returns
+    [1, 5]``) or None, in order, without repeats, at most ``MAX_CALLS``; calls on names (a
+    signature ``def f(n)``) are left out."""
+    found: list[tuple[str, str | None]] = []
     for match in re.finditer(r"(?<![\w.])(" + "|".join(map(re.escape, functions)) + r")\(", text):
         call = _balanced(text, match.start(), match.end() - 1)
-        if call and call not in found and _literal_call(call):
-            found.append(call)
+        if not call or call in (c for c, _ in found) or not _literal_call(call):
+            continue
+        rest = text[match.start() + len(call) :].split("\n", 1)[0]
+        said = _EXPECTS.match(rest)
+        found.append((call, _literal_prefix(rest[said.end() :]) if said else None))
         if len(found) == MAX_CALLS:
             break
     return found
+
+
+def _literal_prefix(text: str) -> str | None:
+    """The Python literal that ``text`` opens with, where only a comment or punctuation
+    follows it (an example's expected value: ``[1, 5] # since ...``, ``True,``), as its
+    canonical repr; else None (``19 - 5 - 6 = 8`` is arithmetic, not a value)."""
+    cuts = [len(text), *(i for i, ch in enumerate(text) if ch in ",;#. ")]
+    for cut in sorted(set(cuts), reverse=True):
+        rest = text[cut:].strip()
+        if rest and rest[0] not in "#,;.)":
+            continue
+        try:
+            return repr(ast.literal_eval(text[:cut].strip()))
+        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
 
 
 def _balanced(text: str, start: int, opening: int) -> str:

@@ -725,6 +725,11 @@ def test_a_silent_run_of_a_file_that_only_defines_functions_runs_the_tasks_examp
         _json("write_file", path="solution.py"),
         "```python\ndef right_angle(a, b, c):\n    return a * a + b * b == c\n```",
         _json("run", command="python solution.py"),  # defines, calls nothing
+        _json("submit"),  # after the failed examples: questioned
+        _json("run", command="python solution.py"),
+        _json("run", command="python solution.py"),  # the same failing run: a rewrite
+        "```python\ndef right_angle(a, b, c):\n    return a * a + b * b == c * c\n```",
+        _json("run", command="python solution.py"),
         _json("submit"),
     )
     graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
@@ -735,9 +740,15 @@ def test_a_silent_run_of_a_file_that_only_defines_functions_runs_the_tasks_examp
     out = graph.invoke({"task": task}, context=context(tmp_path))
     seen = out["trajectory"][1]["observation"]
     assert "only defines its functions and calls none, so it checked nothing" in seen
-    assert "right_angle(3, 4, 5) -> False" in seen  # the run shows what the silent one hid
-    assert "right_angle(1, 2, 3) -> False" in seen
-    assert "right_angle(a, b, c) ->" not in seen  # a signature is not an example
+    # the run shows what the silent one hid, and fails
+    assert "right_angle(3, 4, 5) -> False, but the task expects True: WRONG" in seen
+    assert "right_angle(1, 2, 3) -> False, as expected" in seen
+    assert "right_angle(a, b, c)" not in seen.split("run (", 1)[1]  # a signature is no example
+    assert "[exit code 1]" in seen
+    assert out["asked_after_failure"]  # so a submit is questioned,
+    assert "WRONG" in str(model.calls[7][-1].content)  # and the rewrite sees what was wrong
+    assert "right_angle(3, 4, 5) -> True, as expected" in out["trajectory"][5]["observation"]
+    assert out["submitted"]
 
 
 def test_an_idle_run_runs_the_docstring_examples_through_doctest(tmp_path):
@@ -769,4 +780,6 @@ def test_example_calls_take_literal_calls_of_the_files_functions_only():
         "def f(n):\n  f(3) == 4, f([1, (2, 3)]) ➞ 5, f(n) is wrong, g(1), self.f(2), "
         "f(__import__('os')), f(3)"
     )
-    assert example_calls(text, {"f"}) == ["f(3)", "f([1, (2, 3)])"]
+    assert example_calls(text, {"f"}) == [("f(3)", "4"), ("f([1, (2, 3)])", "5")]
+    said = "g(5) returns [1, 5] # since 5 is odd; g(19) -> 19 - 5 - 6 = 8; g('a') ➞ \"b\"."
+    assert example_calls(said, {"g"}) == [("g(5)", "[1, 5]"), ("g(19)", None), ("g('a')", "'b'")]
