@@ -25,16 +25,17 @@ from typing import Literal
 
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.hygiene.secret_rules import SECRET_NAME_WORDS
 
 __all__ = ["CommandResult", "Sandbox", "bubblewrap_available", "hidden_paths"]
 
 log = logging.getLogger(__name__)
 
 SandboxMode = Literal["auto", "bwrap", "none"]
-# a variable named for a secret (OPENAI_API_KEY, PGPASSWORD, AWS_SECRET_ACCESS_KEY, GH_TOKEN)
+# a variable named for a secret: the words the redaction rules know (OPENAI_API_KEY,
+# PGPASSWORD, GH_TOKEN), and words naming what only a process's own environment holds
 _SECRET_NAME = re.compile(
-    r"(?i)(?:^|_)(?:\w*KEY|\w*TOKEN|\w*SECRETS?|\w*PASS(?:WORD|WD|PHRASE)|PASS|CREDENTIALS?|"
-    r"CREDS|AUTH|COOKIE|SESSION|PRIVATE|DSN|(?<=_)PWD)(?:_|$)"
+    rf"(?i)(?:{SECRET_NAME_WORDS})|(?:^|_)(?:CREDS|COOKIE|SESSION|PRIVATE|DSN)(?:_|$)"
 )
 _warned: list[bool] = []  # warn once per process about unsandboxed commands
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RULES"]
+__all__ = ["RULES", "SECRET_NAME_WORDS"]
+
+# words that make an environment-style name (OPENAI_API_KEY, PGPASSWORD) a secret's name
+SECRET_NAME_WORDS = r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH"
 
 _SCHEMES = (
     r"(?:basic|bearer|digest|token|apikey|api-key|negotiate|ntlm|oauth|hawk|dpop|mutual|hoba|"
@@ -206,7 +209,7 @@ RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), 0),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), 0),
     ("env-secret", re.compile(
-        r"\b(?=[A-Z][A-Z0-9_]*?(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH))[A-Z][A-Z0-9_]*+"
+        r"\b(?=[A-Z][A-Z0-9_]*?(?:" + SECRET_NAME_WORDS + r"))[A-Z][A-Z0-9_]*+"
         r"\s*[=:]\s*(?:!!\w{1,20}\s+)?[\"']?" + _NOT_A_VALUE + r"([^\s\"',;]{4,})"), 1),
     # a value too long for the rule below, whole (it never fails half-way, so it stays linear)
     ("password", re.compile(_ASSIGNED + r"[\"']?(" + _VALUE_CHAR + r"{513,}+)"), 1),
