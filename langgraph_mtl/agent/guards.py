@@ -95,10 +95,7 @@ def action_schema(
         names = files_to_write(task)
         chosen = writable(names) if writable is not None else None
         return first_action_schema(task, chosen, pointed if not trajectory else ())
-    done = [s for s in trajectory if not s["action"].startswith(INVALID)]
-    if done and _CHANGED.search(done[-1]["observation"]):
-        return CheckAction
-    return AgentAction
+    return CheckAction if _CHANGED.search(_last_done(trajectory)) else AgentAction
 
 
 def questioned_submit(
@@ -121,11 +118,14 @@ def questioned_submit(
 def failed_in_code(trajectory: Sequence[Step]) -> bool:
     """Whether the last step carried out was a failing command that the code may have caused:
     not one that failed because a file it named does not exist (no rewrite mends that)."""
-    done = [s for s in trajectory if not s["action"].startswith(INVALID)]
-    if not done:
-        return False
-    observation = done[-1]["observation"]
+    observation = _last_done(trajectory)
     return bool(_FAILED.search(observation)) and _MISSING_PREFIX not in observation
+
+
+def _last_done(trajectory: Sequence[Step]) -> str:
+    """The observation of the last step carried out (refused replies aside), or ``""``."""
+    done = (s for s in reversed(trajectory) if not s["action"].startswith(INVALID))
+    return next((s["observation"] for s in done), "")
 
 
 def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
