@@ -67,10 +67,10 @@ class MemoryContext:
             self.k = checked_k(self.k, "context.k")
         self.min_similarity = checked_min_similarity(self.min_similarity, "context.min_similarity")
         if self.source_domains is not None:
-            sources = (self.source_domains,) if isinstance(self.source_domains, str) else ()
+            named = self.source_domains
             self.source_domains = tuple(
                 validate_domain(name, "context.source_domains")
-                for name in sources or self.source_domains
+                for name in ((named,) if isinstance(named, str) else named)
             )
 
 

@@ -192,7 +192,7 @@ def task_file_domains(tasks: str) -> list[Any]:
         try:
             found.append(TaskFileDomain(path))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            said = str(exc).removeprefix("--tasks: ")
+            said = str(exc)
             raise CliError(
                 f"--tasks: {said if path in said else f'{path}: {said}'}", code=2
             ) from None
