@@ -3,7 +3,8 @@
 A condition says what the agent may retrieve: nothing (zero-shot), other domains' memories
 of some types (MTL, leave-one-domain-out), or its own domain's (the in-domain baseline); and
 how: the query strategy, LLM reranking, a seeded share of the pool, a seeded number of source
-domains, and abstraction-score re-weighting.
+domains, abstraction-score re-weighting; and where the memories go (the calls that write a
+file or an edit, or only the plan and the act loop).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class Condition:
     given: Literal["", "placebo", "file"] = ""
     given_file: str = ""
     pool_from: str = ""  # a pool snapshot (JSONL) this condition runs on instead of the run's
+    in_writes: bool = True  # the memories also enter the calls that write a file or an edit
 
     def __post_init__(self) -> None:
         for kind in self.memory_types:
@@ -89,6 +91,14 @@ CONDITIONS: dict[str, Condition] = {
     # insights searched with the problem's own text, no insight in more than 10% of attempts
     "mtl-insight-content": Condition(
         "mtl-insight-content", ("insight",), strategy="task", max_share=0.1
+    ),
+    # the same, kept out of the calls that write a file or an edit (the ablation of that channel)
+    "mtl-insight-content-no-writes": Condition(
+        "mtl-insight-content-no-writes",
+        ("insight",),
+        strategy="task",
+        max_share=0.1,
+        in_writes=False,
     ),
     # the insights of the powered 1.5B run as they were written (blind, long, task-bound),
     # searched with a plan made from the task, as that run searched them (run from the

@@ -3,6 +3,7 @@ concurrent, with receipts per attempt (:mod:`.attempts`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import logging
@@ -143,6 +144,8 @@ def run_condition(
     call, not a run, and its comparison is free of decoding noise. ``agent`` says how the agent
     runs (``step_limit`` alone: that many steps for every kind of task)."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
+    if not condition.in_writes:
+        agent = dataclasses.replace(agent, focused_memories=False)
     experiments = experiments if experiments is not None else []  # LangSmith URLs, appended
     pool = condition_pool(pool, condition)
     if snapshot_dir is not None and condition.uses_memory:

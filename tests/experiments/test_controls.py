@@ -171,3 +171,37 @@ def test_the_oracle_file_gives_each_twin_its_reference_as_one_memory(tmp_path):
     given = read_given_file(path)
     (memory,) = given["R/1"]
     assert memory.domain == "python" and "def f(): 1" in memory.content
+
+
+def test_the_writes_ablation_keeps_memories_out_of_the_write_calls_only(pool, scripted, tmp_path):
+    _stock(pool)
+
+    def calls(name: str) -> tuple[list[str], list[str], list[dict]]:
+        model = scripted(default=solve_tiny)
+        store = ResultStore(tmp_path / f"{name}.jsonl")
+        run_condition(
+            CONDITIONS[name],
+            [TinyDomain("alpha")],
+            model=model,
+            pool=pool,
+            store=store,
+            attempts=1,
+            split="all",
+            step_limit=4,
+        )
+        texts = ["\n".join(str(m.content) for m in call) for call in model.calls]
+        writes = [t for t in texts if "complete content of `out.txt`" in t]
+        others = [t for t in texts if t not in writes]
+        return writes, others, list(store.rows())
+
+    def given(text: str) -> bool:
+        return "write the number to out.txt (" in text  # a stocked memory's content
+
+    writes, others, rows = calls("mtl-insight-content")
+    assert writes and all(given(t) for t in writes)
+    assert all(r["agent"]["focused_memories"] for r in rows)
+    writes, others, rows = calls("mtl-insight-content-no-writes")
+    assert writes and not any(given(t) for t in writes)
+    assert any(given(t) for t in others)  # still in the plan and the act loop
+    assert all(r["receipts"] for r in rows)
+    assert not any(r["agent"]["focused_memories"] for r in rows)

@@ -47,6 +47,7 @@ CONDITION_NAMES = (
     "mtl-trajectory-gated",
     "placebo-insight",
     "mtl-insight-content",
+    "mtl-insight-content-no-writes",
     "mtl-insight-old",
 )
 SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
