@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from langgraph_mtl.agent.asking import ask
 from langgraph_mtl.agent.guards import (
     INVALID,
+    bare_action_word,
     check_hint,
     missing_path_hint,
     noted_repeat,
@@ -88,6 +89,7 @@ class ActNode:
         action, flag = questioned_submit(action, trajectory, unchanged=unchanged, asked=asked_flags)
         if flag:
             out[flag] = True
+        action = bare_action_word(action, str(state.get("task", "")))
         action = noted_repeat(action, trajectory)
         step: Step = {"thought": action.thought, "action": action.describe(), "observation": ""}
         if action.kind == "submit":

@@ -28,6 +28,7 @@ __all__ = [
     "INVALID",
     "REPEATED",
     "action_schema",
+    "bare_action_word",
     "check_hint",
     "failed_in_code",
     "missing_path_hint",
@@ -60,6 +61,14 @@ READ_AGAIN = (
 LISTED_AGAIN = (
     "NOTE: you listed this folder a moment ago; it has not changed. Open the file to fix "
     "(view PATH, or search for a name), or run the tests."
+)
+BARE_WORD = "NOTE: `{word}` is not a shell command; the check the task names was run in its place."
+NOT_A_COMMAND = (
+    "`{word}` is the name of an action, not a shell command: put the command itself in "
+    "`command` (the project's test command, for example)"
+)
+_ACTION_WORDS = frozenset(
+    {"run", "check", "test", "tests", "command", "view", "search", "edit", "write_file"}
 )
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 _CHECK = re.compile(  # the command a task says to check with
@@ -177,6 +186,20 @@ def check_hint(task: str, observation: str) -> str:
         return ""
     named = _CHECK.search(task)
     return f"\nNext, check it: run `{named[1] or named[2]}`." if named else ""
+
+
+def bare_action_word(action: Action, task: str) -> Action:
+    """A command that is only an action's name (``run``, ``check``: what a small model gives
+    when told "check it: run `CMD`") becomes the check the task names, with a note saying so;
+    without one, it is refused with what to give instead. Any other action stands."""
+    if action.kind != "command":
+        return action
+    word = action.command.strip().strip("`'\".:").lower()
+    if word not in _ACTION_WORDS:
+        return action
+    if named := _CHECK.search(task):
+        return replace(action, command=named[1] or named[2], note=BARE_WORD.format(word=word))
+    return replace(action, kind="invalid", error=NOT_A_COMMAND.format(word=word))
 
 
 def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:

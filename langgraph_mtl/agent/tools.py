@@ -29,7 +29,7 @@ from langgraph_mtl.agent.editing import (
 )
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
-from langgraph_mtl.agent.workspace import search_workspace, view_file
+from langgraph_mtl.agent.workspace import imported_files, search_workspace, view_file
 
 __all__ = [
     "create_sandbox_tools",
@@ -85,7 +85,9 @@ def execute_action(action: Action, sandbox: Sandbox) -> str:
     """Carry out an action in the sandbox's workspace; the observation."""
     root = sandbox.workspace
     if action.kind in ("write", "edit") and (name := sandbox.protects(action.path)):
-        return PROTECTED.format(path=action.path, name=name)
+        tested = imported_files(root, action.path)
+        said = f" It imports: {', '.join(tested)}." if tested else ""
+        return PROTECTED.format(path=action.path, name=name) + said
     if action.kind == "write":
         return write_workspace_file(root, action.path, action.content)
     if action.kind == "view":

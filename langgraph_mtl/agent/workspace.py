@@ -17,6 +17,7 @@ __all__ = [
     "changed_files",
     "definitions",
     "file_hashes",
+    "imported_files",
     "inside",
     "numbered",
     "outline",
@@ -153,6 +154,31 @@ def definitions(body: Sequence[ast.stmt], depth: int) -> Iterator[tuple[Definiti
             yield node, depth
             if isinstance(node, ast.ClassDef) and depth < 2:
                 yield from definitions(node.body, depth + 1)
+
+
+def imported_files(workspace: str | Path, path: str, limit: int = 3) -> list[str]:
+    """The workspace's own Python files that ``path`` imports (``pkg/mod.py`` or
+    ``pkg/__init__.py``, also under ``src/``), top-level imports first: the code a test tests."""
+    root = Path(workspace)
+    try:
+        tree = ast.parse((root / path).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    modules: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.append(node.module)
+            modules += [f"{node.module}.{alias.name}" for alias in node.names]
+    found: list[str] = []
+    for module in modules:
+        stem = module.replace(".", "/")
+        for base in ("", "src/"):
+            for name in (f"{base}{stem}.py", f"{base}{stem}/__init__.py"):
+                if (root / name).is_file() and name != path and name not in found:
+                    found.append(name)
+    return found[:limit]
 
 
 def _files(root: Path) -> Iterator[Path]:

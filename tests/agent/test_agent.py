@@ -497,6 +497,7 @@ def test_the_run_contexts_protected_files_are_never_changed_by_the_agent(pool, s
     )
     refused = out["trajectory"][1]["observation"]
     assert refused.startswith("[refused] test_f.py is protected in this task"), refused
+    assert refused.endswith("Change the code they test. It imports: f.py."), refused
     assert "== 1" in (ws / "test_f.py").read_text()
     assert (ws / "f.py").read_text() == "def f():\n    return 1\n"
     assert out["submitted"]

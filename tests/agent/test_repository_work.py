@@ -128,6 +128,37 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
     assert f"{BUG_LINE - 1}: def clamp (to {BUG_LINE + 2})" in opening
 
 
+def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(pool, scripted, repo):
+    fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
+    model = scripted(
+        "1. fix the comparison 2. run the test",
+        _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
+        fix,
+        _json("run", command="run"),  # told "Next, check it: run `CMD`", it gives the verb
+        _json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    check = out["trajectory"][1]
+    assert check["action"] == "python3 test_big.py"
+    assert check["observation"].startswith("NOTE: `run` is not a shell command")
+    assert "[exit code 0]" in check["observation"] and "ok" in check["observation"]
+    # with no check named by the task, the verb is refused, saying what to give instead
+    model = scripted(
+        "1. fix it",
+        _json("edit", path="big.py", thought="fix"),
+        fix,
+        _json("run", command="check"),
+        _json("submit"),
+        _json("submit"),
+    )
+    out = _agent(pool, model).invoke(
+        {"task": UNPOINTED.split(" so that")[0]}, context=_context(repo)
+    )
+    refused = out["trajectory"][1]
+    assert refused["action"].startswith("(invalid action)")
+    assert "`check` is the name of an action, not a shell command" in refused["observation"]
+
+
 def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, repo):
     before = (repo / "big.py").read_text()
     model = scripted(
@@ -432,3 +463,23 @@ def test_limits_follow_the_kind_of_task(pool, scripted, repo):
         ctx.task_kind = kind
         out = graph.invoke({"task": "look around"}, context=ctx, config={"recursion_limit": 30})
         assert out["steps_taken"] == steps
+
+
+def test_the_files_a_test_imports_are_the_workspaces_own_modules(tmp_path):
+    from langgraph_mtl.agent.workspace import imported_files
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "core.py").write_text("")
+    (tmp_path / "src" / "lib").mkdir(parents=True)
+    (tmp_path / "src" / "lib" / "__init__.py").write_text("")
+    (tmp_path / "test_x.py").write_text(
+        "import os\nimport pytest\nfrom pkg.core import f\nfrom . import rel\nimport lib\n"
+    )
+    assert imported_files(tmp_path, "test_x.py") == [
+        "pkg/core.py",
+        "src/lib/__init__.py",
+    ]
+    (tmp_path / "broken.py").write_text("def (:\n")
+    assert imported_files(tmp_path, "broken.py") == []
+    assert imported_files(tmp_path, "missing.py") == []
