@@ -1,17 +1,20 @@
 """What the agent is shown before its first action: the workspace's files (short ones whole),
-an outline of each long file the task is about, and the lines a traceback or a file reference
-in the task points to, so it need not spend steps finding them and never sees only the first N
-characters of a long file."""
+an outline of each long file the task is about, the lines a traceback or a file reference in
+the task points to (or, when it points only at tests, the project's functions the task names),
+so it need not spend steps finding them and never sees only the first N characters of a long
+file."""
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from langgraph_mtl.agent.fences import fence_file
-from langgraph_mtl.agent.workspace import numbered, outline
+from langgraph_mtl.agent.workspace import Definition, definitions, numbered, outline
 
-__all__ = ["describe_workspace", "pointed_files", "referenced_lines"]
+__all__ = ["describe_workspace", "named_definitions", "pointed_files", "referenced_lines"]
 
 _REFERENCE = re.compile(
     r"(?:File \"|^|[\s(\"'])((?:[\w.-]+/)*[\w.-]+\.(?:py|rs|sv|v|sh|c|h|go|js|ts))"
@@ -21,6 +24,10 @@ _REFERENCE = re.compile(
 _TESTS = re.compile(r"(^|/)(tests?/|test_[^/]*$|conftest\.py$)")
 CONTEXT_LINES = 12
 MAX_RANGES = 6
+MAX_DEFINITIONS = 2  # project functions shown because the task names them
+DEFINITION_LINES = 40
+MAX_SCANNED = 400  # Python files searched for them
+_NAME = re.compile(r"[A-Za-z_]\w{3,}")
 
 
 def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = True) -> str:
@@ -40,6 +47,38 @@ def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = Tru
         if len(parts) >= MAX_RANGES:
             break
     return "\n\n".join(parts[:MAX_RANGES])
+
+
+def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str] = ()) -> str:
+    """The project's functions and classes (tests and the files in ``skip``, shown already,
+    aside) whose names the task shows, numbered, the last named first: where a failing test's
+    call leads when its output points only at the test. Nothing when the task already points
+    at lines of the project's code."""
+    root = Path(workspace)
+    if pointed_files(task, root):
+        return ""
+    names = {n for n in _NAME.findall(task) if not n.startswith(("test", "_"))}
+    found: list[tuple[int, str, Definition, str]] = []
+    for path in sorted(root.rglob("*.py"))[:MAX_SCANNED]:
+        name = str(path.relative_to(root))
+        hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
+        if hidden or name in skip or _TESTS.search(name):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node, _depth in definitions(tree.body, 0):
+            if node.name in names:
+                where = task.rfind(node.name)
+                found.append((where, name, node, text))
+    parts = []
+    for _where, name, node, text in sorted(found, key=lambda f: -f[0])[:MAX_DEFINITIONS]:
+        end = min(node.end_lineno or node.lineno, node.lineno + DEFINITION_LINES - 1)
+        shown = numbered(text, node.lineno, end)
+        parts.append(f"{name}, lines {node.lineno}-{end} ({node.name}):\n{shown}")
+    return "\n\n".join(parts)
 
 
 def pointed_files(task: str, workspace: str | Path) -> list[str]:
@@ -74,8 +113,8 @@ def describe_workspace(
     max_listed: int = 40,
 ) -> str:
     """What the agent starts with: the workspace's files, small text files shown in full (a
-    large tree is only listed), an outline of each long file the task names, and the lines
-    the task's tracebacks point to."""
+    large tree is only listed), an outline of each long file the task names, the lines the
+    task's tracebacks point to, and the project's functions it names (:func:`named_definitions`)."""
     root = Path(workspace)
     if not root.is_dir():
         return ""
@@ -87,6 +126,7 @@ def describe_workspace(
     if not paths:
         return "The workspace is empty."
     names = [str(p.relative_to(root)) for p in paths]
+    whole: set[str] = set()  # the files shown in full
     if len(paths) > max_files:
         shown = ", ".join(names[:max_listed]) + (" ..." if len(names) > max_listed else "")
         parts = [f"The workspace holds {len(paths)} files: {shown}"]
@@ -103,9 +143,12 @@ def describe_workspace(
                 parts.append(f"{name} ({len(text.splitlines())} lines, not shown: view it)")
                 continue
             used += len(text)
+            whole.add(name)
             parts.append(f"{name}:\n{fence_file(name, text.rstrip())}")
     if points := referenced_lines(task, root):
         parts.append(f"Where the task's output points:\n{points}")
+    if named := named_definitions(task, root, skip=whole):
+        parts.append(f"The project's code the task's output names:\n{named}")
     refs = _references(task, root)
     for name in _long_files_named(task, root, names, max_chars):  # tests are run, not changed
         text = (root / name).read_text(encoding="utf-8", errors="replace")

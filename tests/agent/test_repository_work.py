@@ -483,3 +483,51 @@ def test_the_files_a_test_imports_are_the_workspaces_own_modules(tmp_path):
     (tmp_path / "broken.py").write_text("def (:\n")
     assert imported_files(tmp_path, "broken.py") == []
     assert imported_files(tmp_path, "missing.py") == []
+
+
+def _project(tmp_path):
+    (tmp_path / "words").mkdir()
+    helpers = "".join(f"def helper_{i}(x):\n    return x\n\n\n" for i in range(300))
+    (tmp_path / "words" / "__init__.py").write_text(
+        helpers + "def singularize(word):\n    if word == 'kine':\n        return 'kine'\n"
+        "    return word.rstrip('s')\n"
+    )
+    for i in range(6):
+        (tmp_path / "words" / f"extra_{i}.py").write_text(f"def extra_{i}():\n    pass\n")
+    (tmp_path / "test_words.py").write_text(
+        "import words\n\n\ndef test_singularize():\n    assert words.singularize('kine') == 'cow'\n"
+    )
+    return tmp_path
+
+
+FAILING_TEST = (
+    "    def test_singularize():\n"
+    ">       assert words.singularize('kine') == 'cow'\n"
+    "E       AssertionError: assert 'kine' == 'cow'\n\n"
+    "test_words.py:5: AssertionError\n"
+    "Fix the bug so that `python -m pytest -x -q test_words.py` passes."
+)
+
+
+def test_a_failure_pointing_only_at_a_test_shows_the_project_function_it_names(tmp_path):
+    from langgraph_mtl.agent.briefing import describe_workspace
+
+    root = _project(tmp_path)
+    shown = describe_workspace(root, FAILING_TEST)
+    assert "The project's code the task's output names:" in shown
+    start = 1201  # singularize's line in words/__init__.py
+    assert f"words/__init__.py, lines {start}-{start + 3} (singularize):" in shown
+    assert f"{start + 1}|     if word == 'kine':" in shown
+    assert "helper_0" not in shown  # the function, not the start of the file
+    # a traceback into the project's code is shown as it is; no name search then
+    pointed = FAILING_TEST.replace("test_words.py:5:", f"words/__init__.py:{start + 2}:")
+    assert "The project's code the task's output names" not in describe_workspace(root, pointed)
+
+
+def test_names_in_files_already_shown_whole_are_not_shown_again(tmp_path):
+    from langgraph_mtl.agent.briefing import describe_workspace
+
+    (tmp_path / "solution.py").write_text("def singularize(word):\n    return word\n")
+    shown = describe_workspace(tmp_path, "Implement `singularize` in solution.py.")
+    assert "The project's code the task's output names" not in shown
+    assert "def singularize(word):" in shown  # the file itself, shown whole
