@@ -25,6 +25,7 @@ _TESTS = re.compile(r"(^|/)(tests?/|test_[^/]*$|conftest\.py$)")
 CONTEXT_LINES = 12
 MAX_RANGES = 6
 MAX_DEFINITIONS = 2  # project functions shown because the task names them
+MAX_NAMED = 3  # more names than this in the output, and none of them is the lead
 DEFINITION_LINES = 40
 MAX_SCANNED = 400  # Python files searched for them
 _NAME = re.compile(r"[A-Za-z_]\w{3,}")
@@ -53,7 +54,7 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
     """The project's functions and classes (tests and the files in ``skip``, shown already,
     aside) whose names the task shows, numbered, the last named first: where a failing test's
     call leads when its output points only at the test. Nothing when the task already points
-    at lines of the project's code."""
+    at lines of the project's code, or names more than a few of its functions."""
     root = Path(workspace)
     if pointed_files(task, root):
         return ""
@@ -73,6 +74,8 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
             if node.name in names:
                 where = task.rfind(node.name)
                 found.append((where, name, node, text))
+    if len({node.name for _, _, node, _ in found}) > MAX_NAMED:  # a broad failure: no lead
+        return ""
     parts = []
     for _where, name, node, text in sorted(found, key=lambda f: -f[0])[:MAX_DEFINITIONS]:
         end = min(node.end_lineno or node.lineno, node.lineno + DEFINITION_LINES - 1)

@@ -80,6 +80,10 @@ _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|
 _PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
 MISSING = "NOTE: there is no {path} in the workspace"
 _MISSING_PREFIX = MISSING.split("{", 1)[0]
+FOUND_NOTHING_AGAIN = (
+    "NOTE: you searched for exactly this a moment ago and nothing holds it. Search for one "
+    "name instead (a function, a variable, a word of the error), or open a file the task names."
+)
 GONE_AGAIN = (
     "NOTE: you were just told {path} does not exist; it still does not. Open a file that "
     "exists (view . lists them), or search for a name."
@@ -216,9 +220,12 @@ def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
 
 
 def _read_again(action: Action, shown: str) -> str:
-    """The note on a read repeated: a folder listed, a file that does not exist, or a file."""
+    """The note on a read repeated: a folder listed, a file that does not exist, a search that
+    found nothing, or a file."""
     if f"[{action.path} is a directory]" in shown:
         return LISTED_AGAIN
     if f"[error] {action.path} does not exist" in shown:  # the note of a repeat comes first
         return GONE_AGAIN.format(path=action.path)
+    if action.kind == "search" and "[no file or line holds " in shown:
+        return FOUND_NOTHING_AGAIN
     return READ_AGAIN.format(path=action.path or "the file")

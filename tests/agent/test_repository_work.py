@@ -417,6 +417,18 @@ def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folde
     assert second.endswith(first)
 
 
+def test_a_search_that_found_nothing_again_says_to_search_for_one_name(pool, scripted, repo):
+    phrase = {"query": "extra functions in big", "path": "big.py"}
+    model = scripted(
+        "plan", _json("search", **phrase), _json("search", **phrase), default=_json("submit")
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    first, second = (s["observation"] for s in out["trajectory"][:2])
+    assert first.startswith("[no file or line holds")
+    assert second.startswith("NOTE: you searched for exactly this a moment ago and nothing")
+    assert "edit of" not in second and second.endswith(first)
+
+
 def test_the_first_move_on_lines_already_shown_is_an_edit_of_their_file(repo):
     long_files: set[str] = set()  # big.py is too long to be written whole
     first = action_schema(
@@ -519,6 +531,9 @@ def test_a_failure_pointing_only_at_a_test_shows_the_project_function_it_names(t
     assert f"words/__init__.py, lines {start}-{start + 3} (singularize):" in shown
     assert f"{start + 1}|     if word == 'kine':" in shown
     assert "helper_0" not in shown  # the function, not the start of the file
+    # an output naming many of the project's functions has no lead: none is shown
+    broad = FAILING_TEST + "\nE   extra_0, extra_1, extra_2 and extra_3 should be curried"
+    assert "The project's code the task's output names" not in describe_workspace(root, broad)
     # a traceback into the project's code is shown as it is; no name search then
     pointed = FAILING_TEST.replace("test_words.py:5:", f"words/__init__.py:{start + 2}:")
     assert "The project's code the task's output names" not in describe_workspace(root, pointed)
