@@ -182,11 +182,13 @@ def imported_files(workspace: str | Path, path: str, limit: int = 3) -> list[str
 
 
 def _files(root: Path) -> Iterator[Path]:
+    """The workspace's own files: hidden folders, caches and links to outside it left out (a
+    link a command made to a host file is never read by the process running the agent)."""
     for path in sorted(root.rglob("*")):
         parts = path.relative_to(root).parts
         if any(p in _SKIP_DIRS or p.startswith(".") for p in parts):
             continue
-        if path.is_file():
+        if path.is_file() and isinstance(inside(root, str(path.relative_to(root))), Path):
             yield path
 
 

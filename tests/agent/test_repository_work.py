@@ -546,3 +546,33 @@ def test_names_in_files_already_shown_whole_are_not_shown_again(tmp_path):
     shown = describe_workspace(tmp_path, "Implement `singularize` in solution.py.")
     assert "The project's code the task's output names" not in shown
     assert "def singularize(word):" in shown  # the file itself, shown whole
+
+
+def test_the_briefing_never_shows_a_file_linked_from_outside_the_workspace(tmp_path):
+    from langgraph_mtl.agent.briefing import describe_workspace
+
+    secret = tmp_path / "secret.py"
+    secret.write_text("def singularize(word):\n    KEY = 'hunter2-outside'\n    return word\n")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "leak.py").symlink_to(secret)
+    (ws / "notes.txt").symlink_to(secret)
+    (ws / "test_words.py").write_text("import leak\n")
+    shown = describe_workspace(ws, "leak.py:2: in singularize\ntest_words.py:1: AssertionError")
+    assert "hunter2-outside" not in shown
+    assert "leak.py" not in shown.split("Where the task")[0]  # not even listed
+
+
+def test_a_link_a_command_made_to_a_host_file_is_never_read_for_the_memory(tmp_path):
+    from langgraph_mtl.agent.workspace import changed_files, file_hashes
+
+    host = tmp_path / "host-credentials"
+    host.write_text("aws_secret = hunter2-on-the-host\n")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "fix.py").write_text("x = 1\n")
+    before = file_hashes(ws)
+    (ws / "creds.txt").symlink_to(host)  # what `ln -s ~/... creds.txt` leaves behind
+    (ws / "fix.py").write_text("x = 2\n")
+    assert changed_files(ws, before) == {"fix.py": "x = 2\n"}
+    assert "creds.txt" not in file_hashes(ws)
