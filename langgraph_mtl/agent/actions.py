@@ -29,6 +29,7 @@ __all__ = [
     "files_to_write",
     "first_action_schema",
     "from_agent_action",
+    "is_test_file",
 ]
 
 MAX_COMMAND = 800  # characters: a reply's grammar ends within the server's token cap
@@ -90,11 +91,16 @@ _TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.p
 _SENTENCE_END = re.compile(r"(?<=[.!?:])\s+|\n")
 
 
+def is_test_file(path: str) -> bool:
+    """Whether ``path`` names a test (``test_x.py``, ``x_test.go``, ``tests/...``, conftest)."""
+    return bool(_TEST_FILE.search(path))
+
+
 def files_to_write(task: str) -> list[str]:
     """The code files ``task`` asks to write: those it names in a sentence that asks for a
     change (``Implement the function in solution.py``), else all it names; never a test file
     (``test_x.py``, ``tests/...``), which a task names to be run, not changed."""
-    named = {n for n in CODE_FILE.findall(task) if not _TEST_FILE.search(n)}
+    named = {n for n in CODE_FILE.findall(task) if not is_test_file(n)}
     asked = {
         name
         for sentence in _SENTENCE_END.split(task)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
+from langgraph_mtl.agent.actions import is_test_file
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.workspace import Definition, definitions, inside, numbered, outline
 
@@ -21,7 +22,6 @@ _REFERENCE = re.compile(
     r"(?:\", line |:)(\d+)",
     re.MULTILINE,
 )
-_TESTS = re.compile(r"(^|/)(tests?/|test_[^/]*$|conftest\.py$)")
 CONTEXT_LINES = 12
 MAX_RANGES = 6
 MAX_DEFINITIONS = 2  # project functions shown because the task names them
@@ -36,10 +36,10 @@ def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = Tru
     file of the workspace, numbered; the project's own files first, tests left out when asked."""
     root = Path(workspace)
     seen = _references(task, root)
-    order = sorted(seen, key=lambda n: bool(_TESTS.search(n)))
+    order = sorted(seen, key=is_test_file)
     parts: list[str] = []
     for name in order:
-        if skip_tests and _TESTS.search(name) and len(order) > 1:
+        if skip_tests and is_test_file(name) and len(order) > 1:
             continue
         text = (root / name).read_text(encoding="utf-8", errors="replace")
         for line in sorted(seen[name])[:MAX_RANGES]:
@@ -63,7 +63,7 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
     for path in sorted(root.rglob("*.py"))[:MAX_SCANNED]:
         name = str(path.relative_to(root))
         hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
-        if hidden or name in skip or _TESTS.search(name) or not _own(root, name):
+        if hidden or name in skip or is_test_file(name) or not _own(root, name):
             continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
@@ -86,7 +86,7 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
 
 def pointed_files(task: str, workspace: str | Path) -> list[str]:
     """The project's files (tests aside) the task points to with a line number, in order."""
-    return sorted(n for n in _references(task, Path(workspace)) if not _TESTS.search(n))
+    return sorted(n for n in _references(task, Path(workspace)) if not is_test_file(n))
 
 
 def _references(task: str, root: Path) -> dict[str, set[int]]:
@@ -172,7 +172,7 @@ def _long_files_named(task: str, root: Path, names: list[str], max_chars: int) -
     at most three."""
     found = []
     for name in names:
-        if _TESTS.search(name):
+        if is_test_file(name):
             continue
         if name in task or any(t in task for t in _tails(name)[:1] if "/" in name):
             path = root / name

@@ -21,6 +21,7 @@ from langgraph_mtl.agent.actions import (
     CheckAction,
     files_to_write,
     first_action_schema,
+    is_test_file,
 )
 from langgraph_mtl.memory.trajectory import Step
 
@@ -80,6 +81,10 @@ _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|
 _PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
 MISSING = "NOTE: there is no {path} in the workspace"
 _MISSING_PREFIX = MISSING.split("{", 1)[0]
+READ_TEST_AGAIN = (
+    "NOTE: you read exactly this a moment ago; it has not changed. {path} is a test: it stays "
+    "as it is. Change the code it tests now (an edit of the project's file the output names)."
+)
 FOUND_NOTHING_AGAIN = (
     "NOTE: you searched for exactly this a moment ago and nothing holds it. Search for one "
     "name instead (a function, a variable, a word of the error), or open a file the task names."
@@ -221,11 +226,13 @@ def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
 
 def _read_again(action: Action, shown: str) -> str:
     """The note on a read repeated: a folder listed, a file that does not exist, a search that
-    found nothing, or a file."""
+    found nothing, a test (never to be edited), or a file."""
     if f"[{action.path} is a directory]" in shown:
         return LISTED_AGAIN
     if f"[error] {action.path} does not exist" in shown:  # the note of a repeat comes first
         return GONE_AGAIN.format(path=action.path)
     if action.kind == "search" and "[no file or line holds " in shown:
         return FOUND_NOTHING_AGAIN
+    if action.path and is_test_file(action.path):
+        return READ_TEST_AGAIN.format(path=action.path)
     return READ_AGAIN.format(path=action.path or "the file")

@@ -18,12 +18,21 @@ from langgraph_mtl.memory.trajectory import Step
 __all__ = ["RouteAfterAct", "stuck"]
 
 
+LONGEST_CYCLE = 4  # steps in the longest round of actions that is noticed repeating
+
+
 def stuck(trajectory: list[Step]) -> bool:
-    """The same action three times in a row, or two alternating twice with the same results."""
-    last = [(s.get("action"), _unnoted(s.get("observation", ""))) for s in trajectory[-4:]]
+    """The same action three times in a row, or a round of two to four different actions done
+    twice over with the same results (view a, view b, view c; view a, view b, view c)."""
+    window = trajectory[-2 * LONGEST_CYCLE :]
+    last = [(s.get("action"), _unnoted(s.get("observation", ""))) for s in window]
     if len(last) >= 3 and len({a for a, _ in last[-3:]}) == 1:
         return True
-    return len(last) == 4 and last[0] == last[2] and last[1] == last[3] and last[0] != last[1]
+    for length in range(2, LONGEST_CYCLE + 1):
+        first, again = last[-2 * length : -length], last[-length:]
+        if len(last) >= 2 * length and first == again and len(set(first)) > 1:
+            return True
+    return False
 
 
 def _unnoted(observation: str) -> str:

@@ -381,6 +381,9 @@ def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
             {"action": "edit a", "observation": "edited"},
         ]
     )
+    four = [{"action": f"view {name}", "observation": name} for name in "abcd"]
+    assert stuck([{"action": "run t", "observation": "fail"}, *four, *four])
+    assert not stuck([*four, *four[:3], {"action": "view d", "observation": "changed"}])
     model = scripted(
         "plan",
         *[_json("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py") * 3],
@@ -400,6 +403,18 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     assert not first.startswith("NOTE")
     assert second.startswith("NOTE: you read exactly this") and "edit of big.py" in second
     assert second.endswith(first)  # the lines are still shown
+
+
+def test_reading_a_test_again_says_to_change_the_code_it_tests_not_the_test(pool, scripted, repo):
+    lines = {"path": "test_big.py", "start": 1, "end": 3}
+    model = scripted(
+        "plan", _json("view", **lines), _json("view", **lines), default=_json("submit")
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    second = out["trajectory"][1]["observation"]
+    assert second.startswith("NOTE: you read exactly this a moment ago")
+    assert "test_big.py is a test: it stays as it is" in second
+    assert "edit of test_big.py" not in second
 
 
 def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folder(
