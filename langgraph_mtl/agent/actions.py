@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from langgraph_mtl.agent.editing import Replacement
 from langgraph_mtl.agent.prompts import SUBMIT_WORD
+from langgraph_mtl.agent.workspace import is_test_file
 
 __all__ = [
     "MAX_COMMAND",
@@ -29,7 +30,6 @@ __all__ = [
     "files_to_write",
     "first_action_schema",
     "from_agent_action",
-    "is_test_file",
 ]
 
 MAX_COMMAND = 800  # characters: a reply's grammar ends within the server's token cap
@@ -87,13 +87,7 @@ CODE_FILE = re.compile(
 _WRITE_VERB = re.compile(
     r"\b(write|implement|complete|fix|create|edit|change|modify|update)\b", re.I
 )
-_TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$)")
 _SENTENCE_END = re.compile(r"(?<=[.!?:])\s+|\n")
-
-
-def is_test_file(path: str) -> bool:
-    """Whether ``path`` names a test (``test_x.py``, ``x_test.go``, ``tests/...``, conftest)."""
-    return bool(_TEST_FILE.search(path))
 
 
 def files_to_write(task: str) -> list[str]:

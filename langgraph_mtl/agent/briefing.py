@@ -11,9 +11,15 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
-from langgraph_mtl.agent.actions import is_test_file
 from langgraph_mtl.agent.fences import fence_file
-from langgraph_mtl.agent.workspace import Definition, definitions, inside, numbered, outline
+from langgraph_mtl.agent.workspace import (
+    Definition,
+    definitions,
+    inside,
+    is_test_file,
+    numbered,
+    outline,
+)
 
 __all__ = ["describe_workspace", "named_definitions", "pointed_files", "referenced_lines"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_mtl.agent.dropping import dropped_definitions
-from langgraph_mtl.agent.workspace import definitions, inside, read_text
+from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text
 
 __all__ = [
     "MAX_REWRITE_CHARS",
@@ -93,6 +93,8 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
             ">>>>>>> REPLACE"
         )
     if not target.is_file():
+        if near := nearest(workspace, path):
+            return f"[edit refused] {path} does not exist (did you mean {near}?)"
         return f"[edit refused] {path} does not exist; write it as a new file instead"
     text = read_text(target, path)
     if text is None:
@@ -173,6 +175,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if isinstance(target, str):
         return target
     text = read_text(target, path) if target.is_file() else None
+    if text is None and not target.exists() and (near := nearest(workspace, path)):
+        return f"[edit refused] {path} does not exist (did you mean {near}?)"
     if text is None:
         return f"[edit refused] {path} is not an existing text file"
     lines = text.splitlines(keepends=True)

@@ -21,8 +21,8 @@ from langgraph_mtl.agent.actions import (
     CheckAction,
     files_to_write,
     first_action_schema,
-    is_test_file,
 )
+from langgraph_mtl.agent.workspace import is_test_file
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [

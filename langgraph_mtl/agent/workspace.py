@@ -7,6 +7,7 @@ is :mod:`.editing`'s.
 from __future__ import annotations
 
 import ast
+import difflib
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
@@ -19,6 +20,9 @@ __all__ = [
     "file_hashes",
     "imported_files",
     "inside",
+    "is_test_file",
+    "missing",
+    "nearest",
     "numbered",
     "outline",
     "outside_workspace",
@@ -29,6 +33,7 @@ __all__ = [
 
 VIEW_LINES = 120  # lines shown by one view when no range is given (an outline beyond that)
 SEARCH_HITS = 40
+_TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$)")
 _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "target"}
 
 
@@ -57,6 +62,30 @@ def outside_workspace(name: str) -> str:
     return ""
 
 
+def is_test_file(path: str) -> bool:
+    """Whether ``path`` names a test (``test_x.py``, ``x_test.go``, ``tests/...``, conftest)."""
+    return bool(_TEST_FILE.search(path))
+
+
+def nearest(workspace: str | Path, path: str) -> str | None:
+    """The workspace's file or folder whose path is closest to ``path``, if one is close
+    (``toolz.curried/__init__.py`` -> ``toolz/curried/__init__.py``); a test for a test only,
+    never the code for a test (``test_solution.py`` is not ``solution.py``)."""
+    root = Path(workspace)
+    known = [str(p.relative_to(root)) for p in _files(root)]
+    known += sorted({str(Path(name).parent) for name in known} - {"."})
+    known = [name for name in known if is_test_file(name) == is_test_file(path)]
+    near = difflib.get_close_matches(path.strip(), known, n=1, cutoff=0.75)
+    return near[0] if near else None
+
+
+def missing(workspace: str | Path, path: str) -> str:
+    """The error for a path that does not exist, naming the nearest one when it is close."""
+    near = nearest(workspace, path)
+    hint = f"did you mean {near}?" if near else "search for its name to find it"
+    return f"[error] {path} does not exist ({hint})"
+
+
 def read_text(target: Path, path: str) -> str | None:
     """The file's text, or None when it cannot be read as UTF-8."""
     try:
@@ -83,7 +112,7 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
         names = sorted(p.name + ("/" if p.is_dir() else "") for p in target.iterdir())
         return f"[{path} is a directory] " + " ".join(names[:200])
     if not target.is_file():
-        return f"[error] {path} does not exist (search for its name to find it)"
+        return missing(workspace, path)
     text = read_text(target, path)
     if text is None:
         return f"[error] {path} is not a text file"
@@ -232,6 +261,8 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
     base = inside(workspace, path, root_too=True) if path.strip() else root
     if isinstance(base, str):
         return base
+    if not base.exists():
+        return missing(root, path)
     candidates = [base] if base.is_file() else list(_files(base))
     names = [str(p.relative_to(root)) for p in candidates if needle in p.name.lower()]
     hits: list[str] = []

@@ -303,6 +303,13 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     assert "its outline" in long and "def helper_0 (to 4)" in long and "search for a name" in long
     assert "past its end" in view_file(repo, "big.py", 5000, 5010)
     assert "does not exist" in view_file(repo, "nope.py")
+    # a path a little off is answered with the one meant
+    assert view_file(repo, "bigg.py").endswith("does not exist (did you mean big.py?)")
+    assert search_workspace(repo, "clamp", "big.pyy").endswith("(did you mean big.py?)")
+    block = [Replacement("    if x < hi:", "    if x > hi:")]
+    assert apply_replacements(repo, "big_.py", block).endswith("(did you mean big.py?)")
+    assert replace_lines(repo, "bg.py", 1, 1, "x").endswith("(did you mean big.py?)")
+    assert view_file(repo, "test_bigg.py").endswith("(did you mean test_big.py?)")
     assert "outside the workspace" in view_file(repo, "../etc/passwd")
     assert view_file(repo, ".") == "[. is a directory] big.py test_big.py"
     assert search_workspace(repo, "clamp", ".").count("big.py") >= 1
@@ -316,6 +323,8 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     assert write_file(repo, "new.py", "print(1)\n").startswith("[wrote new.py")
     rust = outline("lib.rs", "pub fn a() {}\nstruct B;\nimpl B {\n    fn c(&self) {}\n}\n")
     assert "1: pub fn a()" in rust and "4:     fn c(&self)" in rust
+    (repo / "solution.py").write_text("x = 1\n")  # a test is never answered with its code
+    assert view_file(repo, "test_solution.py").endswith("(search for its name to find it)")
 
 
 @pytest.mark.parametrize(
