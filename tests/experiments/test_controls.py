@@ -29,12 +29,14 @@ def _stock(pool) -> None:
     )
 
 
-def _rows(condition: Condition, pool, scripted, tmp_path, *, attempts: int = 1) -> list[dict]:
+def _rows(
+    condition: Condition, pool, scripted, tmp_path, *, attempts: int = 1, model=None
+) -> list[dict]:
     store = ResultStore(tmp_path / f"{condition.name}.jsonl")
     run_condition(
         condition,
         [TinyDomain("alpha")],
-        model=scripted(default=solve_tiny),
+        model=model or scripted(default=solve_tiny),
         pool=pool,
         store=store,
         attempts=attempts,
@@ -178,21 +180,11 @@ def test_the_writes_ablation_keeps_memories_out_of_the_write_calls_only(pool, sc
 
     def calls(name: str) -> tuple[list[str], list[str], list[dict]]:
         model = scripted(default=solve_tiny)
-        store = ResultStore(tmp_path / f"{name}.jsonl")
-        run_condition(
-            CONDITIONS[name],
-            [TinyDomain("alpha")],
-            model=model,
-            pool=pool,
-            store=store,
-            attempts=1,
-            split="all",
-            step_limit=4,
-        )
+        rows = _rows(CONDITIONS[name], pool, scripted, tmp_path, model=model)
         texts = ["\n".join(str(m.content) for m in call) for call in model.calls]
         writes = [t for t in texts if "complete content of `out.txt`" in t]
         others = [t for t in texts if t not in writes]
-        return writes, others, list(store.rows())
+        return writes, others, rows
 
     def given(text: str) -> bool:
         return "write the number to out.txt (" in text  # a stocked memory's content
