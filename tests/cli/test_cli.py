@@ -393,3 +393,27 @@ def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapsh
     resumed = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight"])
     assert "pool: 1 memories restored" in resumed.output, resumed.output
     assert made == []
+
+
+def test_a_run_can_make_its_memories_and_stop_before_any_condition(
+    env, monkeypatch, alpha_run, capsys
+):
+    import langgraph_mtl_experiments.runner
+
+    made: list[object] = []
+    evaluated: list[object] = []
+    monkeypatch.setattr(
+        langgraph_mtl_experiments.runner, "generate_memories", lambda *a, **k: made.append(a)
+    )
+    monkeypatch.setattr(
+        langgraph_mtl_experiments.runner, "run_condition", lambda *a, **k: evaluated.append(a)
+    )
+    run = env / "run"
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha"]
+    result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight", "--memories-only"])
+    assert result.exit_code == 0, result.output
+    assert len(made) == 1 and evaluated == []
+    assert (run / "pool-snapshot.jsonl").is_file() and not (run / "report.md").exists()
+    assert "--memories-only" in (run / "commands.txt").read_text()
+    misused = run_cli(capsys, *args, "--memories-only", "--split", "source")
+    assert misused.code == 2 and "--memories-only makes a run's own pool" in misused.text

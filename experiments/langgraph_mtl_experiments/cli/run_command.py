@@ -112,6 +112,13 @@ def run(
             "run on its task (none: zero-shot's) reuses that attempt's outcome; this runs it again."
         ),
     ] = False,
+    memories_only: Annotated[
+        bool,
+        typer.Option(
+            help="Make phase 1's memories (and the pool snapshot) and stop: no condition is "
+            "evaluated yet (a pool to develop on before the run itself)."
+        ),
+    ] = False,
     unsafe: UnsafeOpt = False,
 ) -> None:
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
@@ -136,6 +143,11 @@ def run(
     agent = agent_settings(steps, repo_steps, edits, hide=hidden, factory=agent_factory)
     if split not in ("eval", "source"):
         raise CliError(f"--split: expected eval or source, got {split!r}", code=2)
+    if memories_only and (split != "eval" or pool_dir is not None):
+        raise CliError(
+            "--memories-only makes a run's own pool: use it without --pool and --split source",
+            code=2,
+        )
 
     def sampling(spec: str) -> float | None:
         if temperature is not None:
@@ -178,6 +190,7 @@ def run(
         "memory-model": memory_model,
         "pool": pool_dir,
         "rerun-same-prompt": rerun_same_prompt,
+        "memories-only": memories_only,
     }
     command = "mtl experiment run " + " ".join(
         f"--{name}" if value is True else f"--{name} {shlex.quote(str(value))}"
@@ -214,6 +227,9 @@ def run(
                 )
         whole = write_snapshot(pool, out / POOL_SNAPSHOT)
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
+        if memories_only:
+            console.print("--memories-only: no condition evaluated")
+            return
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
         experiments: list[str] = []
         with chat_model(model, parallel=concurrency, temperature=evaluated_at) as chat:
