@@ -26,6 +26,10 @@ __all__ = [
     "write_file",
 ]
 
+UNCHANGED_EDIT = (
+    "[unchanged] {path}: the edit gives back exactly what the file holds, so nothing changed. "
+    "Change the line the output points to."
+)
 MAX_REWRITE_CHARS = 6_000  # about 1,500 tokens: what one reply of the local model can hold
 
 
@@ -99,12 +103,15 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
     text = read_text(target, path)
     if text is None:
         return f"[edit refused] {path} is not a text file"
+    before = text
     for number, edit in enumerate(edits, start=1):
         where = _locate(text, edit.old)
         if isinstance(where, str):
             return f"[edit refused] block {number} in {path}: {where}; nothing was changed"
         start, end = where
         text = text[:start] + edit.new + text[end:]
+    if text == before:
+        return UNCHANGED_EDIT.format(path=path)
     target.write_text(text, encoding="utf-8")
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
 
@@ -154,14 +161,18 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
     lines = text.splitlines(keepends=True)
     code_lines = code.splitlines(keepends=True)
     changes = []
+    same = False
     for name, spans in given.items():
         if len(present.get(name, [])) != 1 or len(spans) != 1:
             continue
         (start, end, indent), (new_start, new_end, new_indent) = present[name][0], spans[0]
         body = _reindent(code_lines[new_start - 1 : new_end], new_indent, indent)
-        changes.append((start, end, body, name))
+        if body != lines[start - 1 : end]:
+            changes.append((start, end, body, name))
+        else:
+            same = True  # given back as it is: not a change
     if not changes:
-        return None
+        return UNCHANGED_EDIT.format(path=path) if same else None
     for start, end, body, _ in sorted(changes, reverse=True):  # from the bottom: lines stay put
         lines[start - 1 : end] = body
     target.write_text("".join(lines), encoding="utf-8")
@@ -183,6 +194,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if not 1 <= start <= end <= len(lines):
         return f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it"
     body = new if new.endswith("\n") or not new else new + "\n"
+    if body == "".join(lines[start - 1 : end]):
+        return UNCHANGED_EDIT.format(path=path)
     lines[start - 1 : end] = [body] if body else []
     target.write_text("".join(lines), encoding="utf-8")
     return f"[edited {path}: lines {start}-{end} replaced; {len(''.join(lines).splitlines())} lines now]"

@@ -600,3 +600,20 @@ def test_a_link_a_command_made_to_a_host_file_is_never_read_for_the_memory(tmp_p
     (ws / "fix.py").write_text("x = 2\n")
     assert changed_files(ws, before) == {"fix.py": "x = 2\n"}
     assert "creds.txt" not in file_hashes(ws)
+
+
+def test_an_edit_that_gives_back_what_the_file_holds_says_nothing_changed(repo):
+    from langgraph_mtl.agent.editing import replace_definitions
+
+    before = (repo / "big.py").read_text()
+    same = [Replacement("    if x < hi:", "    if x < hi:")]
+    assert apply_replacements(repo, "big.py", same).startswith("[unchanged] big.py")
+    copied = "def clamp(x, lo, hi):\n    if x < hi:\n        return hi\n    return max(x, lo)\n"
+    assert replace_definitions(repo, "big.py", copied).startswith("[unchanged] big.py")
+    line = before.splitlines()[BUG_LINE - 1]
+    assert replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, line).startswith("[unchanged]")
+    assert (repo / "big.py").read_text() == before
+    # one definition copied, one changed: only the changed one is named
+    both = copied + "\n\ndef helper_0(x):\n    return x - 0\n"
+    said = replace_definitions(repo, "big.py", both)
+    assert said is not None and said.startswith("[edited big.py: replaced helper_0;")
