@@ -137,6 +137,18 @@ def edit_messages(
     prompt = f"{task}\n\n{body}\n\n{request}"
     if reason.strip():
         prompt += f"\n\nWhat to change: {reason.strip()}"
-    if seen := _seen(trajectory):
+    seen = _seen(trajectory)
+    if seen:
         prompt += f"\n\nWhat your last commands showed:\n{seen}"
+    if pointed := _pointed_lines(path, text, f"{task}\n{seen}", (start, end)):
+        prompt += f"\n\nThe output points at {pointed}"
     return [SystemMessage(system), HumanMessage(prompt)]
+
+
+def _pointed_lines(path: str, text: str, output: str, region: tuple[int, int]) -> str:
+    """The lines of ``path`` inside ``region`` that ``output`` (a traceback, a test's
+    ``path:N``) names, each with its text, the last named first; ``""`` when none."""
+    lines = text.splitlines()
+    named = list(dict.fromkeys(reversed(_lines_named(path, output))))
+    shown = [n for n in named if region[0] <= n <= region[1] and n <= len(lines)][:3]
+    return "; ".join(f"line {n} of `{path}`: `{lines[n - 1].strip()}`" for n in shown)

@@ -122,6 +122,7 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
     # the edit call showed the region the traceback points to
     edit_call = str(model.calls[2][-1].content)
     assert "    if x < hi:" in edit_call and "helper_0(" not in edit_call
+    assert edit_call.endswith(f"The output points at line {BUG_LINE} of `big.py`: `if x < hi:`")
     # what the agent was shown first: the traceback's lines and the module's outline
     opening = str(model.calls[1][-1].content)
     assert f"{BUG_LINE}|     if x < hi:" in opening
