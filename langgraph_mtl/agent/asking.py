@@ -34,6 +34,7 @@ from langgraph_mtl.agent.writing import (
     current_text,
     edit_messages,
     editable_region,
+    pointed_region,
     writer_messages,
 )
 from langgraph_mtl.models import reported_tokens
@@ -188,11 +189,10 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
         return replace(action, kind="invalid", error=error), 0
     by_lines = setup.edits == "line_range"
     trajectory = state.get("trajectory", [])
-    region = (
-        (action.start, action.end)
-        if by_lines and action.start
-        else editable_region(action.path, text, trajectory, state["task"])
-    )
+    region = (action.start, action.end) if by_lines and action.start else None
+    if by_lines and region is None:  # the few lines the output points at, when it does
+        region = pointed_region(action.path, text, trajectory, state["task"])
+    region = region or editable_region(action.path, text, trajectory, state["task"])
     ask = edit_messages(
         task=state["task"],
         path=action.path,

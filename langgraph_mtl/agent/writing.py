@@ -23,11 +23,19 @@ from langgraph_mtl.agent.prompts import CONTENT_REQUEST, EDIT_REQUEST, LINES_REQ
 from langgraph_mtl.agent.workspace import numbered
 from langgraph_mtl.memory.trajectory import Step
 
-__all__ = ["WRITER_SYSTEM", "current_text", "edit_messages", "editable_region", "writer_messages"]
+__all__ = [
+    "WRITER_SYSTEM",
+    "current_text",
+    "edit_messages",
+    "editable_region",
+    "pointed_region",
+    "writer_messages",
+]
 
 MAX_FILE_CHARS = MAX_REWRITE_CHARS  # a file longer than one reply is edited, never rewritten
 MAX_SEEN_CHARS = 1500
 REGION_LINES = 40  # lines shown around each place an edit is about
+POINTED_LINES = 4  # lines either side of a pointed line that a line edit gives back
 
 
 def current_text(workspace: str, path: str, *, limit: int | None = MAX_FILE_CHARS) -> str:
@@ -102,6 +110,21 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
     if lines := _lines_named(path, task):
         return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
     return 1, min(REGION_LINES * 2, total)
+
+
+def pointed_region(
+    path: str, text: str, trajectory: Sequence[Step], task: str
+) -> tuple[int, int] | None:
+    """A few lines either side of the line of ``path`` that the newest output points at (the
+    last command's, else the task's; the deepest frame of a traceback): what a line edit
+    covers when it names no range. None when no output points into ``path``."""
+    total = len(text.splitlines())
+    runs = [s for s in trajectory if not str(s.get("action", "")).startswith(_NOT_COMMANDS)]
+    outputs = [str(step.get("observation", "")) for step in runs[-1:]] + [task]
+    for output in outputs:
+        if lines := [n for n in _lines_named(path, output) if 1 <= n <= total]:
+            return max(lines[-1] - POINTED_LINES, 1), min(lines[-1] + POINTED_LINES, total)
+    return None
 
 
 def edit_messages(

@@ -201,6 +201,25 @@ def test_an_edit_may_give_the_whole_corrected_function_instead_of_blocks(pool, s
     assert changed == [BUG_LINE]
 
 
+def test_a_line_edit_without_a_range_covers_the_few_lines_the_output_points_at(
+    pool, scripted, repo
+):
+    window = range(BUG_LINE - 4, BUG_LINE + 5)
+    lines = (repo / "big.py").read_text().splitlines()
+    fixed = "\n".join(lines[n - 1].replace("x < hi", "x > hi") for n in window)
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", thought="the comparison is reversed"),
+        f"```python\n{fixed}\n```",
+        _json("run", command="python3 test_big.py"),
+        _json("submit"),
+    )
+    out = _agent(pool, model, edits="line_range").invoke({"task": TASK}, context=_context(repo))
+    asked = str(model.calls[2][-1].content)
+    assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
+    assert out["verified"] is True, out["trajectory"]
+
+
 @pytest.mark.parametrize("edits", ["search_replace", "line_range"])
 def test_an_edit_whose_reply_holds_no_change_changes_nothing(edits, pool, scripted, repo):
     before = (repo / "big.py").read_text()
