@@ -11,9 +11,10 @@ from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.asking import ask
 from langgraph_mtl.agent.guards import (
+    CHECKED,
     INVALID,
     bare_action_word,
-    check_hint,
+    check_after_change,
     missing_path_hint,
     noted_repeat,
     questioned_submit,
@@ -103,7 +104,8 @@ class ActNode:
         else:
             result = execute_action(action, box)
             if action.kind in ("write", "edit"):
-                result += check_hint(str(state.get("task", "")), result)
+                if check := check_after_change(str(state.get("task", "")), result):
+                    result += f"\n{CHECKED.format(command=check)}\n{box.run(check).render()}"
             elif action.kind == "command":
                 result += missing_path_hint(action.command, result, workspace)
                 if idle := idle_check(action.command, result, workspace, state.get("task", "")):

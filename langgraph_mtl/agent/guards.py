@@ -26,11 +26,12 @@ from langgraph_mtl.agent.workspace import is_test_file
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
+    "CHECKED",
     "INVALID",
     "REPEATED",
     "action_schema",
     "bare_action_word",
-    "check_hint",
+    "check_after_change",
     "failed_in_code",
     "missing_path_hint",
     "noted_repeat",
@@ -71,6 +72,7 @@ NOT_A_COMMAND = (
 _ACTION_WORDS = frozenset(
     {"run", "check", "test", "tests", "command", "view", "search", "edit", "write_file"}
 )
+CHECKED = "The check the task names, run after the change: `{command}`"
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 _CHECK = re.compile(  # the command a task says to check with
     r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"
@@ -107,13 +109,15 @@ def action_schema(
     file the task asks for that may be written whole (``writable`` picks those: new or short
     files; see :func:`.actions.first_action_schema`), or at the first step an edit of a file
     the task's output points to (``pointed``: its lines were shown); right after a file was
-    written or edited (refused replies aside), only a command that checks it; else any
-    action."""
+    written or edited (refused replies aside), only a command that checks it, unless the
+    task's own check already ran after it; else any action."""
     if unchanged:
         names = files_to_write(task)
         chosen = writable(names) if writable is not None else None
         return first_action_schema(task, chosen, pointed if not trajectory else ())
-    return CheckAction if _CHANGED.search(_last_done(trajectory)) else AgentAction
+    last = _last_done(trajectory)
+    checked = CHECKED.split("{", 1)[0] in last  # the task's check already ran after it
+    return CheckAction if _CHANGED.search(last) and not checked else AgentAction
 
 
 def questioned_submit(
@@ -188,18 +192,19 @@ def missing_path_hint(command: str, observation: str, workspace: str | Path) -> 
     return f"\n{MISSING.format(path=missing[0])}; {where}."
 
 
-def check_hint(task: str, observation: str) -> str:
+def check_after_change(task: str, observation: str) -> str | None:
     """After a file was written or edited, the check the task names (``make `CMD` pass``,
-    ``so that `CMD` passes``, ``run `CMD```) as the next step; else nothing."""
+    ``so that `CMD` passes``, ``run `CMD```), run at once so the change's effect is in view;
+    None when nothing changed or the task names no check."""
     if not _CHANGED.search(observation):
-        return ""
+        return None
     named = _CHECK.search(task)
-    return f"\nNext, check it: run `{named[1] or named[2]}`." if named else ""
+    return (named[1] or named[2]) if named else None
 
 
 def bare_action_word(action: Action, task: str) -> Action:
     """A command that is only an action's name (``run``, ``check``: what a small model gives
-    when told "check it: run `CMD`") becomes the check the task names, with a note saying so;
+    when asked for a command to check its change) becomes the check the task names, with a note;
     without one, it is refused with what to give instead. Any other action stands."""
     if action.kind != "command":
         return action

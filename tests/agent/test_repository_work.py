@@ -117,8 +117,10 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
     ]
     assert changed == [BUG_LINE]
     assert len(after.splitlines()) == len(before.splitlines()) > 2000
-    # after the edit, the check the task names is the next step
-    assert out["trajectory"][0]["observation"].endswith("run `python3 test_big.py`.")
+    # after the edit, the check the task names runs at once: its output is in view
+    edited = out["trajectory"][0]["observation"]
+    assert "The check the task names, run after the change: `python3 test_big.py`" in edited
+    assert edited.endswith("[exit code 0]\nok\n"), edited
     # the edit call showed the region the traceback points to
     edit_call = str(model.calls[2][-1].content)
     assert "    if x < hi:" in edit_call and "helper_0(" not in edit_call
@@ -135,7 +137,7 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
         "1. fix the comparison 2. run the test",
         _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
         fix,
-        _json("run", command="run"),  # told "Next, check it: run `CMD`", it gives the verb
+        _json("run", command="run"),  # asked for a command, it gives the verb
         _json("submit"),
     )
     out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
@@ -255,13 +257,13 @@ def test_the_tools_refuse_a_whole_rewrite_of_a_long_file_and_edit_it_in_place(re
 
 
 def test_writing_what_a_file_already_holds_says_nothing_changed(repo):
-    from langgraph_mtl.agent.guards import check_hint
+    from langgraph_mtl.agent.guards import check_after_change
 
     code = "def add(a, b):\n    return a - b\n"
     assert write_file(repo, "add.py", code).startswith("[wrote add.py: 2 lines")
     again = write_file(repo, "add.py", code)
     assert again.startswith("[unchanged] add.py already holds exactly this")
-    assert check_hint("Make `python3 -m pytest` pass.", again) == ""  # nothing new to check
+    assert check_after_change("Make `python3 -m pytest` pass.", again) is None  # nothing new
     assert write_file(repo, "add.py", code.replace("-", "+")).startswith("[wrote add.py")
 
 
@@ -637,3 +639,18 @@ def test_an_edit_that_gives_back_what_the_file_holds_says_nothing_changed(repo):
     both = copied + "\n\ndef helper_0(x):\n    return x - 0\n"
     said = replace_definitions(repo, "big.py", both)
     assert said is not None and said.startswith("[edited big.py: replaced helper_0;")
+
+
+def test_once_the_tasks_check_ran_after_a_change_any_action_may_follow(repo):
+    from langgraph_mtl.agent.actions import Action, CheckAction
+    from langgraph_mtl.agent.guards import CHECKED, questioned_submit
+
+    edited = "[edited big.py: 1 block(s) applied; 2100 lines now]"
+    bare = [{"action": "edit big.py", "observation": edited}]
+    assert action_schema(TASK, bare, unchanged=False) is CheckAction
+    ran = f"{edited}\n{CHECKED.format(command='python3 test_big.py')}\n[exit code 1]\nboom"
+    checked = [{"action": "edit big.py", "observation": ran}]
+    assert action_schema(TASK, checked, unchanged=False) is AgentAction
+    # a submit right after a check that failed is still questioned
+    action, flag = questioned_submit(Action("submit"), checked, unchanged=False, asked=set())
+    assert action.kind == "invalid" and flag == "asked_after_failure"
