@@ -32,6 +32,7 @@ __all__ = [
     "action_schema",
     "bare_action_word",
     "check_after_change",
+    "named_check",
     "failed_in_code",
     "missing_path_hint",
     "noted_repeat",
@@ -77,6 +78,7 @@ READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 _CHECK = re.compile(  # the command a task says to check with
     r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"
 )
+_INTERPRETERS = frozenset({"python", "python3", "node", "bash", "sh", "ruby", "perl"})
 _FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
 _CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|not found")
@@ -196,10 +198,15 @@ def check_after_change(task: str, observation: str) -> str | None:
     """After a file was written or edited, the check the task names (``make `CMD` pass``,
     ``so that `CMD` passes``, ``run `CMD```), run at once so the change's effect is in view;
     None when nothing changed or the task names no check."""
-    if not _CHANGED.search(observation):
-        return None
+    return named_check(task) if _CHANGED.search(observation) else None
+
+
+def named_check(task: str) -> str | None:
+    """The command the task says checks the work (``so that `CMD` passes``, ``run `CMD```,
+    ``with `CMD```); not a bare interpreter (``try it with `python```), which checks nothing."""
     named = _CHECK.search(task)
-    return (named[1] or named[2]) if named else None
+    command = (named[1] or named[2]).strip() if named else ""
+    return command if command and command not in _INTERPRETERS else None
 
 
 def bare_action_word(action: Action, task: str) -> Action:
@@ -211,8 +218,8 @@ def bare_action_word(action: Action, task: str) -> Action:
     word = action.command.strip().strip("`'\".:").lower()
     if word not in _ACTION_WORDS:
         return action
-    if named := _CHECK.search(task):
-        return replace(action, command=named[1] or named[2], note=BARE_WORD.format(word=word))
+    if command := named_check(task):
+        return replace(action, command=command, note=BARE_WORD.format(word=word))
     return replace(action, kind="invalid", error=NOT_A_COMMAND.format(word=word))
 
 

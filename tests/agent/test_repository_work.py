@@ -654,3 +654,21 @@ def test_once_the_tasks_check_ran_after_a_change_any_action_may_follow(repo):
     # a submit right after a check that failed is still questioned
     action, flag = questioned_submit(Action("submit"), checked, unchanged=False, asked=set())
     assert action.kind == "invalid" and flag == "asked_after_failure"
+
+
+@pytest.mark.parametrize(
+    ("task", "check"),
+    [
+        ("Fix it so that `python -m pytest -x -q` passes.", "python -m pytest -x -q"),
+        (
+            "Check that it compiles with `iverilog -g2012 -o /tmp/a top.sv`.",
+            "iverilog -g2012 -o /tmp/a top.sv",
+        ),
+        ("Implement it in solution.py and try it with `python`, which has pandas.", None),
+        ("Implement `f` in solution.py.", None),
+    ],
+)
+def test_the_check_a_task_names_is_a_command_that_checks_something(task, check):
+    from langgraph_mtl.agent.guards import named_check
+
+    assert named_check(task) == check
