@@ -11,7 +11,6 @@ from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.asking import ask
 from langgraph_mtl.agent.guards import (
-    CHECKED,
     INVALID,
     bare_action_word,
     check_after_change,
@@ -21,6 +20,7 @@ from langgraph_mtl.agent.guards import (
 )
 from langgraph_mtl.agent.idle_runs import idle_check
 from langgraph_mtl.agent.prompts import (
+    CHECKED,
     JSON_INSTRUCTIONS,
     NEXT_HINT,
     PROTOCOL_INSTRUCTIONS,

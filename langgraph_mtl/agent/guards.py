@@ -22,11 +22,11 @@ from langgraph_mtl.agent.actions import (
     files_to_write,
     first_action_schema,
 )
+from langgraph_mtl.agent.prompts import CHECKED
 from langgraph_mtl.agent.workspace import is_test_file
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
-    "CHECKED",
     "INVALID",
     "REPEATED",
     "action_schema",
@@ -73,7 +73,6 @@ NOT_A_COMMAND = (
 _ACTION_WORDS = frozenset(
     {"run", "check", "test", "tests", "command", "view", "search", "edit", "write_file"}
 )
-CHECKED = "The check the task names, run after the change: `{command}`"
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 _CHECK = re.compile(  # the command a task says to check with
     r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"

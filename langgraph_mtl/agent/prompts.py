@@ -5,6 +5,7 @@ overridden in one place."""
 from __future__ import annotations
 
 __all__ = [
+    "CHECKED",
     "CONTENT_REQUEST",
     "CUT_OFF",
     "EDIT_REQUEST",
@@ -79,6 +80,7 @@ NEXT_HINT = {
 }
 
 WRITER_SYSTEM = "You are a careful programmer. Answer with code only."
+CHECKED = "The check the task names, run after the change: `{command}`"
 CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced code block."
 EDIT_REQUEST = (
     "Change `{path}` with one or more SEARCH/REPLACE blocks and nothing else. Each block:\n"

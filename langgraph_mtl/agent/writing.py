@@ -19,7 +19,13 @@ from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS
 from langgraph_mtl.agent.fences import fence_file
-from langgraph_mtl.agent.prompts import CONTENT_REQUEST, EDIT_REQUEST, LINES_REQUEST, WRITER_SYSTEM
+from langgraph_mtl.agent.prompts import (
+    CHECKED,
+    CONTENT_REQUEST,
+    EDIT_REQUEST,
+    LINES_REQUEST,
+    WRITER_SYSTEM,
+)
 from langgraph_mtl.agent.workspace import numbered
 from langgraph_mtl.memory.trajectory import Step
 
@@ -51,13 +57,26 @@ def current_text(workspace: str, path: str, *, limit: int | None = MAX_FILE_CHAR
 _NOT_COMMANDS = ("write_file ", "view ", "search ", "edit ")
 
 
+def _runs(trajectory: Sequence[Step]) -> list[tuple[str, str]]:
+    """Each command run and what it printed, oldest first: the commands the agent gave (not
+    writes, views, searches or edits) and the task's check run after a change."""
+    marker = CHECKED.split("`", 1)[0]
+    found = []
+    for step in trajectory:
+        action, observation = str(step.get("action", "")), str(step.get("observation", ""))
+        if not action.startswith(_NOT_COMMANDS):
+            found.append((action, observation))
+        elif marker in observation:
+            command, _, output = observation.split(marker, 1)[1].partition("\n")
+            found.append((command.strip("`"), output))
+    return found
+
+
 def _seen(trajectory: Sequence[Step], last: int = 2) -> str:
-    """What the last commands (not writes, views, searches or edits) printed, newest last."""
-    runs = [s for s in trajectory if not str(s.get("action", "")).startswith(_NOT_COMMANDS)]
+    """What the last commands printed, newest last (see :func:`_runs`)."""
     parts = []
-    for step in runs[-last:]:
-        output = str(step.get("observation", ""))[-MAX_SEEN_CHARS:]
-        parts.append(f"$ {str(step.get('action', ''))[:300]}\n{output}")
+    for command, output in _runs(trajectory)[-last:]:
+        parts.append(f"$ {command[:300]}\n{output[-MAX_SEEN_CHARS:]}")
     return "\n\n".join(parts)
 
 
@@ -119,8 +138,7 @@ def pointed_region(
     last command's, else the task's; the deepest frame of a traceback): what a line edit
     covers when it names no range. None when no output points into ``path``."""
     total = len(text.splitlines())
-    runs = [s for s in trajectory if not str(s.get("action", "")).startswith(_NOT_COMMANDS)]
-    outputs = [str(step.get("observation", "")) for step in runs[-1:]] + [task]
+    outputs = [output for _, output in _runs(trajectory)[-1:]] + [task]
     for output in outputs:
         if lines := [n for n in _lines_named(path, output) if 1 <= n <= total]:
             return max(lines[-1] - POINTED_LINES, 1), min(lines[-1] + POINTED_LINES, total)

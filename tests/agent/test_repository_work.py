@@ -672,3 +672,23 @@ def test_the_check_a_task_names_is_a_command_that_checks_something(task, check):
     from langgraph_mtl.agent.guards import named_check
 
     assert named_check(task) == check
+
+
+def test_the_next_edit_call_shows_what_the_check_after_the_last_change_printed(
+    pool, scripted, repo
+):
+    wrong = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x <= hi:\n>>>>>>> REPLACE\n"
+    fix = "<<<<<<< SEARCH\n    if x <= hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", thought="the comparison"),
+        wrong,
+        _json("edit", path="big.py", thought="still failing"),
+        fix,
+        _json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    assert out["verified"] is True, out["trajectory"]
+    again = str(model.calls[4][-1].content)
+    assert "What your last commands showed:\n$ python3 test_big.py\n[exit code 1]" in again
+    assert "AssertionError" in again
