@@ -15,7 +15,7 @@ from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.workspace import (
     Definition,
     definitions,
-    inside,
+    is_own,
     is_test_file,
     numbered,
     outline,
@@ -69,7 +69,7 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
     for path in sorted(root.rglob("*.py"))[:MAX_SCANNED]:
         name = str(path.relative_to(root))
         hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
-        if hidden or name in skip or is_test_file(name) or not _own(root, name):
+        if hidden or name in skip or is_test_file(name) or not is_own(root, name):
             continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
@@ -101,15 +101,10 @@ def _references(task: str, root: Path) -> dict[str, set[int]]:
     for match in _REFERENCE.finditer(task):
         name, line = match[1], int(match[2])
         for candidate in (name, *_tails(name)):
-            if (root / candidate).is_file() and _own(root, candidate):
+            if (root / candidate).is_file() and is_own(root, candidate):
                 seen.setdefault(candidate, set()).add(line)
                 break
     return seen
-
-
-def _own(root: Path, name: str) -> bool:
-    """Whether ``name`` is the workspace's own file (not a link to a file outside it)."""
-    return isinstance(inside(root, name), Path)
 
 
 def _tails(name: str) -> list[str]:
@@ -137,7 +132,7 @@ def describe_workspace(
         for p in root.rglob("*")
         if p.is_file()
         and not any(part.startswith(".") for part in p.relative_to(root).parts)
-        and _own(root, str(p.relative_to(root)))
+        and is_own(root, str(p.relative_to(root)))
     )
     if not paths:
         return "The workspace is empty."

@@ -97,9 +97,9 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
             ">>>>>>> REPLACE"
         )
     if not target.is_file():
-        if near := nearest(workspace, path):
-            return f"[edit refused] {path} does not exist (did you mean {near}?)"
-        return f"[edit refused] {path} does not exist; write it as a new file instead"
+        return _gone(workspace, path) or (
+            f"[edit refused] {path} does not exist; write it as a new file instead"
+        )
     text = read_text(target, path)
     if text is None:
         return f"[edit refused] {path} is not a text file"
@@ -114,6 +114,13 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         return UNCHANGED_EDIT.format(path=path)
     target.write_text(text, encoding="utf-8")
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
+
+
+def _gone(workspace: str | Path, path: str) -> str | None:
+    """The refusal of an edit of a missing ``path`` that names the path meant, when one is
+    close; None when none is."""
+    near = nearest(workspace, path)
+    return f"[edit refused] {path} does not exist (did you mean {near}?)" if near else None
 
 
 def _python_definitions(text: str) -> dict[str, list[tuple[int, int, int]]]:
@@ -186,8 +193,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if isinstance(target, str):
         return target
     text = read_text(target, path) if target.is_file() else None
-    if text is None and not target.exists() and (near := nearest(workspace, path)):
-        return f"[edit refused] {path} does not exist (did you mean {near}?)"
+    if text is None and not target.exists() and (gone := _gone(workspace, path)):
+        return gone
     if text is None:
         return f"[edit refused] {path} is not an existing text file"
     lines = text.splitlines(keepends=True)

@@ -22,7 +22,7 @@ from langgraph_mtl.agent.actions import (
     files_to_write,
     first_action_schema,
 )
-from langgraph_mtl.agent.prompts import CHECKED
+from langgraph_mtl.agent.prompts import CHECKED_MARK
 from langgraph_mtl.agent.workspace import is_test_file
 from langgraph_mtl.memory.trajectory import Step
 
@@ -117,7 +117,7 @@ def action_schema(
         chosen = writable(names) if writable is not None else None
         return first_action_schema(task, chosen, pointed if not trajectory else ())
     last = _last_done(trajectory)
-    checked = CHECKED.split("{", 1)[0] in last  # the task's check already ran after it
+    checked = CHECKED_MARK in last  # the task's check already ran after it
     return CheckAction if _CHANGED.search(last) and not checked else AgentAction
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 __all__ = [
     "CHECKED",
+    "CHECKED_MARK",
     "CONTENT_REQUEST",
     "CUT_OFF",
     "EDIT_REQUEST",
@@ -80,7 +81,8 @@ NEXT_HINT = {
 }
 
 WRITER_SYSTEM = "You are a careful programmer. Answer with code only."
-CHECKED = "The check the task names, run after the change: `{command}`"
+CHECKED_MARK = "The check the task names, run after the change: "
+CHECKED = CHECKED_MARK + "`{command}`"
 CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced code block."
 EDIT_REQUEST = (
     "Change `{path}` with one or more SEARCH/REPLACE blocks and nothing else. Each block:\n"

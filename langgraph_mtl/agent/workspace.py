@@ -20,6 +20,7 @@ __all__ = [
     "file_hashes",
     "imported_files",
     "inside",
+    "is_own",
     "is_test_file",
     "missing",
     "nearest",
@@ -60,6 +61,11 @@ def outside_workspace(name: str) -> str:
     if ".." in parts:
         return "leaves the workspace through '..'"
     return ""
+
+
+def is_own(workspace: str | Path, name: str) -> bool:
+    """Whether ``name`` is the workspace's own file or folder (not a link to one outside it)."""
+    return isinstance(inside(workspace, name), Path)
 
 
 def is_test_file(path: str) -> bool:
@@ -217,7 +223,7 @@ def _files(root: Path) -> Iterator[Path]:
         parts = path.relative_to(root).parts
         if any(p in _SKIP_DIRS or p.startswith(".") for p in parts):
             continue
-        if path.is_file() and isinstance(inside(root, str(path.relative_to(root))), Path):
+        if path.is_file() and is_own(root, str(path.relative_to(root))):
             yield path
 
 

@@ -20,7 +20,7 @@ from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.prompts import (
-    CHECKED,
+    CHECKED_MARK,
     CONTENT_REQUEST,
     EDIT_REQUEST,
     LINES_REQUEST,
@@ -60,14 +60,13 @@ _NOT_COMMANDS = ("write_file ", "view ", "search ", "edit ")
 def _runs(trajectory: Sequence[Step]) -> list[tuple[str, str]]:
     """Each command run and what it printed, oldest first: the commands the agent gave (not
     writes, views, searches or edits) and the task's check run after a change."""
-    marker = CHECKED.split("`", 1)[0]
     found = []
     for step in trajectory:
         action, observation = str(step.get("action", "")), str(step.get("observation", ""))
         if not action.startswith(_NOT_COMMANDS):
             found.append((action, observation))
-        elif marker in observation:
-            command, _, output = observation.split(marker, 1)[1].partition("\n")
+        elif CHECKED_MARK in observation:
+            command, _, output = observation.split(CHECKED_MARK, 1)[1].partition("\n")
             found.append((command.strip("`"), output))
     return found
 

@@ -643,7 +643,8 @@ def test_an_edit_that_gives_back_what_the_file_holds_says_nothing_changed(repo):
 
 def test_once_the_tasks_check_ran_after_a_change_any_action_may_follow(repo):
     from langgraph_mtl.agent.actions import Action, CheckAction
-    from langgraph_mtl.agent.guards import CHECKED, questioned_submit
+    from langgraph_mtl.agent.guards import questioned_submit
+    from langgraph_mtl.agent.prompts import CHECKED
 
     edited = "[edited big.py: 1 block(s) applied; 2100 lines now]"
     bare = [{"action": "edit big.py", "observation": edited}]
