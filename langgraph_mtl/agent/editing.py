@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_mtl.agent.dropping import dropped_definitions
-from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text
+from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text, unnumbered
 
 __all__ = [
     "MAX_REWRITE_CHARS",
@@ -105,6 +105,7 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         return f"[edit refused] {path} is not a text file"
     before = text
     for number, edit in enumerate(edits, start=1):
+        edit = Replacement(_plain(edit.old), _plain(edit.new))
         where = _locate(text, edit.old)
         if isinstance(where, str):
             return f"[edit refused] block {number} in {path}: {where}; nothing was changed"
@@ -114,6 +115,12 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         return UNCHANGED_EDIT.format(path=path)
     target.write_text(text, encoding="utf-8")
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
+
+
+def _plain(text: str) -> str:
+    """``text`` without the line numbers a view shows, when it was copied with them."""
+    plain = unnumbered(text)
+    return text if plain is None else plain[0]
 
 
 def _gone(workspace: str | Path, path: str) -> str | None:
@@ -163,6 +170,7 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
     text = read_text(target, path)
     if text is None:
         return None
+    code = _plain(code)
     given = _python_definitions(code)
     present = _python_definitions(text)
     lines = text.splitlines(keepends=True)
@@ -200,6 +208,10 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     lines = text.splitlines(keepends=True)
     if not 1 <= start <= end <= len(lines):
         return f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it"
+    if (plain := unnumbered(new)) is not None:  # lines copied with the numbers a view shows
+        new, first, last = plain
+        if last <= len(lines):
+            start, end = min(start, first), max(end, last)
     body = new if new.endswith("\n") or not new else new + "\n"
     if body == "".join(lines[start - 1 : end]):
         return UNCHANGED_EDIT.format(path=path)

@@ -26,6 +26,7 @@ __all__ = [
     "nearest",
     "numbered",
     "outline",
+    "unnumbered",
     "outside_workspace",
     "read_text",
     "search_workspace",
@@ -106,6 +107,21 @@ def numbered(text: str, start: int = 1, end: int | None = None) -> str:
     end = len(lines) if end is None else min(end, len(lines))
     width = len(str(max(end, 1)))
     return "\n".join(f"{n:>{width}}| {lines[n - 1]}" for n in range(max(start, 1), end + 1))
+
+
+_NUMBER = re.compile(r"^ *(\d+)\|(?: |$)")
+
+
+def unnumbered(text: str) -> tuple[str, int, int] | None:
+    """``text`` without the line numbers :func:`numbered` puts before each line, and the first
+    and last number, when every line that is not blank carries one; None when not."""
+    lines = text.splitlines()
+    marked = [(_NUMBER.match(line), line) for line in lines]
+    numbers = [int(mark.group(1)) for mark, _ in marked if mark]
+    if not numbers or any(not mark and line.strip() for mark, line in marked):
+        return None
+    kept = [line[mark.end() :] if mark else line for mark, line in marked]
+    return "\n".join(kept) + ("\n" if text.endswith("\n") else ""), min(numbers), max(numbers)
 
 
 def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) -> str:

@@ -316,6 +316,27 @@ def test_edits_say_when_their_search_text_is_missing_or_not_unique_and_change_no
     ).startswith("[edited")
 
 
+def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo):
+    shown = view_file(repo, "big.py", BUG_LINE - 2, BUG_LINE + 1).split("\n", 1)[1]
+    fixed = shown.replace("x < hi", "x > hi")
+    # the range names the bug's line only; the numbered lines say which lines they are
+    assert replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, fixed).startswith("[edited")
+    lines = (repo / "big.py").read_text().splitlines()
+    assert lines[BUG_LINE - 3 : BUG_LINE + 1] == [
+        "",
+        "def clamp(x, lo, hi):",
+        "    if x > hi:",
+        "        return hi",
+    ]
+    assert len(lines) == len(_big_module().splitlines())
+    block = Replacement(f"{BUG_LINE}|     if x > hi:", f"{BUG_LINE}|     if x >= hi:")
+    assert apply_replacements(repo, "big.py", [block]).startswith("[edited")
+    assert "    if x >= hi:" in (repo / "big.py").read_text().splitlines()
+    # a line that only looks numbered is kept as it is
+    assert replace_lines(repo, "big.py", 1, 1, "1| 2\nx = 3\n").startswith("[edited")
+    assert (repo / "big.py").read_text().startswith("1| 2\nx = 3\n")
+
+
 def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     whole = view_file(repo, "test_big.py")
     assert (
