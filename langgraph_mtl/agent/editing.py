@@ -117,6 +117,36 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
 
 
+def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> tuple[int, int]:
+    """The range widened over the lines just around it that ``new`` repeats at its start or
+    end (the context it was shown, given back with the change): those lines are replaced by
+    themselves, not written twice."""
+
+    def same(ours: list[str], theirs: list[str]) -> bool:
+        return any(line.strip() for line in ours) and [line.rstrip() for line in ours] == [
+            line.rstrip() for line in theirs
+        ]
+
+    before = next(
+        (
+            k
+            for k in range(min(start - 1, len(new)), 0, -1)
+            if same(new[:k], lines[start - 1 - k : start - 1])
+        ),
+        0,
+    )
+    rest = new[before:]
+    after = next(
+        (
+            k
+            for k in range(min(len(lines) - end, len(rest)), 0, -1)
+            if same(rest[-k:], lines[end : end + k])
+        ),
+        0,
+    )
+    return start - before, end + after
+
+
 def _plain(text: str) -> str:
     """``text`` without the line numbers a view shows, when it was copied with them."""
     plain = unnumbered(text)
@@ -212,6 +242,7 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
         new, first, last = plain
         if last <= len(lines):
             start, end = min(start, first), max(end, last)
+    start, end = _with_echoed_context(lines, start, end, new.splitlines(keepends=True))
     body = new if new.endswith("\n") or not new else new + "\n"
     if body == "".join(lines[start - 1 : end]):
         return UNCHANGED_EDIT.format(path=path)

@@ -332,6 +332,13 @@ def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo
     block = Replacement(f"{BUG_LINE}|     if x > hi:", f"{BUG_LINE}|     if x >= hi:")
     assert apply_replacements(repo, "big.py", [block]).startswith("[edited")
     assert "    if x >= hi:" in (repo / "big.py").read_text().splitlines()
+    # the lines around the range given back with the change are not written twice
+    around = (repo / "big.py").read_text().splitlines(keepends=True)[BUG_LINE - 4 : BUG_LINE + 3]
+    echoed = "".join(around).replace("x >= hi", "x >= lo")
+    assert replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, echoed).startswith("[edited")
+    text = (repo / "big.py").read_text()
+    assert text.count("def clamp(") == 1 and "    if x >= lo:\n        return hi\n" in text
+    assert len(text.splitlines()) == len(_big_module().splitlines())
     # a line that only looks numbered is kept as it is
     assert replace_lines(repo, "big.py", 1, 1, "1| 2\nx = 3\n").startswith("[edited")
     assert (repo / "big.py").read_text().startswith("1| 2\nx = 3\n")
