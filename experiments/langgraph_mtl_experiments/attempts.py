@@ -99,11 +99,21 @@ def _inputs(task: Task) -> dict[str, str]:
 
 def brief_trace(trajectory: Sequence[Step], chars: int = 240) -> list[list[str]]:
     """Each step's action and observation, shortened and with secrets redacted: enough to
-    read a run one by one (results rows are kept and shared)."""
+    read a run one by one (results rows are kept and shared). An action keeps its start (an
+    edit's lines up to ``4 * chars``); an observation its start and its end, where a check
+    says what failed."""
     return [
-        [_shown(s.get("action", ""), chars), _shown(s.get("observation", ""), chars)]
+        [_shown(s.get("action", ""), 4 * chars), _ends(s.get("observation", ""), chars)]
         for s in trajectory
     ]
+
+
+def _ends(text: object, chars: int) -> str:
+    """The first ``chars`` and the last ``2 * chars`` characters of ``text``, redacted."""
+    said = redact(str(text)).text
+    if len(said) <= 3 * chars:
+        return said
+    return f"{said[:chars]}\n[...]\n{said[-2 * chars :]}"
 
 
 def _shown(text: object, chars: int) -> str:

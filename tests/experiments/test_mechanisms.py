@@ -183,3 +183,20 @@ def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
     assert cells["edit_not_found"] == "1" and cells["command_refused"] == "1"
     assert cells["write_unchanged"] == "1" and cells["write_file"] == "1.0"
     assert action_lines([{"domain": "x", "condition": "y"}]) == []
+
+
+def test_a_trace_keeps_where_a_check_says_what_failed_and_redacts_secrets():
+    from langgraph_mtl_experiments.attempts import brief_trace
+
+    output = "collecting ...\n" + "x" * 3000 + "\nE   SyntaxError: invalid syntax (mod.py, line 7)\n"
+    edit = "edit mod.py 5-9\n" + "y = 1\n" * 100 + "token = 'sk-proj-" + "a" * 40 + "'\n"
+    trace = brief_trace([{"action": edit, "observation": output}], chars=100)
+    action, observation = trace[0]
+    assert observation.startswith("collecting ...") and "[...]" in observation
+    assert observation.rstrip().endswith("SyntaxError: invalid syntax (mod.py, line 7)")
+    assert len(observation) < 400 and action.startswith("edit mod.py 5-9") and len(action) <= 400
+    short = brief_trace([{"action": "view a.py", "observation": "ok"}])
+    assert short == [["view a.py", "ok"]]
+    secret = "sk-proj-" + "b" * 40
+    said = brief_trace([{"action": "x", "observation": "y" * 500 + " key " + secret}], chars=100)
+    assert secret not in said[0][1]
