@@ -188,7 +188,9 @@ def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
 def test_a_trace_keeps_where_a_check_says_what_failed_and_redacts_secrets():
     from langgraph_mtl_experiments.attempts import brief_trace
 
-    output = "collecting ...\n" + "x" * 3000 + "\nE   SyntaxError: invalid syntax (mod.py, line 7)\n"
+    output = (
+        "collecting ...\n" + "x" * 3000 + "\nE   SyntaxError: invalid syntax (mod.py, line 7)\n"
+    )
     edit = "edit mod.py 5-9\n" + "y = 1\n" * 100 + "token = 'sk-proj-" + "a" * 40 + "'\n"
     trace = brief_trace([{"action": edit, "observation": output}], chars=100)
     action, observation = trace[0]
