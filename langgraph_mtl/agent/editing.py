@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_mtl.agent.dropping import dropped_definitions
+from langgraph_mtl.agent.syntax import unparsable_after
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text, unnumbered
 
 __all__ = [
@@ -26,6 +27,10 @@ __all__ = [
     "write_file",
 ]
 
+UNPARSABLE = (
+    "[{refused}] after this change {path} would not parse: {why}; nothing was {done}. Give "
+    "the lines again, complete and indented as the file's."
+)
 UNCHANGED_EDIT = (
     "[unchanged] {path}: the edit gives back exactly what the file holds, so nothing changed. "
     "Change the line the output points to."
@@ -110,9 +115,14 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         if isinstance(where, str):
             return f"[edit refused] block {number} in {path}: {where}; nothing was changed"
         start, end = where
+        indent = start - (text.rfind("\n", 0, start) + 1)
+        if text[start - indent : start].isspace() and edit.new[:1] in (" ", "\t"):
+            start -= indent  # the new lines bring their own indentation: not added twice
         text = text[:start] + edit.new + text[end:]
     if text == before:
         return UNCHANGED_EDIT.format(path=path)
+    if why := unparsable_after(path, before, text):
+        return UNPARSABLE.format(refused="edit refused", path=path, why=why, done="changed")
     target.write_text(text, encoding="utf-8")
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
 
@@ -220,6 +230,8 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
         return UNCHANGED_EDIT.format(path=path) if same else None
     for start, end, body, _ in sorted(changes, reverse=True):  # from the bottom: lines stay put
         lines[start - 1 : end] = body
+    if why := unparsable_after(path, text, "".join(lines)):
+        return UNPARSABLE.format(refused="edit refused", path=path, why=why, done="changed")
     target.write_text("".join(lines), encoding="utf-8")
     names = ", ".join(name for *_, name in changes)
     return f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
@@ -247,6 +259,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if body == "".join(lines[start - 1 : end]):
         return UNCHANGED_EDIT.format(path=path)
     lines[start - 1 : end] = [body] if body else []
+    if why := unparsable_after(path, text, "".join(lines)):
+        return UNPARSABLE.format(refused="edit refused", path=path, why=why, done="changed")
     target.write_text("".join(lines), encoding="utf-8")
     return f"[edited {path}: lines {start}-{end} replaced; {len(''.join(lines).splitlines())} lines now]"
 
@@ -272,15 +286,16 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
         )
-    dropped = (
-        dropped_definitions(read_text(target, path) or "", content) if target.is_file() else []
-    )
+    now = (read_text(target, path) or "") if target.is_file() else None
+    dropped = dropped_definitions(now, content) if now is not None else []
     if dropped:
         return (
             f"[refused] this rewrite of {path} drops {', '.join(dropped)}, which the file "
             "defines now, so nothing was written (callers and tests use those names). Write "
             "the whole file again with each of them, or change one part with edit."
         )
+    if now is not None and (why := unparsable_after(path, now, content)):
+        return UNPARSABLE.format(refused="refused", path=path, why=why, done="written")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
     return f"[wrote {path}: {lines} lines, {len(content)} characters]"

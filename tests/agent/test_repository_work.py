@@ -344,6 +344,27 @@ def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo
     assert (repo / "big.py").read_text().startswith("1| 2\nx = 3\n")
 
 
+def test_a_change_that_would_leave_a_python_file_unparsable_is_refused_with_its_line(repo):
+    before = (repo / "big.py").read_text()
+    said = replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, "if x > hi:")
+    assert said.startswith("[edit refused]") and "would not parse" in said
+    assert f"line {BUG_LINE}: `if x > hi:`" in said
+    block = Replacement("    if x < hi:\n        return hi\n", "    if x > hi:\n    return hi\n")
+    assert "would not parse" in apply_replacements(repo, "big.py", [block])
+    assert (repo / "big.py").read_text() == before
+    # an edit whose new lines bring their indentation is not indented twice
+    assert apply_replacements(
+        repo, "big.py", [Replacement("if x < hi:\n", "    if x > hi:\n")]
+    ).startswith("[edited")
+    (repo / "small.py").write_text("def f():\n    return 1\n")
+    assert "nothing was written" in write_file(repo, "small.py", "def f(:\n    return 2\n")
+    assert (repo / "small.py").read_text() == "def f():\n    return 1\n"
+    # a new file, another language, or a file broken already: not this check's to refuse
+    assert write_file(repo, "new_mod.py", "def g(:\n").startswith("[wrote")
+    assert write_file(repo, "notes.txt", "def g(:\n").startswith("[wrote")
+    assert replace_lines(repo, "new_mod.py", 1, 1, "def g(x:").startswith("[edited")
+
+
 def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     whole = view_file(repo, "test_big.py")
     assert (

@@ -1,0 +1,36 @@
+"""Whether a change would leave a Python file that parsed unable to parse: such a change is
+refused before it is written, with the error and its line, so a slip of indentation or a
+half-copied block never breaks a module that worked."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+__all__ = ["unparsable_after"]
+
+
+def _error(path: str, text: str) -> SyntaxError | None:
+    with warnings.catch_warnings():  # invalid escapes and the like are not this check's
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(text, filename=path)
+        except SyntaxError as error:
+            return error
+        except ValueError:  # null bytes: not a Python source this check can judge
+            return None
+    return None
+
+
+def unparsable_after(path: str, before: str, after: str) -> str | None:
+    """Why ``after`` does not parse, with the line it fails at, when ``path`` is a Python
+    file whose text ``before`` did; None otherwise (other files, or already broken)."""
+    if not path.endswith(".py") or _error(path, before) is not None:
+        return None
+    error = _error(path, after)
+    if error is None:
+        return None
+    where = error.lineno or 0
+    lines = after.splitlines()
+    shown = f" (line {where}: `{lines[where - 1].strip()}`)" if 0 < where <= len(lines) else ""
+    return f"{error.msg}{shown}"
