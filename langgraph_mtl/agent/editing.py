@@ -248,8 +248,15 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if text is None:
         return f"[edit refused] {path} is not an existing text file"
     lines = text.splitlines(keepends=True)
-    if not 1 <= start <= end <= len(lines):
-        return f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it"
+    if start == len(lines) + 1 <= end:  # lines added after the last one
+        end = len(lines)
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += "\n"
+    elif not 1 <= start <= end <= len(lines):
+        return (
+            f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it "
+            f"(to add lines after the last, start at {len(lines) + 1})"
+        )
     if (plain := unnumbered(new)) is not None:  # lines copied with the numbers a view shows
         new, first, last = plain
         if last <= len(lines):

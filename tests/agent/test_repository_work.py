@@ -391,6 +391,16 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     )
     assert (repo / "test_big.py").read_text().splitlines()[2] == "assert clamp(1, 0, 3) == 1"
     assert "not a range" in replace_lines(repo, "test_big.py", 3, 9, "x")
+    # lines given just past the end are added after the last one, the lines before kept
+    shown = "4| print('ok')\n5| x = 1\n6| y = 2\n"
+    assert replace_lines(repo, "test_big.py", 5, 6, shown).startswith("[edited")
+    assert (repo / "test_big.py").read_text().splitlines()[2:] == [
+        "assert clamp(1, 0, 3) == 1",
+        "print('ok')",
+        "x = 1",
+        "y = 2",
+    ]
+    assert "start at 7" in replace_lines(repo, "test_big.py", 9, 9, "z = 3")
     assert write_file(repo, "new.py", "print(1)\n").startswith("[wrote new.py")
     rust = outline("lib.rs", "pub fn a() {}\nstruct B;\nimpl B {\n    fn c(&self) {}\n}\n")
     assert "1: pub fn a()" in rust and "4:     fn c(&self)" in rust
