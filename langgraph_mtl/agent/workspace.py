@@ -26,10 +26,10 @@ __all__ = [
     "nearest",
     "numbered",
     "outline",
-    "unnumbered",
     "outside_workspace",
     "read_text",
     "search_workspace",
+    "unnumbered",
     "view_file",
 ]
 
