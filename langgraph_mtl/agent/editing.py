@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_mtl.agent.dropping import dropped_definitions
+from langgraph_mtl.agent.elision import placeholder_line
 from langgraph_mtl.agent.syntax import unparsable_after
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text, unnumbered
 
@@ -31,10 +32,15 @@ UNPARSABLE = (
     "[{refused}] after this change {path} would not parse: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."
 )
+PLACEHOLDER = (
+    "[{refused}] the new lines of {path} hold `{line}` where code was, which would delete "
+    "that code; nothing was {done}. Give the code itself, every line of it."
+)
 UNCHANGED_EDIT = (
     "[unchanged] {path}: the edit gives back exactly what the file holds, so nothing changed. "
     "Change the line the output points to."
 )
+_PROSE = (".md", ".rst", ".txt")  # where "# ..." is a heading, not a placeholder
 MAX_REWRITE_CHARS = 6_000  # about 1,500 tokens: what one reply of the local model can hold
 
 
@@ -121,8 +127,8 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         text = text[:start] + edit.new + text[end:]
     if text == before:
         return UNCHANGED_EDIT.format(path=path)
-    if why := unparsable_after(path, before, text):
-        return UNPARSABLE.format(refused="edit refused", path=path, why=why, done="changed")
+    if refused := _refusal(path, before, text):
+        return refused
     target.write_text(text, encoding="utf-8")
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
 
@@ -155,6 +161,18 @@ def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str])
         0,
     )
     return start - before, end + after
+
+
+def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | None:
+    """Why a change of ``path`` from ``before`` to ``after`` is not written: a placeholder
+    where code was, or a Python file that parsed no longer parsing; None when it may be."""
+    said = {"refused": "edit refused" if edit else "refused", "path": path}
+    said["done"] = "changed" if edit else "written"
+    if not path.endswith(_PROSE) and (line := placeholder_line(before, after)):
+        return PLACEHOLDER.format(line=line, **said)
+    if why := unparsable_after(path, before, after):
+        return UNPARSABLE.format(why=why, **said)
+    return None
 
 
 def _plain(text: str) -> str:
@@ -230,8 +248,8 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
         return UNCHANGED_EDIT.format(path=path) if same else None
     for start, end, body, _ in sorted(changes, reverse=True):  # from the bottom: lines stay put
         lines[start - 1 : end] = body
-    if why := unparsable_after(path, text, "".join(lines)):
-        return UNPARSABLE.format(refused="edit refused", path=path, why=why, done="changed")
+    if refused := _refusal(path, text, "".join(lines)):
+        return refused
     target.write_text("".join(lines), encoding="utf-8")
     names = ", ".join(name for *_, name in changes)
     return f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
@@ -266,8 +284,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if body == "".join(lines[start - 1 : end]):
         return UNCHANGED_EDIT.format(path=path)
     lines[start - 1 : end] = [body] if body else []
-    if why := unparsable_after(path, text, "".join(lines)):
-        return UNPARSABLE.format(refused="edit refused", path=path, why=why, done="changed")
+    if refused := _refusal(path, text, "".join(lines)):
+        return refused
     target.write_text("".join(lines), encoding="utf-8")
     return f"[edited {path}: lines {start}-{end} replaced; {len(''.join(lines).splitlines())} lines now]"
 
@@ -301,8 +319,8 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             "defines now, so nothing was written (callers and tests use those names). Write "
             "the whole file again with each of them, or change one part with edit."
         )
-    if now is not None and (why := unparsable_after(path, now, content)):
-        return UNPARSABLE.format(refused="refused", path=path, why=why, done="written")
+    if now is not None and (refused := _refusal(path, now, content, edit=False)):
+        return refused
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
     return f"[wrote {path}: {lines} lines, {len(content)} characters]"

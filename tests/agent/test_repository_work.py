@@ -20,7 +20,13 @@ from langgraph_mtl.agent import (
 )
 from langgraph_mtl.agent.actions import AgentAction
 from langgraph_mtl.agent.briefing import pointed_files
-from langgraph_mtl.agent.editing import Replacement, apply_replacements, replace_lines, write_file
+from langgraph_mtl.agent.editing import (
+    Replacement,
+    apply_replacements,
+    replace_definitions,
+    replace_lines,
+    write_file,
+)
 from langgraph_mtl.agent.guards import action_schema
 from langgraph_mtl.agent.replies import parse_action
 from langgraph_mtl.agent.routing import stuck
@@ -363,6 +369,30 @@ def test_a_change_that_would_leave_a_python_file_unparsable_is_refused_with_its_
     assert write_file(repo, "new_mod.py", "def g(:\n").startswith("[wrote")
     assert write_file(repo, "notes.txt", "def g(:\n").startswith("[wrote")
     assert replace_lines(repo, "new_mod.py", 1, 1, "def g(x:").startswith("[edited")
+
+
+def test_a_placeholder_where_code_was_is_refused_and_nothing_is_lost(repo):
+    before = (repo / "big.py").read_text()
+    stub = "def clamp(x, lo, hi):\n    # Your existing clamping logic here\n    return x\n"
+    said = replace_definitions(repo, "big.py", stub)
+    assert said is not None and said.startswith("[edit refused]")
+    assert "`# Your existing clamping logic here`" in said and "Give the code itself" in said
+    lines = "def clamp(x, lo, hi):\n    # ...\n    return hi\n"
+    assert "`# ...`" in replace_lines(repo, "big.py", BUG_LINE - 1, BUG_LINE + 1, lines)
+    block = Replacement("    if x < hi:\n", "    # rest of the function unchanged\n")
+    assert apply_replacements(repo, "big.py", [block]).startswith("[edit refused]")
+    assert (repo / "big.py").read_text() == before
+    (repo / "small.py").write_text("def f():\n    return 1\n")
+    assert "nothing was written" in write_file(repo, "small.py", "def f():\n    # ...\n")
+    # a comment the file already holds, one after code, or prose: not a placeholder
+    (repo / "held.py").write_text("def g():\n    # ...\n    return 1\n")
+    assert write_file(repo, "held.py", "def g():\n    # ...\n    return 2\n").startswith("[wrote")
+    (repo / "notes.md").write_text("intro\n")
+    assert write_file(repo, "notes.md", "# ...\nmore\n").startswith("[wrote")
+    fixed = (
+        "def clamp(x, lo, hi):\n    if x > hi:  # the rest of the code stays\n        return hi\n"
+    )
+    assert replace_lines(repo, "big.py", BUG_LINE - 1, BUG_LINE + 1, fixed).startswith("[edited")
 
 
 def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
