@@ -1,10 +1,10 @@
-"""Whether a change would leave a Python file that parsed unable to parse: such a change is
-refused before it is written, with the error and its line, so a slip of indentation or a
-half-copied block never breaks a module that worked."""
+"""Whether a change would leave a Python file that compiled unable to compile (a syntax error,
+or a ``break`` outside a loop): such a change is refused before it is written, with the
+error and its line, so a slip of indentation or a half-copied block never breaks a module
+that worked."""
 
 from __future__ import annotations
 
-import ast
 import warnings
 
 __all__ = ["unparsable_after"]
@@ -14,10 +14,10 @@ def _error(path: str, text: str) -> SyntaxError | None:
     with warnings.catch_warnings():  # invalid escapes and the like are not this check's
         warnings.simplefilter("ignore")
         try:
-            ast.parse(text, filename=path)
+            compile(text, path, "exec", dont_inherit=True)  # the parser's and compiler's
         except SyntaxError as error:
             return error
-        except ValueError:  # null bytes: not a Python source this check can judge
+        except (ValueError, RecursionError):  # null bytes, nesting too deep: not judged here
             return None
     return None
 

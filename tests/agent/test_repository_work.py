@@ -357,6 +357,8 @@ def test_a_change_that_would_leave_a_python_file_unparsable_is_refused_with_its_
     assert f"line {BUG_LINE}: `if x > hi:`" in said
     block = Replacement("    if x < hi:\n        return hi\n", "    if x > hi:\n    return hi\n")
     assert "would not parse" in apply_replacements(repo, "big.py", [block])
+    stray = Replacement("        return hi\n", "        break\n")  # parses, does not compile
+    assert "'break' outside loop" in apply_replacements(repo, "big.py", [stray])
     assert (repo / "big.py").read_text() == before
     # an edit whose new lines bring their indentation is not indented twice
     assert apply_replacements(
