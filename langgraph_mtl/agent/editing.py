@@ -15,7 +15,7 @@ from pathlib import Path
 
 from langgraph_mtl.agent.dropping import dropped_definitions
 from langgraph_mtl.agent.elision import placeholder_line
-from langgraph_mtl.agent.syntax import unparsable_after
+from langgraph_mtl.agent.syntax import uncompilable_after
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text, unnumbered
 
 __all__ = [
@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 UNPARSABLE = (
-    "[{refused}] after this change {path} would not parse: {why}; nothing was {done}. Give "
+    "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."
 )
 PLACEHOLDER = (
@@ -165,12 +165,12 @@ def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str])
 
 def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | None:
     """Why a change of ``path`` from ``before`` to ``after`` is not written: a placeholder
-    where code was, or a Python file that parsed no longer parsing; None when it may be."""
+    where code was, or a Python file that compiled no longer compiling; None when it may be."""
     said = {"refused": "edit refused" if edit else "refused", "path": path}
     said["done"] = "changed" if edit else "written"
     if not path.endswith(_PROSE) and (line := placeholder_line(before, after)):
         return PLACEHOLDER.format(line=line, **said)
-    if why := unparsable_after(path, before, after):
+    if why := uncompilable_after(path, before, after):
         return UNPARSABLE.format(why=why, **said)
     return None
 

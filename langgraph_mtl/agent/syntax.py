@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["unparsable_after"]
+__all__ = ["uncompilable_after"]
 
 
 def _error(path: str, text: str) -> SyntaxError | None:
@@ -22,7 +22,7 @@ def _error(path: str, text: str) -> SyntaxError | None:
     return None
 
 
-def unparsable_after(path: str, before: str, after: str) -> str | None:
+def uncompilable_after(path: str, before: str, after: str) -> str | None:
     """Why ``after`` does not parse, with the line it fails at, when ``path`` is a Python
     file whose text ``before`` did; None otherwise (other files, or already broken)."""
     if not path.endswith(".py") or _error(path, before) is not None:

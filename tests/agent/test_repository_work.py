@@ -353,10 +353,10 @@ def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo
 def test_a_change_that_would_leave_a_python_file_unparsable_is_refused_with_its_line(repo):
     before = (repo / "big.py").read_text()
     said = replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, "if x > hi:")
-    assert said.startswith("[edit refused]") and "would not parse" in said
+    assert said.startswith("[edit refused]") and "would not compile" in said
     assert f"line {BUG_LINE}: `if x > hi:`" in said
     block = Replacement("    if x < hi:\n        return hi\n", "    if x > hi:\n    return hi\n")
-    assert "would not parse" in apply_replacements(repo, "big.py", [block])
+    assert "would not compile" in apply_replacements(repo, "big.py", [block])
     stray = Replacement("        return hi\n", "        break\n")  # parses, does not compile
     assert "'break' outside loop" in apply_replacements(repo, "big.py", [stray])
     assert (repo / "big.py").read_text() == before
