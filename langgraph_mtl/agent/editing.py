@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +28,7 @@ __all__ = [
     "write_file",
 ]
 
-UNPARSABLE = (
+UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."
 )
@@ -143,22 +143,15 @@ def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str])
             line.rstrip() for line in theirs
         ]
 
-    before = next(
-        (
-            k
-            for k in range(min(start - 1, len(new)), 0, -1)
-            if same(new[:k], lines[start - 1 - k : start - 1])
-        ),
-        0,
+    def longest(limit: int, fits: Callable[[int], bool]) -> int:
+        return next((k for k in range(limit, 0, -1) if fits(k)), 0)
+
+    before = longest(
+        min(start - 1, len(new)), lambda k: same(new[:k], lines[start - 1 - k : start - 1])
     )
     rest = new[before:]
-    after = next(
-        (
-            k
-            for k in range(min(len(lines) - end, len(rest)), 0, -1)
-            if same(rest[-k:], lines[end : end + k])
-        ),
-        0,
+    after = longest(
+        min(len(lines) - end, len(rest)), lambda k: same(rest[-k:], lines[end : end + k])
     )
     return start - before, end + after
 
@@ -166,12 +159,15 @@ def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str])
 def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | None:
     """Why a change of ``path`` from ``before`` to ``after`` is not written: a placeholder
     where code was, or a Python file that compiled no longer compiling; None when it may be."""
-    said = {"refused": "edit refused" if edit else "refused", "path": path}
-    said["done"] = "changed" if edit else "written"
+    said = {
+        "refused": "edit refused" if edit else "refused",
+        "path": path,
+        "done": "changed" if edit else "written",
+    }
     if not path.endswith(_PROSE) and (line := placeholder_line(before, after)):
         return PLACEHOLDER.format(line=line, **said)
     if why := uncompilable_after(path, before, after):
-        return UNPARSABLE.format(why=why, **said)
+        return UNCOMPILABLE.format(why=why, **said)
     return None
 
 
