@@ -22,7 +22,7 @@ from typing import Any
 
 from langgraph_mtl._files import append_json_line
 from langgraph_mtl.agent import AgentContext, Limits
-from langgraph_mtl.agent.setup import EditFormat
+from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EditFormat
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.memory.trajectory import Step
@@ -47,7 +47,7 @@ class AgentSettings:
 
     steps: int = 8
     repository_steps: int = 20
-    edits: EditFormat = "search_replace"
+    edits: EditFormat = DEFAULT_EDITS
     focused_memories: bool = True
     hide: tuple[str, ...] = ()  # more paths the agent's commands must not see
     # the user's own agent: "module:function", or the function (see langgraph_mtl_experiments.agents)

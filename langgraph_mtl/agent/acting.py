@@ -99,6 +99,8 @@ class ActNode:
         elif action.kind == "invalid":
             step["action"] = f"{INVALID} {str(reply.content)[:300]}"
             observation = format_error(action, asked.protocol)
+            if action.note:  # why the call was made as it was, e.g. a long file asked as an edit
+                observation = f"{action.note}\n{observation}"
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:

@@ -25,10 +25,11 @@ from langgraph_mtl.agent.config import (
     SandboxConfig,
     WriterConfig,
 )
+from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EditFormat
 from langgraph_mtl.agent.finishing import FinishNode
 from langgraph_mtl.agent.planning import PlanNode
 from langgraph_mtl.agent.routing import RouteAfterAct
-from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup, EditFormat, choose_protocol
+from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.models import model_label, resolve_chat_model
 from langgraph_mtl.nodes.base import PoolSource
@@ -56,7 +57,7 @@ def create_coding_agent(
     limits: Limits | None = None,
     actions: ActionProtocol = "auto",
     plan: bool = True,
-    edits: EditFormat = "search_replace",
+    edits: EditFormat = DEFAULT_EDITS,
     focused_memories: bool = True,
 ) -> AgentGraph:
     """Build the coding agent with memory transfer (an uncompiled ``StateGraph``; compile it
@@ -72,7 +73,8 @@ def create_coding_agent(
         actions: "json" (schema-constrained actions), "tools" (native tool calls), "text"
             (a fenced block per reply) or "auto" (:func:`choose_protocol`), decided per run.
         plan: make a plan (seeing the memories) before acting.
-        edits: how a JSON edit is asked for: "search_replace" blocks or a "line_range".
+        edits: how a JSON edit is asked for: a "line_range" and its new lines (the default)
+            or "search_replace" blocks.
         focused_memories: also show the memories in the calls that write a file or an edit.
     """
     chat = resolve_chat_model(model)

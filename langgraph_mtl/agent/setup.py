@@ -13,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from langgraph_mtl.agent.config import Limits, SandboxConfig
+from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EDIT_FORMATS, EditFormat
 from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import create_sandbox_tools
@@ -20,7 +21,6 @@ from langgraph_mtl.agent.tools import create_sandbox_tools
 __all__ = ["ActionProtocol", "AgentSetup", "EditFormat", "choose_protocol"]
 
 ActionProtocol = Literal["auto", "json", "tools", "text"]
-EditFormat = Literal["search_replace", "line_range"]
 
 
 def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") -> str:
@@ -47,7 +47,7 @@ class AgentSetup:
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     limits: Limits = field(default_factory=Limits)
     plan: bool = True
-    edits: EditFormat = "search_replace"
+    edits: EditFormat = DEFAULT_EDITS
     focused_memories: bool = True  # memories also in the calls that write a file or an edit
     tools: tuple[BaseTool, ...] = ()
     tool_actor: Any = None  # the model bound to the tools, when the tools protocol is possible
@@ -66,8 +66,8 @@ class AgentSetup:
     ) -> AgentSetup:
         if actions not in ("auto", "json", "tools", "text"):
             raise ValueError(f"actions: expected auto, json, tools or text, got {actions!r}")
-        if edits not in ("search_replace", "line_range"):
-            raise ValueError(f"edits: expected search_replace or line_range, got {edits!r}")
+        if edits not in EDIT_FORMATS:
+            raise ValueError(f"edits: expected line_range or search_replace, got {edits!r}")
         tools = tuple(
             create_sandbox_tools(
                 sandbox=sandbox.mode,

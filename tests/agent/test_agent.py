@@ -491,7 +491,9 @@ def test_the_run_contexts_protected_files_are_never_changed_by_the_agent(pool, s
         CHECK,
         _json("submit"),
     )
-    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    graph = agent(
+        pool, model, tmp_path, actions="json", writes="trajectory", edits="search_replace"
+    )
     out = graph.invoke(
         {"task": "make test_f.py pass"}, context=context(tmp_path, protected=("test_f.py",))
     )

@@ -103,9 +103,21 @@ def _context(ws):
     )
 
 
-def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(pool, scripted, repo):
+def _fix_reply(edits: str, repo) -> str:
+    """The scripted model's fix of clamp in the given edit format: a block, or the nine
+    lines around the line the traceback points at (what a line edit without a range asks for)."""
+    if edits == "search_replace":
+        return "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
+    lines = (repo / "big.py").read_text().splitlines()[BUG_LINE - 5 : BUG_LINE + 4]
+    return "```python\n" + "\n".join(lines).replace("x < hi", "x > hi") + "\n```"
+
+
+@pytest.mark.parametrize("edits", ["line_range", "search_replace"])
+def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(
+    edits, pool, scripted, repo
+):
     before = (repo / "big.py").read_text()
-    fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
+    fix = _fix_reply(edits, repo)
     model = scripted(
         "1. fix the comparison the traceback points to 2. run the test",
         _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
@@ -113,7 +125,7 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(poo
         _json("run", command=f"{sys.executable} test_big.py"),
         _json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model, edits=edits).invoke({"task": TASK}, context=_context(repo))
     assert out["verified"] is True, out["trajectory"]
     after = (repo / "big.py").read_text()
     changed = [
@@ -146,7 +158,7 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
         _json("run", command="run"),  # asked for a command, it gives the verb
         _json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model, edits="search_replace").invoke({"task": TASK}, context=_context(repo))
     check = out["trajectory"][1]
     assert check["action"] == "python3 test_big.py"
     assert check["observation"].startswith("NOTE: `run` is not a shell command")
@@ -168,7 +180,8 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
     assert "`check` is the name of an action, not a shell command" in refused["observation"]
 
 
-def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, repo):
+@pytest.mark.parametrize("edits", ["line_range", "search_replace"])
+def test_a_long_file_never_shown_whole_is_never_rewritten_whole(edits, pool, scripted, repo):
     before = (repo / "big.py").read_text()
     model = scripted(
         "1. rewrite big.py",
@@ -177,14 +190,16 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(pool, scripted, 
         _json("submit"),
         _json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model, edits=edits).invoke({"task": UNPOINTED}, context=_context(repo))
     assert (repo / "big.py").read_text() == before
     first = out["trajectory"][0]
     assert "too long to rewrite whole" in first["observation"]
-    assert "no SEARCH/REPLACE block" in first["observation"]
+    refused = {"line_range": "must come in one fenced code block", "search_replace": "no SEARCH"}
+    assert refused[edits] in first["observation"]
     asked = [str(call[-1].content) for call in model.calls]
     assert not any("complete content of `big.py`" in text for text in asked)
-    assert any("SEARCH/REPLACE blocks" in text for text in asked)
+    asked_for = {"line_range": "new content of lines", "search_replace": "SEARCH/REPLACE blocks"}
+    assert any(asked_for[edits] in text for text in asked)
     # and the first action was not forced to be that write: any action was offered
     assert "view" in str(model.calls[1][0].content)
 
@@ -199,7 +214,7 @@ def test_an_edit_may_give_the_whole_corrected_function_instead_of_blocks(pool, s
         _json("run", command=f"{sys.executable} test_big.py"),
         default=_json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model, edits="search_replace").invoke({"task": TASK}, context=_context(repo))
     assert out["verified"] is True, out["trajectory"]
     assert "replaced clamp" in out["trajectory"][0]["observation"]
     after = (repo / "big.py").read_text().splitlines()
@@ -222,7 +237,7 @@ def test_a_line_edit_without_a_range_covers_the_few_lines_the_output_points_at(
         _json("run", command="python3 test_big.py"),
         _json("submit"),
     )
-    out = _agent(pool, model, edits="line_range").invoke({"task": TASK}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))  # the default
     asked = str(model.calls[2][-1].content)
     assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
     assert out["verified"] is True, out["trajectory"]
@@ -779,7 +794,9 @@ def test_the_next_edit_call_shows_what_the_check_after_the_last_change_printed(
         fix,
         _json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model, edits="search_replace").invoke(
+        {"task": UNPOINTED}, context=_context(repo)
+    )
     assert out["verified"] is True, out["trajectory"]
     again = str(model.calls[4][-1].content)
     assert "What your last commands showed:\n$ python3 test_big.py\n[exit code 1]" in again

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from langgraph_mtl.agent.edit_format import DEFAULT_EDITS
 from langgraph_mtl.cli.errors import USAGE, CliError
 from langgraph_mtl.cli.options import JsonOpt
 from langgraph_mtl_experiments.cli.support import (
@@ -104,7 +105,7 @@ def scaffold_tax(
     limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 40,
     steps: StepsOpt = 8,
     repo_steps: RepoStepsOpt = 20,
-    edits: EditsOpt = "search_replace",
+    edits: EditsOpt = DEFAULT_EDITS,
     model: Annotated[str, typer.Option(envvar="MTL_MODEL", help="The model.")] = "local",
     temperature: Annotated[
         float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from langgraph_mtl.agent.edit_format import DEFAULT_EDITS
 from langgraph_mtl.cli.errors import CliError
 from langgraph_mtl_experiments.cli.support import (
     CONDITION_NAMES,
@@ -85,7 +86,7 @@ def run(
     attempts: Annotated[int, typer.Option(min=1, help="Attempts per task (k of pass@k).")] = 3,
     steps: StepsOpt = 8,
     repo_steps: RepoStepsOpt = 20,
-    edits: EditsOpt = "search_replace",
+    edits: EditsOpt = DEFAULT_EDITS,
     concurrency: Annotated[
         int, typer.Option(min=1, help="Agent runs at once (and local model request slots).")
     ] = 1,

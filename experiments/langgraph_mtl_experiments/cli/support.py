@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from langgraph_mtl.agent.edit_format import EDIT_FORMATS
 from langgraph_mtl.cli.errors import CliError
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ RepoStepsOpt = Annotated[
     int, typer.Option(min=1, max=100, help="Agent step limit on repository tasks.")
 ]
 EditsOpt = Annotated[
-    str, typer.Option(help="How the agent asks for an edit: search_replace or line_range.")
+    str, typer.Option(help="How the agent asks for an edit: line_range or search_replace.")
 ]
 UnsafeOpt = Annotated[
     bool,
@@ -165,8 +166,8 @@ def agent_settings(
     from langgraph_mtl_experiments.agents import load_factory
     from langgraph_mtl_experiments.attempts import AgentSettings
 
-    if edits not in ("search_replace", "line_range"):
-        raise CliError(f"--edits: expected search_replace or line_range, got {edits!r}", code=2)
+    if edits not in EDIT_FORMATS:
+        raise CliError(f"--edits: expected line_range or search_replace, got {edits!r}", code=2)
     missing = [path for path in hide if not Path(path).exists()]
     if missing:
         raise CliError(f"--hide: {missing[0]} does not exist", code=2)
