@@ -17,6 +17,7 @@ from langgraph_mtl.agent.guards import (
     missing_path_hint,
     noted_repeat,
     questioned_submit,
+    redirected_from_protected,
 )
 from langgraph_mtl.agent.idle_runs import idle_check
 from langgraph_mtl.agent.prompts import (
@@ -92,6 +93,7 @@ class ActNode:
             out[flag] = True
         action = bare_action_word(action, str(state.get("task", "")))
         action = noted_repeat(action, trajectory)
+        action = redirected_from_protected(action, trajectory, workspace)
         step: Step = {"thought": action.thought, "action": action.describe(), "observation": ""}
         if action.kind == "submit":
             observation = "Submitted."

@@ -23,7 +23,7 @@ from langgraph_mtl.agent.actions import (
     first_action_schema,
 )
 from langgraph_mtl.agent.prompts import CHECKED_MARK
-from langgraph_mtl.agent.workspace import is_test_file
+from langgraph_mtl.agent.workspace import imported_files, is_test_file
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "missing_path_hint",
     "noted_repeat",
     "questioned_submit",
+    "redirected_from_protected",
     "repair_of",
 ]
 
@@ -74,6 +75,10 @@ _ACTION_WORDS = frozenset(
     {"run", "check", "test", "tests", "command", "view", "search", "edit", "write_file"}
 )
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
+PROTECTED_AGAIN = (
+    "NOTE: {path} stays as it is however often a change is asked for (refused before), so the "
+    "code it tests was opened in its place: {target}. Fix what the output shows there."
+)
 _CHECK = re.compile(  # the command a task says to check with
     r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"
 )
@@ -247,3 +252,32 @@ def _read_again(action: Action, shown: str) -> str:
     if action.path and is_test_file(action.path):
         return READ_TEST_AGAIN.format(path=action.path)
     return READ_AGAIN.format(path=action.path or "the file")
+
+
+def redirected_from_protected(action: Action, trajectory: Sequence[Step], workspace: str) -> Action:
+    """A change asked for again of a protected file (a test), refused in one of the last few
+    steps, becomes a view of the code it tests: of the workspace files it imports, the first
+    that a recent output names, else the first that is not empty. Without one it stands."""
+    if action.kind not in ("write", "edit") or not action.path:
+        return action
+    refused = f"[refused] {action.path} is protected"
+    recent = [str(step["observation"]) for step in trajectory[-READ_MEMORY:]]
+    if not any(refused in seen for seen in recent):
+        return action
+    tested = imported_files(workspace, action.path)
+    if not tested:
+        return action
+    outputs = "\n".join(seen for seen in recent if refused not in seen)
+    root = Path(workspace)
+    target = min(tested, key=lambda path: (path not in outputs, _empty(root / path)))
+    note = PROTECTED_AGAIN.format(path=action.path, target=target)
+    return replace(
+        action, kind="view", path=target, start=0, end=0, content="", edits=(), note=note
+    )
+
+
+def _empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return True

@@ -505,6 +505,55 @@ def test_the_run_contexts_protected_files_are_never_changed_by_the_agent(pool, s
     assert out["submitted"]
 
 
+def test_a_protected_test_asked_to_change_again_opens_the_code_it_tests(pool, scripted, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "pkg").mkdir()
+    (ws / "pkg" / "__init__.py").write_text("")
+    (ws / "pkg" / "core.py").write_text("def f():\n    return 0\n")
+    test = "from pkg import core\nimport pkg\n\ndef test_f():\n    assert core.f() == 1\n"
+    (ws / "test_f.py").write_text(test)
+    model = scripted(
+        "plan",
+        _json("edit", path="test_f.py"),  # refused: the test is protected
+        _json("edit", path="test_f.py"),  # again: the code it tests is opened instead
+        _json("write_file", path="test_f.py"),  # and again, as a whole write
+        default=_json("submit"),
+    )
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke(
+        {"task": "make test_f.py pass"}, context=context(tmp_path, protected=("test_f.py",))
+    )
+    first, second, third = out["trajectory"][:3]
+    assert first["observation"].startswith("[refused] test_f.py is protected")
+    assert second["action"] == "view pkg/core.py"
+    assert second["observation"].startswith("NOTE: test_f.py stays as it is"), second
+    assert "1| def f():" in second["observation"]
+    assert third["action"] == "view pkg/core.py"
+    assert (ws / "test_f.py").read_text() == test
+
+
+def test_the_code_opened_for_a_protected_test_is_the_one_the_output_names(tmp_path):
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.guards import redirected_from_protected
+
+    for name, text in {
+        "a.py": "A = 1\n",
+        "b.py": "B = 1\n",
+        "t.py": "import a\nimport b\n",
+    }.items():
+        (tmp_path / name).write_text(text)
+    refusal = "[refused] t.py is protected in this task ... It imports: a.py, b.py."
+    ran = {"action": "pytest", "observation": 'File "b.py", line 1\nNameError', "thought": ""}
+    said = {"action": "edit t.py", "observation": refusal, "thought": ""}
+    edit = Action("edit", path="t.py")
+    assert redirected_from_protected(edit, [ran, said], str(tmp_path)).path == "b.py"
+    assert redirected_from_protected(edit, [said], str(tmp_path)).path == "a.py"
+    assert redirected_from_protected(edit, [ran], str(tmp_path)) == edit  # never refused yet
+    other = Action("edit", path="a.py")
+    assert redirected_from_protected(other, [ran, said], str(tmp_path)) == other
+
+
 def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
     cut = AIMessage(
         '```python\ndef f():\n    return "unterminated',
