@@ -273,17 +273,55 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
         )
     if (plain := unnumbered(new)) is not None:  # lines copied with the numbers a view shows
         new, first, last = plain
-        if last <= len(lines):
+        if _numbers_hold(new, first, last, lines):  # never numbers the model made up
             start, end = min(start, first), max(end, last)
     start, end = _with_echoed_context(lines, start, end, new.splitlines(keepends=True))
     body = new if new.endswith("\n") or not new else new + "\n"
     if body == "".join(lines[start - 1 : end]):
         return UNCHANGED_EDIT.format(path=path)
-    lines[start - 1 : end] = [body] if body else []
-    if refused := _refusal(path, text, "".join(lines)):
-        return refused
-    target.write_text("".join(lines), encoding="utf-8")
-    return f"[edited {path}: lines {start}-{end} replaced; {len(''.join(lines).splitlines())} lines now]"
+    before, after = lines[: start - 1], lines[end:]
+    fit = ""
+    if refused := _refusal(path, text, "".join([*before, body, *after])):
+        fitted = _fitted(body, lines[start - 1 : end])
+        if fitted is None or _refusal(path, text, "".join([*before, fitted, *after])):
+            return refused
+        body, fit = fitted, ", indented as the lines it replaces"  # given out of its context
+    changed = "".join([*before, body, *after])
+    target.write_text(changed, encoding="utf-8")
+    return (
+        f"[edited {path}: lines {start}-{end} replaced{fit}; {len(changed.splitlines())} lines now]"
+    )
+
+
+def _numbers_hold(new: str, first: int, last: int, lines: list[str]) -> bool:
+    """Whether the numbers ``new``'s lines were given with (``first``-``last``) name the file's
+    own lines: at least half of its lines that are not blank stand at those numbers as given
+    (the rest being the change)."""
+    given = new.splitlines()
+    if last > len(lines):
+        return False
+    if last - first + 1 != len(given):  # not one run of numbers: nothing to compare line by line
+        return True
+    pairs = [(a.rstrip(), lines[first - 1 + i].rstrip()) for i, a in enumerate(given) if a.strip()]
+    return 2 * sum(a == b for a, b in pairs) >= len(pairs)
+
+
+def _fitted(body: str, replaced: list[str]) -> str | None:
+    """``body`` shifted as a whole so its first line that is not blank has the indentation of
+    the first such line it replaces; None when it has already, or nothing is to go by."""
+    new = body.splitlines(keepends=True)
+    ours = next((line for line in new if line.strip()), "")
+    theirs = next((line for line in replaced if line.strip()), "")
+    shift = _indent(theirs) - _indent(ours)
+    if not ours or not theirs or not shift or "\t" in ours[: _indent(ours) + 1]:
+        return None
+    if shift > 0:
+        return "".join(" " * shift + line if line.strip() else line for line in new)
+    return "".join(line[min(-shift, _indent(line)) :] for line in new)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
 
 
 def write_file(workspace: str | Path, path: str, content: str) -> str:

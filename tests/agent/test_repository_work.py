@@ -367,9 +367,9 @@ def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo
 
 def test_a_change_that_would_leave_a_python_file_unparsable_is_refused_with_its_line(repo):
     before = (repo / "big.py").read_text()
-    said = replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, "if x > hi:")
+    said = replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, "    if x > hi")
     assert said.startswith("[edit refused]") and "would not compile" in said
-    assert f"line {BUG_LINE}: `if x > hi:`" in said
+    assert f"line {BUG_LINE}: `if x > hi`" in said
     block = Replacement("    if x < hi:\n        return hi\n", "    if x > hi:\n    return hi\n")
     assert "would not compile" in apply_replacements(repo, "big.py", [block])
     stray = Replacement("        return hi\n", "        break\n")  # parses, does not compile
@@ -386,6 +386,38 @@ def test_a_change_that_would_leave_a_python_file_unparsable_is_refused_with_its_
     assert write_file(repo, "new_mod.py", "def g(:\n").startswith("[wrote")
     assert write_file(repo, "notes.txt", "def g(:\n").startswith("[wrote")
     assert replace_lines(repo, "new_mod.py", 1, 1, "def g(x:").startswith("[edited")
+
+
+def test_lines_given_out_of_their_context_are_indented_as_the_lines_they_replace(repo):
+    before = (repo / "big.py").read_text().splitlines(keepends=True)
+    # the body of clamp given flush left: it compiles only indented as the lines it replaces
+    said = replace_lines(repo, "big.py", BUG_LINE, BUG_LINE + 1, "if x > hi:\n    return hi\n")
+    assert said.startswith("[edited") and "indented as the lines it replaces" in said, said
+    after = (repo / "big.py").read_text().splitlines(keepends=True)
+    assert after[BUG_LINE - 1 : BUG_LINE + 1] == ["    if x > hi:\n", "        return hi\n"]
+    assert (
+        after[: BUG_LINE - 1] == before[: BUG_LINE - 1]
+        and after[BUG_LINE + 1 :] == before[BUG_LINE + 1 :]
+    )
+    # and indented too deep, it is brought back; one that compiles as given is left as given
+    said = replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, "            if x > hi:")
+    assert "indented as" in said and (repo / "big.py").read_text() == "".join(after)
+    assert "indented as" not in replace_lines(
+        repo, "big.py", BUG_LINE + 2, BUG_LINE + 2, "    return min(max(x, lo), hi)"
+    )
+
+
+def test_line_numbers_a_model_made_up_do_not_move_the_range(repo):
+    before = (repo / "big.py").read_text().splitlines(keepends=True)
+    # the right lines under numbers 100 too high: taken by their place, not by those numbers
+    made_up = "".join(
+        f"{BUG_LINE + 100 + i}| {line}"
+        for i, line in enumerate(before[BUG_LINE - 2 : BUG_LINE + 1])
+    ).replace("x < hi", "x > hi")
+    said = replace_lines(repo, "big.py", BUG_LINE - 1, BUG_LINE + 1, made_up)
+    assert said.startswith(f"[edited big.py: lines {BUG_LINE - 1}-{BUG_LINE + 1} replaced"), said
+    after = (repo / "big.py").read_text().splitlines(keepends=True)
+    assert len(after) == len(before) and after[BUG_LINE - 1] == "    if x > hi:\n"
 
 
 def test_a_placeholder_where_code_was_is_refused_and_nothing_is_lost(repo):
