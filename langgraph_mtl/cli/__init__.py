@@ -53,6 +53,7 @@ def build_app() -> typer.Typer:
             "traceback.",
             no_args_is_help=True,
             pretty_exceptions_enable=False,
+            rich_markup_mode="markdown",  # a help paragraph joins its lines
         )
         register(made)
         made.add_typer(pool_app, name="pool")

@@ -417,3 +417,10 @@ def test_a_run_can_make_its_memories_and_stop_before_any_condition(
     assert "--memories-only" in (run / "commands.txt").read_text()
     misused = run_cli(capsys, *args, "--memories-only", "--split", "source")
     assert misused.code == 2 and "--memories-only makes a run's own pool" in misused.text
+
+
+def test_the_command_lists_read_as_sentences_not_as_the_docstrings_line_breaks():
+    wide = {"COLUMNS": "300", "NO_COLOR": "1"}
+    listed = CliRunner().invoke(app, ["experiment", "--help"], env=wide).output
+    assert "(needs the package index once) and build what the verifiers need" in listed, listed
+    assert "the wrong solution and every known cheat must fail" in listed, listed
