@@ -101,8 +101,6 @@ class ActNode:
         elif action.kind == "invalid":
             step["action"] = f"{INVALID} {str(reply.content)[:300]}"
             observation = format_error(action, asked.protocol)
-            if action.note:  # why the call was made as it was, e.g. a long file asked as an edit
-                observation = f"{action.note}\n{observation}"
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:
@@ -115,9 +113,11 @@ class ActNode:
                 if idle := idle_check(action.command, result, workspace, state.get("task", "")):
                     ran = f"\n{box.run(idle.command).render()}" if idle.command else ""
                     result += f"\n{idle.note}{ran}"
-            observation = f"{action.note}\n{result}" if action.note else result
+            observation = result
             out["commands_run"] = state.get("commands_run", 0) + 1
             out["consecutive_format_errors"] = 0
+        if action.note:  # what a guard or the call did with the action, before what came of it
+            observation = f"{action.note}\n{observation}"
         step["observation"] = observation
         follow: AnyMessage
         if action.tool_call_id:

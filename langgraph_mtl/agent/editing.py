@@ -207,8 +207,7 @@ def _reindent(lines: list[str], was: int, becomes: int) -> list[str]:
         if not line.strip():
             out.append("\n")
             continue
-        lead = len(line) - len(line.lstrip(" "))
-        out.append(" " * becomes + line[min(lead, was) :])
+        out.append(" " * becomes + line[min(_indent(line), was) :])
     if out and not out[-1].endswith("\n"):
         out[-1] += "\n"
     return out
@@ -280,13 +279,13 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if body == "".join(lines[start - 1 : end]):
         return UNCHANGED_EDIT.format(path=path)
     before, after = lines[: start - 1], lines[end:]
-    fit = ""
-    if refused := _refusal(path, text, "".join([*before, body, *after])):
+    changed, fit = "".join([*before, body, *after]), ""
+    if refused := _refusal(path, text, changed):
         fitted = _fitted(body, lines[start - 1 : end])
-        if fitted is None or _refusal(path, text, "".join([*before, fitted, *after])):
+        refit = None if fitted is None else "".join([*before, fitted, *after])
+        if refit is None or _refusal(path, text, refit):
             return refused
-        body, fit = fitted, ", indented as the lines it replaces"  # given out of its context
-    changed = "".join([*before, body, *after])
+        changed, fit = refit, ", indented as the lines it replaces"  # given out of its context
     target.write_text(changed, encoding="utf-8")
     return (
         f"[edited {path}: lines {start}-{end} replaced{fit}; {len(changed.splitlines())} lines now]"

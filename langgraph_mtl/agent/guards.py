@@ -23,7 +23,8 @@ from langgraph_mtl.agent.actions import (
     first_action_schema,
 )
 from langgraph_mtl.agent.prompts import CHECKED_MARK
-from langgraph_mtl.agent.workspace import imported_files, is_test_file
+from langgraph_mtl.agent.tools import PROTECTED_MARK
+from langgraph_mtl.agent.workspace import has_content, imported_files, is_test_file
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
@@ -260,7 +261,7 @@ def redirected_from_protected(action: Action, trajectory: Sequence[Step], worksp
     that a recent output names, else the first that is not empty. Without one it stands."""
     if action.kind not in ("write", "edit") or not action.path:
         return action
-    refused = f"[refused] {action.path} is protected"
+    refused = PROTECTED_MARK.format(path=action.path)
     recent = [str(step["observation"]) for step in trajectory[-READ_MEMORY:]]
     if not any(refused in seen for seen in recent):
         return action
@@ -268,16 +269,8 @@ def redirected_from_protected(action: Action, trajectory: Sequence[Step], worksp
     if not tested:
         return action
     outputs = "\n".join(seen for seen in recent if refused not in seen)
-    root = Path(workspace)
-    target = min(tested, key=lambda path: (path not in outputs, _empty(root / path)))
+    target = min(tested, key=lambda path: (path not in outputs, not has_content(workspace, path)))
     note = PROTECTED_AGAIN.format(path=action.path, target=target)
     return replace(
         action, kind="view", path=target, start=0, end=0, content="", edits=(), note=note
     )
-
-
-def _empty(path: Path) -> bool:
-    try:
-        return path.stat().st_size == 0
-    except OSError:
-        return True

@@ -29,9 +29,15 @@ from langgraph_mtl.agent.editing import (
 )
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
-from langgraph_mtl.agent.workspace import imported_files, search_workspace, view_file
+from langgraph_mtl.agent.workspace import (
+    has_content,
+    imported_files,
+    search_workspace,
+    view_file,
+)
 
 __all__ = [
+    "PROTECTED_MARK",
     "create_sandbox_tools",
     "execute_action",
     "workspace_digest",
@@ -70,15 +76,11 @@ CLOBBER = (
 )
 
 
-PROTECTED = (
-    "[refused] {path} is protected in this task ({name}: files such as the tests that check "
+PROTECTED_MARK = "[refused] {path} is protected in this task"
+PROTECTED = PROTECTED_MARK + (
+    " ({name}: files such as the tests that check "
     "the work must stay as they are), so nothing was changed. Change the code they test."
 )
-
-
-def _has_content(root: str | Path, path: str) -> bool:
-    target = Path(root) / path
-    return target.is_file() and target.stat().st_size > 0
 
 
 def execute_action(action: Action, sandbox: Sandbox) -> str:
@@ -103,7 +105,7 @@ def execute_action(action: Action, sandbox: Sandbox) -> str:
                 return replaced
         return apply_replacements(root, action.path, action.edits)
     if action.kind == "command":
-        lost = clobbered_input(action.command, exists=lambda p: _has_content(root, p))
+        lost = clobbered_input(action.command, exists=lambda p: has_content(root, p))
         if lost is not None:
             return CLOBBER.format(command=action.command, path=lost)
         return sandbox.run(action.command).render()

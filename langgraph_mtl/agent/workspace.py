@@ -18,6 +18,7 @@ __all__ = [
     "changed_files",
     "definitions",
     "file_hashes",
+    "has_content",
     "imported_files",
     "inside",
     "is_own",
@@ -67,6 +68,12 @@ def outside_workspace(name: str) -> str:
 def is_own(workspace: str | Path, name: str) -> bool:
     """Whether ``name`` is the workspace's own file or folder (not a link to one outside it)."""
     return isinstance(inside(workspace, name), Path)
+
+
+def has_content(workspace: str | Path, path: str) -> bool:
+    """Whether ``path`` is a file of the workspace that is not empty."""
+    target = Path(workspace) / path
+    return target.is_file() and target.stat().st_size > 0
 
 
 def is_test_file(path: str) -> bool:
