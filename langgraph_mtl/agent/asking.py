@@ -16,9 +16,14 @@ from typing import Any, cast
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
-from langgraph_mtl.agent.briefing import pointed_files
+from langgraph_mtl.agent.briefing import last_pointed_file, pointed_files
 from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, parse_replacements
-from langgraph_mtl.agent.guards import action_schema, failed_in_code, repair_of
+from langgraph_mtl.agent.guards import (
+    action_schema,
+    edited_instead_of_reread,
+    failed_in_code,
+    repair_of,
+)
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
     EMPTY_WRITE,
@@ -34,7 +39,10 @@ from langgraph_mtl.agent.writing import (
     current_text,
     edit_messages,
     editable_region,
+    last_output,
+    pointed_line,
     pointed_region,
+    read_since_run,
     writer_messages,
 )
 from langgraph_mtl.models import reported_tokens
@@ -46,6 +54,10 @@ log = logging.getLogger(__name__)
 LONG_FILE_EDITED = (
     "NOTE: {path} is too long to rewrite whole without losing what you have not seen, so the "
     "change was asked for as an edit of the part that matters"
+)
+POINTED_INSTEAD = (
+    "NOTE: the output points at line {line} of {path}, outside lines {start}-{end}, so the edit "
+    "was asked for the lines around line {line}"
 )
 
 
@@ -131,6 +143,10 @@ def _ask_json(
         bad = Action("invalid", error=f"the reply is not one action: {problem}")
         return Asked(raw, bad, reported_tokens(raw), "json")
     action = repair_of(from_agent_action(out["parsed"]), trajectory)
+    pointed = last_pointed_file(last_output(trajectory), workspace) or last_pointed_file(
+        str(state.get("task", "")), workspace
+    )
+    action = edited_instead_of_reread(action, trajectory, pointed or "")
     used = reported_tokens(raw)
     if protects(action.path) and action.kind in ("write", "edit"):
         return Asked(raw, action, used, "json")  # refused when carried out: nothing to ask for
@@ -190,6 +206,13 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
     by_lines = setup.edits == "line_range"
     trajectory = state.get("trajectory", [])
     region = (action.start, action.end) if by_lines and action.start else None
+    line = pointed_line(action.path, text, trajectory, state["task"], newest_only=True)
+    missed = bool(region and line and not region[0] <= line <= region[1])
+    if by_lines and region and missed and not read_since_run(action.path, trajectory):
+        # a range guessed, not read, away from where the output points: asked there instead
+        said = POINTED_INSTEAD.format(line=line, path=action.path, start=region[0], end=region[1])
+        action = replace(action, note="\n".join(filter(None, [action.note, said])))
+        region = None
     if by_lines and region is None:  # the few lines the output points at, when it does
         region = pointed_region(action.path, text, trajectory, state["task"])
     region = region or editable_region(action.path, text, trajectory, state["task"])

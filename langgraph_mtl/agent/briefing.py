@@ -21,10 +21,16 @@ from langgraph_mtl.agent.workspace import (
     outline,
 )
 
-__all__ = ["describe_workspace", "named_definitions", "pointed_files", "referenced_lines"]
+__all__ = [
+    "describe_workspace",
+    "last_pointed_file",
+    "named_definitions",
+    "pointed_files",
+    "referenced_lines",
+]
 
 _REFERENCE = re.compile(
-    r"(?:File \"|^|[\s(\"'])((?:[\w.-]+/)*[\w.-]+\.(?:py|rs|sv|v|sh|c|h|go|js|ts))"
+    r"(?:File \"|^|[\s(\"'])(/?(?:[\w.-]+/)*[\w.-]+\.(?:py|rs|sv|v|sh|c|h|go|js|ts))"
     r"(?:\", line |:)(\d+)",
     re.MULTILINE,
 )
@@ -98,13 +104,40 @@ def pointed_files(task: str, workspace: str | Path) -> list[str]:
 def _references(task: str, root: Path) -> dict[str, set[int]]:
     """The workspace files the task names with a line number, and those lines."""
     seen: dict[str, set[int]] = {}
-    for match in _REFERENCE.finditer(task):
+    for name, line in _named_in_order(task, root):
+        seen.setdefault(name, set()).add(line)
+    return seen
+
+
+def _named_in_order(text: str, root: Path) -> list[tuple[str, int]]:
+    """Each (workspace file, line) that ``text`` names, in the order it names them."""
+    found = []
+    for match in _REFERENCE.finditer(text):
         name, line = match[1], int(match[2])
+        if name.startswith("/"):  # an absolute path counts only inside the workspace
+            name = _relative(name, root)
+            if not name:
+                continue
         for candidate in (name, *_tails(name)):
             if (root / candidate).is_file() and is_own(root, candidate):
-                seen.setdefault(candidate, set()).add(line)
+                found.append((candidate, line))
                 break
-    return seen
+    return found
+
+
+def last_pointed_file(output: str, workspace: str | Path) -> str | None:
+    """Of the project's files (tests aside) that ``output`` names with a line number, the one
+    it names last (a traceback's deepest frame in the project), or None."""
+    named = [n for n, _ in _named_in_order(output, Path(workspace)) if not is_test_file(n)]
+    return named[-1] if named else None
+
+
+def _relative(name: str, root: Path) -> str:
+    """The absolute path ``name`` relative to the workspace ``root`` ("" when outside it)."""
+    for base in (root, root.resolve()):
+        if Path(name).is_relative_to(base):
+            return Path(name).relative_to(base).as_posix()
+    return ""
 
 
 def _tails(name: str) -> list[str]:

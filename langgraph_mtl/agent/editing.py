@@ -265,6 +265,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
         end = len(lines)
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += "\n"
+    elif 1 <= start <= len(lines) < end:  # a range running past the end, as a view takes it
+        end = len(lines)
     elif not 1 <= start <= end <= len(lines):
         return (
             f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it "

@@ -33,6 +33,7 @@ __all__ = [
     "action_schema",
     "bare_action_word",
     "check_after_change",
+    "edited_instead_of_reread",
     "named_check",
     "failed_in_code",
     "missing_path_hint",
@@ -76,6 +77,11 @@ _ACTION_WORDS = frozenset(
     {"run", "check", "test", "tests", "command", "view", "search", "edit", "write_file"}
 )
 READ_MEMORY = 4  # how many recent steps a repeated read is compared with
+READ_THEN_EDITED = (
+    "NOTE: this reads again what you read a moment ago, and nothing has changed since; the "
+    "output points into {path}, so an edit of it was asked for instead"
+)
+POINTED_FIX = "fix the line the output points at"
 PROTECTED_AGAIN = (
     "NOTE: {path} stays as it is however often a change is asked for (refused before), so the "
     "code it tests was opened in its place: {target}. Fix what the output shows there."
@@ -274,3 +280,19 @@ def redirected_from_protected(action: Action, trajectory: Sequence[Step], worksp
     return replace(
         action, kind="view", path=target, start=0, end=0, content="", edits=(), note=note
     )
+
+
+def edited_instead_of_reread(action: Action, trajectory: Sequence[Step], pointed: str) -> Action:
+    """A view or search that repeats one of the last few steps exactly, with nothing changed
+    since, becomes an edit of ``pointed`` (the project file the newest output points at):
+    reading the same thing again shows nothing new. Without ``pointed`` it stands."""
+    if action.kind not in ("view", "search") or not pointed:
+        return action
+    recent = [str(step["action"]) for step in trajectory[-READ_MEMORY:]]
+    if action.describe() not in recent:
+        return action
+    since = trajectory[len(trajectory) - recent[::-1].index(action.describe()) - 1 :]
+    if any(_CHANGED.search(str(step["observation"])) for step in since):
+        return action
+    note = READ_THEN_EDITED.format(path=pointed)
+    return Action("edit", path=pointed, thought=POINTED_FIX, note=note)

@@ -34,7 +34,10 @@ __all__ = [
     "current_text",
     "edit_messages",
     "editable_region",
+    "last_output",
+    "pointed_line",
     "pointed_region",
+    "read_since_run",
     "writer_messages",
 ]
 
@@ -69,6 +72,12 @@ def _runs(trajectory: Sequence[Step]) -> list[tuple[str, str]]:
             command, _, output = observation.split(CHECKED_MARK, 1)[1].partition("\n")
             found.append((command.strip("`"), output))
     return found
+
+
+def last_output(trajectory: Sequence[Step]) -> str:
+    """What the last command run printed ("" before any)."""
+    runs = _runs(trajectory)
+    return runs[-1][1] if runs else ""
 
 
 def _seen(trajectory: Sequence[Step], last: int = 2) -> str:
@@ -130,18 +139,41 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
     return 1, min(REGION_LINES * 2, total)
 
 
+def pointed_line(
+    path: str, text: str, trajectory: Sequence[Step], task: str, *, newest_only: bool = False
+) -> int | None:
+    """The line of ``path`` that the newest output points at (the last command's, else the
+    task's; the deepest frame of a traceback), or None when no output points into ``path``.
+    With ``newest_only`` the task's output counts only before any command has run."""
+    total = len(text.splitlines())
+    newest = last_output(trajectory)
+    for output in (newest,) if newest and newest_only else (newest, task):
+        if lines := [n for n in _lines_named(path, output) if 1 <= n <= total]:
+            return lines[-1]
+    return None
+
+
 def pointed_region(
     path: str, text: str, trajectory: Sequence[Step], task: str
 ) -> tuple[int, int] | None:
-    """A few lines either side of the line of ``path`` that the newest output points at (the
-    last command's, else the task's; the deepest frame of a traceback): what a line edit
-    covers when it names no range. None when no output points into ``path``."""
-    total = len(text.splitlines())
-    outputs = [output for _, output in _runs(trajectory)[-1:]] + [task]
-    for output in outputs:
-        if lines := [n for n in _lines_named(path, output) if 1 <= n <= total]:
-            return max(lines[-1] - POINTED_LINES, 1), min(lines[-1] + POINTED_LINES, total)
-    return None
+    """A few lines either side of :func:`pointed_line`: what a line edit covers when it names
+    no range, or a range that misses the line. None when no output points into ``path``."""
+    line = pointed_line(path, text, trajectory, task)
+    if line is None:
+        return None
+    return max(line - POINTED_LINES, 1), min(line + POINTED_LINES, len(text.splitlines()))
+
+
+def read_since_run(path: str, trajectory: Sequence[Step]) -> bool:
+    """Whether the agent viewed or searched ``path`` after the last command it ran (then the
+    range it names comes from what it read, not from a guess)."""
+    for step in reversed(trajectory):
+        action = str(step.get("action", ""))
+        if action.startswith(("view ", "search ")) and path in action.split("\n", 1)[0]:
+            return True
+        if not action.startswith(_NOT_COMMANDS) or CHECKED_MARK in str(step.get("observation")):
+            return False
+    return False
 
 
 def edit_messages(

@@ -63,6 +63,8 @@ TASK = (
     "AssertionError\n\n"
     "Fix the bug in big.py so that `python3 test_big.py` passes. Do not change the test."
 )
+# a script whose traceback ends at the bug's line
+PROBE = "from big import clamp\nclamp(None, 0, 3)\n"
 # the same request without the output that points at a line: any first action is offered
 UNPOINTED = "Fix the bug in big.py's clamp so that `python3 test_big.py` passes."
 
@@ -469,7 +471,7 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
         "[edited"
     )
     assert (repo / "test_big.py").read_text().splitlines()[2] == "assert clamp(1, 0, 3) == 1"
-    assert "not a range" in replace_lines(repo, "test_big.py", 3, 9, "x")
+    assert "not a range" in replace_lines(repo, "test_big.py", 7, 9, "x")  # past the end
     # lines given just past the end are added after the last one, the lines before kept
     shown = "4| print('ok')\n5| x = 1\n6| y = 2\n"
     assert replace_lines(repo, "test_big.py", 5, 6, shown).startswith("[edited")
@@ -833,3 +835,99 @@ def test_the_next_edit_call_shows_what_the_check_after_the_last_change_printed(
     again = str(model.calls[4][-1].content)
     assert "What your last commands showed:\n$ python3 test_big.py\n[exit code 1]" in again
     assert "AssertionError" in again
+
+
+def test_a_line_edit_naming_lines_the_output_does_not_point_at_is_asked_where_it_points(
+    pool, scripted, repo
+):
+    lines = (repo / "big.py").read_text().splitlines()
+    fixed = "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]).replace("x < hi", "x > hi")
+    far = BUG_LINE + 60  # a range the model guessed, nowhere near the traceback's line
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", start=far, end=far, thought="fix the comparison"),
+        f"```python\n{fixed}\n```",
+        _json("run", command=f"{sys.executable} test_big.py"),
+        _json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    asked = str(model.calls[2][-1].content)
+    assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
+    said = out["trajectory"][0]["observation"]
+    assert f"points at line {BUG_LINE} of big.py, outside lines {far}-{far}" in said
+    assert out["verified"] is True, out["trajectory"]
+
+
+@pytest.mark.parametrize("read_first", [True, False])
+def test_a_line_edit_of_lines_just_read_keeps_its_range(read_first, pool, scripted, repo):
+    (repo / "probe.py").write_text(PROBE)
+    far = BUG_LINE + 60
+    run = _json("run", command=f"{sys.executable} probe.py")  # a traceback ending in clamp
+    view = _json("view", path="big.py", start=far - 3, end=far + 3)
+    edit = _json("edit", path="big.py", start=far, end=far, thought="rename")
+    line = (repo / "big.py").read_text().splitlines()[far - 1]
+    model = scripted(
+        "1. run, read, edit",
+        *([run, view] if read_first else [run]),
+        edit,
+        f"```python\n{line}  # seen\n```",
+        default=_json("submit"),
+    )
+    _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    asked = str(model.calls[4 if read_first else 3][-1].content)
+    if read_first:  # a range read after the run: the model's own
+        assert f"new content of lines {far}-{far} of `big.py`" in asked
+    else:  # a range guessed: where the traceback points
+        assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
+
+
+def test_a_line_range_running_past_the_end_of_a_file_is_taken_to_its_end(repo):
+    (repo / "small.py").write_text("a = 1\nb = 2\nc = 3\n")
+    said = replace_lines(repo, "small.py", 2, 100, "b = 20\nc = 30\n")
+    assert said.startswith("[edited small.py: lines 2-3 replaced"), said
+    assert (repo / "small.py").read_text() == "a = 1\nb = 20\nc = 30\n"
+    assert "not a range in it" in replace_lines(repo, "small.py", 9, 12, "x = 1\n")
+
+
+def test_reading_the_same_lines_again_becomes_an_edit_where_the_output_points(pool, scripted, repo):
+    (repo / "probe.py").write_text(PROBE)
+    lines = (repo / "big.py").read_text().splitlines()
+    fixed = "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]).replace("x < hi", "x > hi")
+    run = _json("run", command=f"{sys.executable} probe.py")  # a traceback ending in clamp
+    model = scripted(
+        "1. read 2. fix",
+        run,
+        _json("view", path="big.py", start=1, end=20),
+        _json("view", path="test_big.py"),
+        _json("view", path="big.py", start=1, end=20),  # the same lines again
+        f"```python\n{fixed}\n```",
+        _json("run", command=f"{sys.executable} test_big.py"),
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    fourth = out["trajectory"][3]
+    assert fourth["action"].startswith(f"edit big.py {BUG_LINE - 4}-{BUG_LINE + 4}"), fourth
+    assert "reads again what you read a moment ago" in fourth["observation"]
+    assert out["verified"] is True, out["trajectory"]
+
+
+def test_a_read_repeated_after_a_change_stays_a_read():
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.guards import edited_instead_of_reread
+
+    view = Action("view", path="big.py", start=1, end=20)
+    read = {"action": view.describe(), "observation": "1| ...", "thought": ""}
+    change = {"action": "edit big.py 5-5", "observation": "[edited big.py: ...]", "thought": ""}
+    assert edited_instead_of_reread(view, [read], "big.py").kind == "edit"
+    assert edited_instead_of_reread(view, [read, change], "big.py") == view
+    assert edited_instead_of_reread(view, [read], "") == view  # nothing pointed at
+
+
+def test_a_traceback_with_absolute_paths_points_into_the_workspace_only_inside_it(repo):
+    from langgraph_mtl.agent.briefing import last_pointed_file
+
+    inside_it = f'  File "{repo}/big.py", line {BUG_LINE}, in clamp\n'
+    outside = f'  File "/usr/lib/python3/big.py", line {BUG_LINE}, in clamp\n'
+    assert last_pointed_file(inside_it, repo) == "big.py"
+    assert last_pointed_file(outside, repo) is None
+    assert last_pointed_file(inside_it + f'  File "{repo}/test_big.py", line 2\n', repo) == "big.py"
