@@ -14,6 +14,7 @@ __all__ = [
     "JSON_INSTRUCTIONS",
     "LINES_REQUEST",
     "NEXT_HINT",
+    "NOT_APPLIED",
     "NOT_CODE",
     "PLAN_HEADER",
     "PLAN_INSTRUCTION",
@@ -96,6 +97,10 @@ EDIT_REQUEST = (
 LINES_REQUEST = (
     "Reply with the new content of lines {start}-{end} of `{path}` (every line of that range, "
     "changed as needed) in one fenced code block."
+)
+NOT_APPLIED = (
+    "Your last change of `{path}` was not applied: {said}\nDo not give the same lines again: "
+    "make the change the output calls for."
 )
 EMPTY_WRITE = "the content given for {path} was empty, so nothing was written"
 SAME_FILE = (

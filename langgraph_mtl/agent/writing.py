@@ -24,6 +24,7 @@ from langgraph_mtl.agent.prompts import (
     CONTENT_REQUEST,
     EDIT_REQUEST,
     LINES_REQUEST,
+    NOT_APPLIED,
     WRITER_SYSTEM,
 )
 from langgraph_mtl.agent.workspace import numbered
@@ -35,6 +36,7 @@ __all__ = [
     "edit_messages",
     "editable_region",
     "last_output",
+    "not_applied",
     "pointed_line",
     "pointed_region",
     "read_since_run",
@@ -80,6 +82,22 @@ def last_output(trajectory: Sequence[Step]) -> str:
     return runs[-1][1] if runs else ""
 
 
+_NOT_APPLIED = ("[unchanged]", "[edit refused]", "[refused]")
+
+
+def not_applied(path: str, trajectory: Sequence[Step]) -> str:
+    """Why the newest step's change of ``path`` was not applied (its refusal, or that it
+    changed nothing); "" when the newest step is not such a change. Shown in the next call for
+    the file, so a model at temperature 0 is not asked the same question twice."""
+    if not trajectory:
+        return ""
+    head = str(trajectory[-1].get("action", "")).split("\n", 1)[0].split(" ")
+    if head[0] not in ("edit", "write_file") or head[1:2] != [path]:
+        return ""
+    observation = str(trajectory[-1].get("observation", ""))
+    return next((ln for ln in observation.splitlines() if ln.startswith(_NOT_APPLIED)), "")
+
+
 def _seen(trajectory: Sequence[Step], last: int = 2) -> str:
     """What the last commands printed, newest last (see :func:`_runs`)."""
     parts = []
@@ -107,6 +125,8 @@ def writer_messages(
         prompt += f"\n\nWhat your last commands showed:\n{seen}"
         if reason.strip():
             prompt += f"\n\nWhy you are writing `{path}` again: {reason.strip()}"
+    if said := not_applied(path, trajectory):
+        prompt += f"\n\n{NOT_APPLIED.format(path=path, said=said)}"
     return [SystemMessage(system), HumanMessage(prompt)]
 
 
@@ -214,6 +234,8 @@ def edit_messages(
         prompt += f"\n\nWhat your last commands showed:\n{seen}"
     if pointed := _pointed_lines(path, text, f"{task}\n{seen}", (start, end)):
         prompt += f"\n\nThe output points at {pointed}"
+    if said := not_applied(path, trajectory):
+        prompt += f"\n\n{NOT_APPLIED.format(path=path, said=said)}"
     return [SystemMessage(system), HumanMessage(prompt)]
 
 

@@ -931,3 +931,41 @@ def test_a_traceback_with_absolute_paths_points_into_the_workspace_only_inside_i
     assert last_pointed_file(inside_it, repo) == "big.py"
     assert last_pointed_file(outside, repo) is None
     assert last_pointed_file(inside_it + f'  File "{repo}/test_big.py", line 2\n', repo) == "big.py"
+
+
+@pytest.mark.parametrize("first", ["unchanged", "uncompilable"])
+def test_the_next_call_for_a_file_says_why_its_last_change_was_not_applied(
+    first, pool, scripted, repo
+):
+    lines = (repo / "big.py").read_text().splitlines()[BUG_LINE - 5 : BUG_LINE + 4]
+    given = "\n".join(lines) if first == "unchanged" else "\n".join(lines).replace(":", "")
+    fixed = "\n".join(lines).replace("x < hi", "x > hi")
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py"),
+        f"```python\n{given}\n```",
+        _json("edit", path="big.py"),
+        f"```python\n{fixed}\n```",
+        _json("run", command=f"{sys.executable} test_big.py"),
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    said = "[unchanged] big.py" if first == "unchanged" else "[edit refused] after this change"
+    assert said in out["trajectory"][0]["observation"]
+    assert "was not applied" not in str(model.calls[2][-1].content)
+    again = str(model.calls[4][-1].content)
+    assert f"Your last change of `big.py` was not applied: {said}" in again
+    assert out["verified"] is True, out["trajectory"]
+
+
+def test_a_rewrite_asked_for_after_a_refused_one_says_why_only_for_that_file():
+    from langgraph_mtl.agent.writing import writer_messages
+
+    refused = "[refused] this rewrite of small.py drops f, which the file defines now"
+    trajectory = [{"action": "write_file small.py\ng = 1\n", "observation": refused}]
+    asked = writer_messages(
+        task="t", path="small.py", current="def f(): ...\n", trajectory=trajectory
+    )
+    assert f"was not applied: {refused}" in str(asked[-1].content)
+    other = writer_messages(task="t", path="small", trajectory=trajectory)
+    assert "was not applied" not in str(other[-1].content)
