@@ -9,13 +9,14 @@ state.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
+from langgraph_mtl.agent.blocks import enclosing_statement
 from langgraph_mtl.agent.briefing import last_pointed_file, pointed_files
 from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, parse_replacements
 from langgraph_mtl.agent.guards import (
@@ -40,11 +41,13 @@ from langgraph_mtl.agent.writing import (
     edit_messages,
     editable_region,
     last_output,
+    not_applied,
     pointed_line,
     pointed_region,
     read_since_run,
     writer_messages,
 )
+from langgraph_mtl.memory.trajectory import Step
 from langgraph_mtl.models import reported_tokens
 
 __all__ = ["Asked", "ask"]
@@ -54,6 +57,10 @@ log = logging.getLogger(__name__)
 LONG_FILE_EDITED = (
     "NOTE: {path} is too long to rewrite whole without losing what you have not seen, so the "
     "change was asked for as an edit of the part that matters"
+)
+WHOLE_STATEMENT = (
+    "NOTE: the last edit of {path} would not have compiled, so the whole statement around it "
+    "(lines {start}-{end}) was asked for"
 )
 POINTED_INSTEAD = (
     "NOTE: the output points at line {line} of {path}, outside lines {start}-{end}, so the edit "
@@ -205,17 +212,10 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
         return replace(action, kind="invalid", error=error), 0
     by_lines = setup.edits == "line_range"
     trajectory = state.get("trajectory", [])
-    region = (action.start, action.end) if by_lines and action.start else None
-    line = pointed_line(action.path, text, trajectory, state["task"], newest_only=True)
-    missed = bool(region and line and not region[0] <= line <= region[1])
-    if by_lines and region and missed and not read_since_run(action.path, trajectory):
-        # a range guessed, not read, away from where the output points: asked there instead
-        said = POINTED_INSTEAD.format(line=line, path=action.path, start=region[0], end=region[1])
-        action = replace(action, note="\n".join(filter(None, [action.note, said])))
-        region = None
-    if by_lines and region is None:  # the few lines the output points at, when it does
-        region = pointed_region(action.path, text, trajectory, state["task"])
-    region = region or editable_region(action.path, text, trajectory, state["task"])
+    if by_lines:
+        action, region = _line_region(action, text, trajectory, state["task"])
+    else:
+        region = editable_region(action.path, text, trajectory, state["task"])
     ask = edit_messages(
         task=state["task"],
         path=action.path,
@@ -244,3 +244,31 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
     # no blocks: the code given may still be whole functions to put in place of their names'
     code = code_from_reply(said) if not blocks and "```" in said else ""
     return replace(action, start=0, end=0, edits=blocks, content=code), used
+
+
+def _noted(action: Action, note: str) -> Action:
+    return replace(action, note="\n".join(filter(None, [action.note, note])))
+
+
+def _line_region(
+    action: Action, text: str, trajectory: Sequence[Step], task: str
+) -> tuple[Action, tuple[int, int]]:
+    """The lines a line edit is asked for, with a note when they are not the ones it named:
+    its own range, unless it was guessed (not read since the last command) away from the line
+    the newest output points at; without one, the lines around that line; and after an edit
+    of the file that would not have compiled, the whole statement the range cuts into."""
+    path = action.path
+    region = (action.start, action.end) if action.start else None
+    line = pointed_line(path, text, trajectory, task, newest_only=True)
+    guessed = not read_since_run(path, trajectory)
+    if region and line and not region[0] <= line <= region[1] and guessed:
+        said = POINTED_INSTEAD.format(line=line, path=path, start=region[0], end=region[1])
+        action, region = _noted(action, said), None
+    region = region or pointed_region(path, text, trajectory, task)
+    region = region or editable_region(path, text, trajectory, task)
+    if path.endswith(".py") and "would not compile" in not_applied(path, trajectory):
+        whole = enclosing_statement(text, *region)
+        if whole and whole != region:  # lines that did not fit with the ones around them
+            said = WHOLE_STATEMENT.format(path=path, start=whole[0], end=whole[1])
+            action, region = _noted(action, said), whole
+    return action, region

@@ -969,3 +969,46 @@ def test_a_rewrite_asked_for_after_a_refused_one_says_why_only_for_that_file():
     assert f"was not applied: {refused}" in str(asked[-1].content)
     other = writer_messages(task="t", path="small", trajectory=trajectory)
     assert "was not applied" not in str(other[-1].content)
+
+
+def test_after_an_edit_that_would_not_compile_the_whole_statement_is_asked_for(
+    pool, scripted, repo
+):
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
+        "```python\n    if x > hi\n```",  # the colon lost: refused
+        _json("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
+        "```python\n    if x > hi:\n        return hi\n```",
+        _json("run", command=f"{sys.executable} test_big.py"),
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    assert "would not compile" in out["trajectory"][0]["observation"]
+    assert f"new content of lines {BUG_LINE}-{BUG_LINE + 1} of" in str(model.calls[4][-1].content)
+    said = out["trajectory"][1]["observation"]
+    assert f"the whole statement around it (lines {BUG_LINE}-{BUG_LINE + 1})" in said
+    assert out["verified"] is True, out["trajectory"]
+
+
+def test_the_statement_a_range_cuts_into_is_the_smallest_that_holds_it():
+    from langgraph_mtl.agent.blocks import enclosing_statement
+
+    text = (
+        "import x\n"  # 1
+        "@wrap\n"  # 2
+        "def get(seq, ind):\n"  # 3
+        "    try:\n"  # 4
+        "        return seq[ind]\n"  # 5
+        "    except KeyError:\n"  # 6
+        "        return None\n"  # 7
+        "    else:\n"  # 8
+        "        pass\n"  # 9
+        "def other():\n"  # 10
+        "    return 1\n"  # 11
+    )
+    assert enclosing_statement(text, 6, 8) == (4, 9)  # the try, not the function
+    assert enclosing_statement(text, 3, 3) == (2, 9)  # a function with its decorator
+    assert enclosing_statement(text, 8, 11) is None  # across two functions
+    assert enclosing_statement(text, 6, 8, limit=3) is None  # too long to ask for whole
+    assert enclosing_statement("def (:\n", 1, 1) is None
