@@ -19,6 +19,7 @@ from langgraph_mtl.agent.workspace import (
     is_test_file,
     numbered,
     outline,
+    own_files,
 )
 
 __all__ = [
@@ -72,10 +73,9 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
         return ""
     names = {n for n in _NAME.findall(task) if not n.startswith(("test", "_"))}
     found: list[tuple[int, str, Definition, str]] = []
-    for path in sorted(root.rglob("*.py"))[:MAX_SCANNED]:
+    for path in [p for p in own_files(root) if p.suffix == ".py"][:MAX_SCANNED]:
         name = str(path.relative_to(root))
-        hidden = any(part.startswith(".") for part in path.relative_to(root).parts)
-        if hidden or name in skip or is_test_file(name) or not is_own(root, name):
+        if name in skip or is_test_file(name):
             continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
@@ -160,13 +160,7 @@ def describe_workspace(
     root = Path(workspace)
     if not root.is_dir():
         return ""
-    paths = sorted(
-        p
-        for p in root.rglob("*")
-        if p.is_file()
-        and not any(part.startswith(".") for part in p.relative_to(root).parts)
-        and is_own(root, str(p.relative_to(root)))
-    )
+    paths = list(own_files(root))
     if not paths:
         return "The workspace is empty."
     names = [str(p.relative_to(root)) for p in paths]

@@ -27,6 +27,7 @@ __all__ = [
     "nearest",
     "numbered",
     "outline",
+    "own_files",
     "outside_workspace",
     "read_text",
     "search_workspace",
@@ -86,7 +87,7 @@ def nearest(workspace: str | Path, path: str) -> str | None:
     (``toolz.curried/__init__.py`` -> ``toolz/curried/__init__.py``); a test for a test only,
     never the code for a test (``test_solution.py`` is not ``solution.py``)."""
     root = Path(workspace)
-    known = [str(p.relative_to(root)) for p in _files(root)]
+    known = [str(p.relative_to(root)) for p in own_files(root)]
     known += sorted({str(Path(name).parent) for name in known} - {"."})
     known = [name for name in known if is_test_file(name) == is_test_file(path)]
     near = difflib.get_close_matches(path.strip(), known, n=1, cutoff=0.75)
@@ -239,7 +240,7 @@ def imported_files(workspace: str | Path, path: str, limit: int = 3) -> list[str
     return found[:limit]
 
 
-def _files(root: Path) -> Iterator[Path]:
+def own_files(root: Path) -> Iterator[Path]:
     """The workspace's own files: hidden folders, caches and links to outside it left out (a
     link a command made to a host file is never read by the process running the agent)."""
     for path in sorted(root.rglob("*")):
@@ -254,7 +255,7 @@ def file_hashes(workspace: str | Path, *, max_files: int = 2000) -> dict[str, st
     """The sha256 of each file in the workspace (hidden folders and caches left out)."""
     root = Path(workspace)
     out = {}
-    for count, path in enumerate(_files(root)):
+    for count, path in enumerate(own_files(root)):
         if count >= max_files:
             break
         try:
@@ -292,7 +293,7 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
         return base
     if not base.exists():
         return missing(root, path)
-    candidates = [base] if base.is_file() else list(_files(base))
+    candidates = [base] if base.is_file() else list(own_files(base))
     names = [str(p.relative_to(root)) for p in candidates if needle in p.name.lower()]
     hits: list[str] = []
     total = 0

@@ -1012,3 +1012,14 @@ def test_the_statement_a_range_cuts_into_is_the_smallest_that_holds_it():
     assert enclosing_statement(text, 8, 11) is None  # across two functions
     assert enclosing_statement(text, 6, 8, limit=3) is None  # too long to ask for whole
     assert enclosing_statement("def (:\n", 1, 1) is None
+
+
+def test_the_briefing_lists_only_the_workspaces_own_files(tmp_path):
+    from langgraph_mtl.agent.briefing import describe_workspace
+
+    for name in ("solution.py", "__pycache__/solution.py", "node_modules/a.js", ".git/HEAD"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    shown = describe_workspace(tmp_path, "Fix solution.py.")
+    assert "solution.py" in shown
+    assert "__pycache__" not in shown and "node_modules" not in shown and ".git" not in shown
