@@ -3,13 +3,15 @@ through the loop's guards (:mod:`.guards`), carried out in the sandbox and recor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from langgraph_mtl.agent.asking import ask
+from langgraph_mtl.agent.actions import Action
+from langgraph_mtl.agent.asking import Asked, ask, too_long_for_model
 from langgraph_mtl.agent.guards import (
     INVALID,
     bare_action_word,
@@ -35,6 +37,13 @@ from langgraph_mtl.agent.tools import execute_action, workspace_digest
 from langgraph_mtl.memory.trajectory import Step, approx_tokens
 
 __all__ = ["ActNode", "recent"]
+
+log = logging.getLogger(__name__)
+TOO_LONG = (
+    "the request was longer than the model's context, even with the older steps left out: "
+    "read fewer lines at a time"
+)
+TOO_LONG_REPLY = "(a request too long for the model)"
 
 _RULES = {"json": JSON_INSTRUCTIONS, "tools": TOOLS_INSTRUCTIONS}
 
@@ -62,6 +71,29 @@ def system_message(protocol: str, memory_prompt: str = "") -> SystemMessage:
     return SystemMessage(f"{text}\n\n{memory_prompt}" if memory_prompt else text)
 
 
+def _ask_within_context(
+    setup: AgentSetup,
+    protocol: str,
+    system: SystemMessage,
+    history: list[AnyMessage],
+    state: CodingAgentState,
+    protects: Callable[[str], str | None],
+) -> Asked:
+    """The step's action; a request longer than the model's context is asked again with the
+    older half of the conversation left out, then answered as a refused reply (the run goes
+    on: the next step sees less)."""
+    for attempt in range(2):
+        try:
+            return ask(setup, protocol, [system, *history], state, protects)
+        except Exception as exc:
+            if not too_long_for_model(exc):
+                raise
+            log.warning("a request too long for the model (%s); attempt %d", exc, attempt + 1)
+            budget = sum(approx_tokens(str(m.content)) for m in history) // 2
+            history = recent(history, budget)
+    return Asked(AIMessage(content=TOO_LONG_REPLY), Action("invalid", error=TOO_LONG), 0, protocol)
+
+
 class ActNode:
     """One step of the act loop (see the module docstring)."""
 
@@ -76,7 +108,7 @@ class ActNode:
         history = recent(state.get("messages", []), limits.history_tokens)
         system = system_message(protocol, str(state.get("memory_prompt", "")))
         box = setup.box(workspace, context)
-        asked = ask(setup, protocol, [system, *history], state, box.protects)
+        asked = _ask_within_context(setup, protocol, system, history, state, box.protects)
         action, reply = asked.action, asked.reply
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1}
         out["tokens_used"] = asked.tokens

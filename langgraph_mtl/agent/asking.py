@@ -50,13 +50,18 @@ from langgraph_mtl.agent.writing import (
 from langgraph_mtl.memory.trajectory import Step
 from langgraph_mtl.models import reported_tokens
 
-__all__ = ["Asked", "ask"]
+__all__ = ["Asked", "ask", "too_long_for_model"]
 
 log = logging.getLogger(__name__)
 
 LONG_FILE_EDITED = (
     "NOTE: {path} is too long to rewrite whole without losing what you have not seen, so the "
     "change was asked for as an edit of the part that matters"
+)
+MAX_ASKED_LINES = 120  # lines of a line edit: about what one reply can give back
+FEWER_LINES = (
+    "NOTE: that range is too long to give back in one reply, so lines {start}-{end} of {path} "
+    "were asked for"
 )
 WHOLE_STATEMENT = (
     "NOTE: the last edit of {path} would not have compiled, so the whole statement around it "
@@ -79,8 +84,19 @@ class Asked:
     protocol: str
 
 
+def too_long_for_model(exc: Exception) -> bool:
+    """Whether a model call failed because its request exceeds the model's context window."""
+    said = str(exc).lower()
+    return type(exc).__name__ == "BadRequestError" and any(
+        words in said for words in ("context size", "context length", "context window")
+    )
+
+
 def _unsupported(exc: Exception) -> bool:
-    """Whether a structured-output call failed because the server cannot do it."""
+    """Whether a structured-output call failed because the server cannot do it (not because
+    the request was too long)."""
+    if too_long_for_model(exc):
+        return False
     return isinstance(exc, NotImplementedError) or type(exc).__name__ in (
         "BadRequestError",
         "UnprocessableEntityError",
@@ -266,6 +282,10 @@ def _line_region(
         action, region = _noted(action, said), None
     region = region or pointed_region(path, text, trajectory, task)
     region = region or editable_region(path, text, trajectory, task)
+    if region[1] - region[0] >= MAX_ASKED_LINES:  # a reply could not hold them all
+        first = region[0] if not line or not region[0] <= line <= region[1] else line - 20
+        region = (max(first, region[0]), max(first, region[0]) + MAX_ASKED_LINES - 1)
+        action = _noted(action, FEWER_LINES.format(path=path, start=region[0], end=region[1]))
     if path.endswith(".py") and "would not compile" in not_applied(path, trajectory):
         whole = enclosing_statement(text, *region)
         if whole and whole != region:  # lines that did not fit with the ones around them

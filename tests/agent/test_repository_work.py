@@ -1023,3 +1023,48 @@ def test_the_briefing_lists_only_the_workspaces_own_files(tmp_path):
     shown = describe_workspace(tmp_path, "Fix solution.py.")
     assert "solution.py" in shown
     assert "__pycache__" not in shown and "node_modules" not in shown and ".git" not in shown
+
+
+class BadRequestError(Exception):
+    """What an OpenAI-compatible client raises for a request the server refuses."""
+
+
+def test_a_request_longer_than_the_models_context_is_asked_again_with_less_history(
+    pool, scripted, repo
+):
+    def refuses_old_output(messages):
+        if any("OLD-OUTPUT" in str(m.content) for m in messages):
+            return BadRequestError("request (8220 tokens) exceeds the available context size")
+        return _json("run", command="echo fits")
+
+    always = BadRequestError("Error code: 400 - request exceeds the available context size")
+    model = scripted(
+        "plan",
+        _json("run", command="echo OLD-OUTPUT"),
+        _json("run", command="echo newer"),
+        refuses_old_output,  # the step that follows sees the old output: refused
+        refuses_old_output,  # asked again without it
+        default=always,
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    steps = out["trajectory"]
+    assert [s["action"] for s in steps[:3]] == ["echo OLD-OUTPUT", "echo newer", "echo fits"]
+    # a model that refuses every length: the step is refused, the run goes on and ends
+    model = scripted("plan", default=always)
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    assert "longer than the model's context" in out["trajectory"][0]["observation"]
+    other = scripted("plan", default=BadRequestError("unknown model"))
+    with pytest.raises(BadRequestError):  # any other refusal is the caller's to see
+        _agent(pool, other).invoke({"task": UNPOINTED}, context=_context(repo))
+
+
+def test_a_line_range_too_long_for_one_reply_is_asked_for_in_part(pool, scripted, repo):
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", start=1, end=2000),
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    first, last = BUG_LINE - 20, BUG_LINE + 99  # around the line the traceback points at
+    assert f"new content of lines {first}-{last} of `big.py`" in str(model.calls[2][-1].content)
+    assert "too long to give back in one reply" in out["trajectory"][0]["observation"]
