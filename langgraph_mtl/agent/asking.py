@@ -58,6 +58,10 @@ LONG_FILE_EDITED = (
     "NOTE: {path} is too long to rewrite whole without losing what you have not seen, so the "
     "change was asked for as an edit of the part that matters"
 )
+ONE_LINE = (
+    "NOTE: the last edit of {path} gave its lines back unchanged, so only line {line}, the one "
+    "the output points at, was asked for"
+)
 MAX_ASKED_LINES = 120  # lines of a line edit: about what one reply can give back
 FEWER_LINES = (
     "NOTE: that range is too long to give back in one reply, so lines {start}-{end} of {path} "
@@ -271,8 +275,9 @@ def _line_region(
 ) -> tuple[Action, tuple[int, int]]:
     """The lines a line edit is asked for, with a note when they are not the ones it named:
     its own range, unless it was guessed (not read since the last command) away from the line
-    the newest output points at; without one, the lines around that line; and after an edit
-    of the file that would not have compiled, the whole statement the range cuts into."""
+    the newest output points at; without one, the lines around that line; after an edit of
+    the file that gave its lines back unchanged, that line alone; after one that would not
+    have compiled, the whole statement the range cuts into."""
     path = action.path
     region = (action.start, action.end) if action.start else None
     line = pointed_line(path, text, trajectory, task, newest_only=True)
@@ -280,13 +285,17 @@ def _line_region(
     if region and line and not region[0] <= line <= region[1] and guessed:
         said = POINTED_INSTEAD.format(line=line, path=path, start=region[0], end=region[1])
         action, region = _noted(action, said), None
+    failed = not_applied(path, trajectory)
+    if failed.startswith("[unchanged]") and line and (not region or region[0] <= line <= region[1]):
+        # its lines came back as they were: the next ask is the pointed line alone
+        action, region = _noted(action, ONE_LINE.format(path=path, line=line)), (line, line)
     region = region or pointed_region(path, text, trajectory, task)
     region = region or editable_region(path, text, trajectory, task)
     if region[1] - region[0] >= MAX_ASKED_LINES:  # a reply could not hold them all
         first = region[0] if not line or not region[0] <= line <= region[1] else line - 20
         region = (max(first, region[0]), max(first, region[0]) + MAX_ASKED_LINES - 1)
         action = _noted(action, FEWER_LINES.format(path=path, start=region[0], end=region[1]))
-    if path.endswith(".py") and "would not compile" in not_applied(path, trajectory):
+    if path.endswith(".py") and "would not compile" in failed:
         whole = enclosing_statement(text, *region)
         if whole and whole != region:  # lines that did not fit with the ones around them
             said = WHOLE_STATEMENT.format(path=path, start=whole[0], end=whole[1])

@@ -1068,3 +1068,23 @@ def test_a_line_range_too_long_for_one_reply_is_asked_for_in_part(pool, scripted
     first, last = BUG_LINE - 20, BUG_LINE + 99  # around the line the traceback points at
     assert f"new content of lines {first}-{last} of `big.py`" in str(model.calls[2][-1].content)
     assert "too long to give back in one reply" in out["trajectory"][0]["observation"]
+
+
+def test_after_lines_given_back_unchanged_the_pointed_line_alone_is_asked_for(pool, scripted, repo):
+    lines = (repo / "big.py").read_text().splitlines()
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py"),
+        "```python\n" + "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]) + "\n```",  # as they are
+        _json("edit", path="big.py", start=BUG_LINE - 3, end=BUG_LINE + 3),
+        "```python\n    if x > hi:\n```",
+        _json("run", command=f"{sys.executable} test_big.py"),
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
+    assert out["trajectory"][0]["observation"].startswith("[unchanged] big.py")
+    assert f"new content of lines {BUG_LINE}-{BUG_LINE} of" in str(model.calls[4][-1].content)
+    assert (
+        f"only line {BUG_LINE}, the one the output points at" in out["trajectory"][1]["observation"]
+    )
+    assert out["verified"] is True, out["trajectory"]
