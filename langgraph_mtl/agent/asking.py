@@ -170,10 +170,14 @@ def _ask_json(
         bad = Action("invalid", error=f"the reply is not one action: {problem}")
         return Asked(raw, bad, reported_tokens(raw), "json")
     action = repair_of(from_agent_action(out["parsed"]), trajectory)
-    pointed = last_pointed_file(last_output(trajectory), workspace) or last_pointed_file(
-        str(state.get("task", "")), workspace
+    action = edited_instead_of_reread(
+        action,
+        trajectory,
+        lambda: (
+            last_pointed_file(last_output(trajectory), workspace)
+            or last_pointed_file(str(state.get("task", "")), workspace)
+        ),
     )
-    action = edited_instead_of_reread(action, trajectory, pointed or "")
     used = reported_tokens(raw)
     if protects(action.path) and action.kind in ("write", "edit"):
         return Asked(raw, action, used, "json")  # refused when carried out: nothing to ask for
@@ -292,8 +296,10 @@ def _line_region(
     region = region or pointed_region(path, text, trajectory, task)
     region = region or editable_region(path, text, trajectory, task)
     if region[1] - region[0] >= MAX_ASKED_LINES:  # a reply could not hold them all
-        first = region[0] if not line or not region[0] <= line <= region[1] else line - 20
-        region = (max(first, region[0]), max(first, region[0]) + MAX_ASKED_LINES - 1)
+        first = region[0]
+        if line and region[0] <= line <= region[1]:  # from a little above the pointed line
+            first = max(line - 20, region[0])
+        region = (first, first + MAX_ASKED_LINES - 1)
         action = _noted(action, FEWER_LINES.format(path=path, start=region[0], end=region[1]))
     if path.endswith(".py") and "would not compile" in failed:
         whole = enclosing_statement(text, *region)

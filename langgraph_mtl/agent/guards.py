@@ -282,11 +282,14 @@ def redirected_from_protected(action: Action, trajectory: Sequence[Step], worksp
     )
 
 
-def edited_instead_of_reread(action: Action, trajectory: Sequence[Step], pointed: str) -> Action:
+def edited_instead_of_reread(
+    action: Action, trajectory: Sequence[Step], pointed: Callable[[], str | None]
+) -> Action:
     """A view or search that repeats one of the last few steps exactly, with nothing changed
-    since, becomes an edit of ``pointed`` (the project file the newest output points at):
-    reading the same thing again shows nothing new. Without ``pointed`` it stands."""
-    if action.kind not in ("view", "search") or not pointed:
+    since, becomes an edit of the file ``pointed`` gives (the project file the newest output
+    points at; looked for only then): reading the same thing again shows nothing new.
+    Without such a file it stands."""
+    if action.kind not in ("view", "search"):
         return action
     recent = [str(step["action"]) for step in trajectory[-READ_MEMORY:]]
     if action.describe() not in recent:
@@ -294,5 +297,7 @@ def edited_instead_of_reread(action: Action, trajectory: Sequence[Step], pointed
     since = trajectory[len(trajectory) - recent[::-1].index(action.describe()) - 1 :]
     if any(_CHANGED.search(str(step["observation"])) for step in since):
         return action
-    note = READ_THEN_EDITED.format(path=pointed)
-    return Action("edit", path=pointed, thought=POINTED_FIX, note=note)
+    if not (target := pointed()):
+        return action
+    note = READ_THEN_EDITED.format(path=target)
+    return Action("edit", path=target, thought=POINTED_FIX, note=note)

@@ -918,9 +918,9 @@ def test_a_read_repeated_after_a_change_stays_a_read():
     view = Action("view", path="big.py", start=1, end=20)
     read = {"action": view.describe(), "observation": "1| ...", "thought": ""}
     change = {"action": "edit big.py 5-5", "observation": "[edited big.py: ...]", "thought": ""}
-    assert edited_instead_of_reread(view, [read], "big.py").kind == "edit"
-    assert edited_instead_of_reread(view, [read, change], "big.py") == view
-    assert edited_instead_of_reread(view, [read], "") == view  # nothing pointed at
+    assert edited_instead_of_reread(view, [read], lambda: "big.py").kind == "edit"
+    assert edited_instead_of_reread(view, [read, change], lambda: "big.py") == view
+    assert edited_instead_of_reread(view, [read], lambda: None) == view  # nothing pointed at
 
 
 def test_a_traceback_with_absolute_paths_points_into_the_workspace_only_inside_it(repo):
