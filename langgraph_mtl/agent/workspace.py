@@ -23,6 +23,7 @@ __all__ = [
     "inside",
     "is_own",
     "is_test_file",
+    "last_named_definition",
     "missing",
     "nearest",
     "numbered",
@@ -213,6 +214,25 @@ def definitions(body: Sequence[ast.stmt], depth: int) -> Iterator[tuple[Definiti
             yield node, depth
             if isinstance(node, ast.ClassDef) and depth < 2:
                 yield from definitions(node.body, depth + 1)
+
+
+def last_named_definition(text: str, said: str) -> int | None:
+    """The first line of the function or class of ``text`` (Python source) whose name ``said``
+    shows last, tests and private names aside; None when it shows none or ``text`` is not
+    Python."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    last: tuple[int, int] | None = None  # (where said shows the name, the definition's line)
+    for node, _depth in definitions(tree.body, 0):
+        if len(node.name) < 4 or node.name.startswith(("test", "_")):
+            continue
+        shown = [m.start() for m in re.finditer(rf"\b{re.escape(node.name)}\b", said)]
+        first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        if shown and (last is None or shown[-1] > last[0]):
+            last = (shown[-1], first)
+    return last[1] if last else None
 
 
 def imported_files(workspace: str | Path, path: str, limit: int = 3) -> list[str]:

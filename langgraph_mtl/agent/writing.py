@@ -27,7 +27,7 @@ from langgraph_mtl.agent.prompts import (
     NOT_APPLIED,
     WRITER_SYSTEM,
 )
-from langgraph_mtl.agent.workspace import numbered
+from langgraph_mtl.agent.workspace import last_named_definition, numbered
 from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
@@ -143,7 +143,8 @@ def _lines_named(path: str, text: str) -> list[int]:
 
 def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str) -> tuple[int, int]:
     """The lines an edit of ``path`` is most likely about: the range last viewed, else the
-    lines the last search, traceback or task names in it, else the start of the file."""
+    lines the last search, traceback or task names in it, else the function or class of it
+    that the newest output (or the task) names, else the start of the file."""
     total = max(len(text.splitlines()), 1)
     if len(text) <= MAX_FILE_CHARS:
         return 1, total
@@ -156,6 +157,9 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
             return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
     if lines := _lines_named(path, task):
         return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
+    for said in (last_output(trajectory), task):  # no line named: the function it names
+        if path.endswith(".py") and (first := last_named_definition(text, said)):
+            return first, min(first + REGION_LINES * 2 - 1, total)
     return 1, min(REGION_LINES * 2, total)
 
 

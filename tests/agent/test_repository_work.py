@@ -1088,3 +1088,22 @@ def test_after_lines_given_back_unchanged_the_pointed_line_alone_is_asked_for(po
         f"only line {BUG_LINE}, the one the output points at" in out["trajectory"][1]["observation"]
     )
     assert out["verified"] is True, out["trajectory"]
+
+
+def test_an_edit_of_a_long_file_no_output_points_into_starts_at_the_function_the_task_names(
+    pool, scripted, repo
+):
+    lines = (repo / "big.py").read_text().splitlines()
+    first = BUG_LINE - 1  # `def clamp`: the task names clamp, no output names a line
+    asked_lines = lines[first - 1 : first + 79]
+    fixed = "\n".join(asked_lines).replace("x < hi", "x > hi")
+    model = scripted(
+        "1. fix clamp",
+        _json("edit", path="big.py", thought="fix the comparison in clamp"),
+        f"```python\n{fixed}\n```",
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    asked = str(model.calls[2][-1].content)
+    assert f"new content of lines {first}-{first + 79} of `big.py`" in asked
+    assert out["verified"] is True, out["trajectory"]
