@@ -190,10 +190,14 @@ def pointed_region(
 
 def read_since_run(path: str, trajectory: Sequence[Step]) -> bool:
     """Whether the agent viewed or searched ``path`` after the last command it ran (then the
-    range it names comes from what it read, not from a guess)."""
+    range it names comes from what it read, not from a guess): a view of that file, or a
+    search whose hits hold its numbered lines."""
     for step in reversed(trajectory):
         action = str(step.get("action", ""))
-        if action.startswith(("view ", "search ")) and path in action.split("\n", 1)[0]:
+        head = action.split("\n", 1)[0]
+        if head == f"view {path}" or head.startswith(f"view {path} "):
+            return True
+        if head.startswith("search ") and _lines_named(path, str(step.get("observation", ""))):
             return True
         if not action.startswith(_NOT_COMMANDS) or CHECKED_MARK in str(step.get("observation")):
             return False

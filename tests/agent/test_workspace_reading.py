@@ -1,8 +1,10 @@
-"""What the agent reads out of a workspace's files: which definition an output names."""
+"""What the agent reads out of a workspace and its own steps: which definition an output
+names, whether a file was read since the last command."""
 
 from __future__ import annotations
 
 from langgraph_mtl.agent.workspace import last_named_definition
+from langgraph_mtl.agent.writing import read_since_run
 
 MODULE = (
     "import functools\n"
@@ -29,3 +31,22 @@ def test_private_names_partial_words_and_other_languages_name_nothing():
     assert last_named_definition(MODULE, "_hidden(raw) failed") is None
     assert last_named_definition(MODULE, "reparse_headers failed") is None
     assert last_named_definition("fn parse_header() {}", "parse_header failed") is None
+
+
+def _step(action: str, observation: str = "") -> dict[str, str]:
+    return {"action": action, "observation": observation}
+
+
+def test_a_file_counts_as_read_when_it_was_viewed_or_its_lines_came_up_in_a_search():
+    ran = _step("python3 -m pytest", "1 failed")
+    assert read_since_run("a.py", [ran, _step("view a.py 3-9", "3: x = 1")])
+    assert read_since_run("a.py", [ran, _step("view a.py", "1: x = 1")])
+    assert read_since_run("a.py", [ran, _step("search 'x' ", "lines holding 'x':\na.py:3: x")])
+
+
+def test_a_file_with_a_name_inside_another_files_name_was_not_read():
+    ran = _step("python3 -m pytest", "1 failed")
+    assert not read_since_run("a.py", [ran, _step("view ba.py 3-9", "3: x = 1")])
+    assert not read_since_run("a.py", [ran, _step("search 'a.py'", "no line holds 'a.py'")])
+    assert not read_since_run("a.py", [ran, _step("search 'x'", "lines holding 'x':\nba.py:3: x")])
+    assert not read_since_run("a.py", [_step("view a.py 3-9", "3: x = 1"), ran])
