@@ -12,6 +12,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from langgraph_mtl.agent.fences import fence_file
+from langgraph_mtl.agent.references import file_lines
 from langgraph_mtl.agent.workspace import (
     Definition,
     definitions,
@@ -30,11 +31,6 @@ __all__ = [
     "referenced_lines",
 ]
 
-_REFERENCE = re.compile(
-    r"(?:File \"|^|[\s(\"'])(/?(?:[\w.-]+/)*[\w.-]+\.(?:py|rs|sv|v|sh|c|h|go|js|ts))"
-    r"(?:\", line |:)(\d+)",
-    re.MULTILINE,
-)
 CONTEXT_LINES = 12
 MAX_RANGES = 6
 MAX_DEFINITIONS = 2  # project functions shown because the task names them
@@ -112,8 +108,7 @@ def _references(task: str, root: Path) -> dict[str, set[int]]:
 def _named_in_order(text: str, root: Path) -> list[tuple[str, int]]:
     """Each (workspace file, line) that ``text`` names, in the order it names them."""
     found = []
-    for match in _REFERENCE.finditer(text):
-        name, line = match[1], int(match[2])
+    for name, line in file_lines(text):
         if name.startswith("/"):  # an absolute path counts only inside the workspace
             name = _relative(name, root)
             if not name:

@@ -27,6 +27,7 @@ from langgraph_mtl.agent.prompts import (
     NOT_APPLIED,
     WRITER_SYSTEM,
 )
+from langgraph_mtl.agent.references import lines_of
 from langgraph_mtl.agent.workspace import last_named_definition, numbered
 from langgraph_mtl.memory.trajectory import Step
 
@@ -130,17 +131,6 @@ def writer_messages(
     return [SystemMessage(system), HumanMessage(prompt)]
 
 
-_LINE_REF = re.compile(r"(?:lines? |:)(\d+)(?:\s*-\s*(\d+))?")
-
-
-def _lines_named(path: str, text: str) -> list[int]:
-    """The line numbers ``text`` gives for ``path`` (``path:N`` or a traceback's
-    ``"path", line N``), in order."""
-    name = re.escape(path)
-    found = re.finditer(rf'(?<![\w.-]){name}(?:\S*?:|", line )(\d+)', text)
-    return [int(m[1]) for m in found]
-
-
 def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str) -> tuple[int, int]:
     """The lines an edit of ``path`` is most likely about: the range last viewed, else the
     lines the last search, traceback or task names in it, else the function or class of it
@@ -153,9 +143,9 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
         if action.startswith(f"view {path} ") and (m := re.search(r"(\d+)-(\d+)$", action)):
             return int(m[1]), int(m[2])
         seen = str(step.get("observation", ""))
-        if path in seen and (lines := _lines_named(path, seen)):
+        if path in seen and (lines := lines_of(path, seen)):
             return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
-    if lines := _lines_named(path, task):
+    if lines := lines_of(path, task):
         return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
     for said in (last_output(trajectory), task):  # no line named: the function it names
         if path.endswith(".py") and (first := last_named_definition(text, said)):
@@ -172,7 +162,7 @@ def pointed_line(
     total = len(text.splitlines())
     newest = last_output(trajectory)
     for output in (newest,) if newest and newest_only else (newest, task):
-        if lines := [n for n in _lines_named(path, output) if 1 <= n <= total]:
+        if lines := [n for n in lines_of(path, output) if 1 <= n <= total]:
             return lines[-1]
     return None
 
@@ -197,7 +187,7 @@ def read_since_run(path: str, trajectory: Sequence[Step]) -> bool:
         head = action.split("\n", 1)[0]
         if head == f"view {path}" or head.startswith(f"view {path} "):
             return True
-        if head.startswith("search ") and _lines_named(path, str(step.get("observation", ""))):
+        if head.startswith("search ") and lines_of(path, str(step.get("observation", ""))):
             return True
         if not action.startswith(_NOT_COMMANDS) or CHECKED_MARK in str(step.get("observation")):
             return False
@@ -251,6 +241,6 @@ def _pointed_lines(path: str, text: str, output: str, region: tuple[int, int]) -
     """The lines of ``path`` inside ``region`` that ``output`` (a traceback, a test's
     ``path:N``) names, each with its text, the last named first; ``""`` when none."""
     lines = text.splitlines()
-    named = list(dict.fromkeys(reversed(_lines_named(path, output))))
+    named = list(dict.fromkeys(reversed(lines_of(path, output))))
     shown = [n for n in named if region[0] <= n <= region[1] and n <= len(lines)][:3]
     return "; ".join(f"line {n} of `{path}`: `{lines[n - 1].strip()}`" for n in shown)

@@ -1,8 +1,9 @@
 """What the agent reads out of a workspace and its own steps: which definition an output
-names, whether a file was read since the last command."""
+names, which lines an output points at, whether a file was read since the last command."""
 
 from __future__ import annotations
 
+from langgraph_mtl.agent.references import file_lines, lines_of
 from langgraph_mtl.agent.workspace import last_named_definition
 from langgraph_mtl.agent.writing import read_since_run
 
@@ -50,3 +51,30 @@ def test_a_file_with_a_name_inside_another_files_name_was_not_read():
     assert not read_since_run("a.py", [ran, _step("search 'a.py'", "no line holds 'a.py'")])
     assert not read_since_run("a.py", [ran, _step("search 'x'", "lines holding 'x':\nba.py:3: x")])
     assert not read_since_run("a.py", [_step("view a.py 3-9", "3: x = 1"), ran])
+
+
+OUTPUT = (
+    "Traceback (most recent call last):\n"
+    '  File "/tmp/ws/test_big.py", line 2, in <module>\n'
+    '  File "/tmp/ws/pkg/big.py", line 1503, in clamp\n'
+    "src/lib.rs:12:5: error\n"
+    "(big.py:7) and `pkg/big.py:9`, not mybig.py:4 nor version 1.2:3 of big.py\n"
+)
+
+
+def test_an_output_names_files_and_lines_in_order_in_each_form():
+    assert file_lines(OUTPUT) == [
+        ("/tmp/ws/test_big.py", 2),
+        ("/tmp/ws/pkg/big.py", 1503),
+        ("src/lib.rs", 12),
+        ("big.py", 7),
+        ("pkg/big.py", 9),
+        ("mybig.py", 4),
+        ("1.2", 3),
+    ]
+
+
+def test_the_lines_of_one_file_never_come_from_a_longer_name_ending_the_same_way():
+    assert lines_of("big.py", OUTPUT) == [1503, 7, 9]
+    assert lines_of("pkg/big.py", OUTPUT) == [1503, 9]
+    assert lines_of("lib.rs", OUTPUT) == [12]
