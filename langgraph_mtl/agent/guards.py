@@ -22,8 +22,7 @@ from langgraph_mtl.agent.actions import (
     files_to_write,
     first_action_schema,
 )
-from langgraph_mtl.agent.prompts import CHECKED_MARK
-from langgraph_mtl.agent.tools import PROTECTED_MARK
+from langgraph_mtl.agent.prompts import CHECKED_MARK, PROTECTED_MARK
 from langgraph_mtl.agent.workspace import has_content, imported_files, is_test_file
 from langgraph_mtl.memory.trajectory import Step
 

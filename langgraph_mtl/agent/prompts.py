@@ -18,6 +18,8 @@ __all__ = [
     "NOT_CODE",
     "PLAN_HEADER",
     "PLAN_INSTRUCTION",
+    "PROTECTED",
+    "PROTECTED_MARK",
     "PROTOCOL_INSTRUCTIONS",
     "SUBMIT_WORD",
     "SYSTEM_TEMPLATE",
@@ -115,4 +117,10 @@ CUT_OFF = (
 NOT_CODE = (
     "the reply for {path} was words, not code ({error}), so nothing was written: reply with "
     "the file's complete code in one fenced block"
+)
+
+PROTECTED_MARK = "[refused] {path} is protected in this task"
+PROTECTED = PROTECTED_MARK + (
+    " ({name}: files such as the tests that check "
+    "the work must stay as they are), so nothing was changed. Change the code they test."
 )

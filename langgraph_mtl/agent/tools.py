@@ -27,6 +27,7 @@ from langgraph_mtl.agent.editing import (
     replace_lines,
     write_file,
 )
+from langgraph_mtl.agent.prompts import PROTECTED
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
 from langgraph_mtl.agent.workspace import (
@@ -37,7 +38,6 @@ from langgraph_mtl.agent.workspace import (
 )
 
 __all__ = [
-    "PROTECTED_MARK",
     "create_sandbox_tools",
     "execute_action",
     "workspace_digest",
@@ -73,13 +73,6 @@ CLOBBER = (
     "[refused] `{command}` would empty {path} before reading it (the shell truncates a `>` "
     "target first), so nothing was run. To change {path}, use write_file or edit (or write to "
     "a new file and move it over)."
-)
-
-
-PROTECTED_MARK = "[refused] {path} is protected in this task"
-PROTECTED = PROTECTED_MARK + (
-    " ({name}: files such as the tests that check "
-    "the work must stay as they are), so nothing was changed. Change the code they test."
 )
 
 
