@@ -23,11 +23,13 @@ __all__ = [
     "local_chat_model",
     "model_label",
     "parse_model_spec",
+    "passing_server_error",
     "reported_tokens",
     "resolve_chat_model",
 ]
 
 LOCAL_VARIANTS = ("0.5b", "1.5b")
+_BUSY = (408, 409, 429)  # timeout, conflict, rate limit: another try may pass
 
 
 class ModelSpecError(ValueError):
@@ -129,6 +131,25 @@ def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
     kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)
     return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
+
+
+def passing_server_error(exc: BaseException) -> bool:
+    """Whether a model call's error may pass on its own (a lost connection, a timeout, an
+    overloaded server, a 5xx reply): worth another try. A refused request (4xx) or a bug is
+    not; the provider's client has already retried what it knows how to."""
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):  # a reply from the server (openai and most providers)
+        return status >= 500 or status in _BUSY
+    response = getattr(exc, "response", None)  # httpx's and requests' HTTP errors
+    if isinstance(getattr(response, "status_code", None), int):
+        return response.status_code >= 500 or response.status_code in _BUSY  # type: ignore[union-attr]
+    if isinstance(exc, ConnectionError | TimeoutError):
+        return True
+    return any(kind.__name__ in _NO_REPLY for kind in type(exc).__mro__)
+
+
+# no reply came: openai's and anthropic's connection errors (timeouts included), httpx's
+_NO_REPLY = {"APIConnectionError", "TransportError"}
 
 
 def capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:

@@ -31,7 +31,7 @@ from langgraph_mtl.agent.planning import PlanNode
 from langgraph_mtl.agent.routing import RouteAfterAct
 from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
-from langgraph_mtl.models import model_label, resolve_chat_model
+from langgraph_mtl.models import model_label, passing_server_error, resolve_chat_model
 from langgraph_mtl.nodes.base import PoolSource
 from langgraph_mtl.nodes.retrieval_node import create_memory_retrieval_node
 from langgraph_mtl.nodes.writer_node import create_memory_writer_node
@@ -93,7 +93,8 @@ def create_coding_agent(
         edits=edits,
         focused_memories=focused_memories,
     )
-    retry = RetryPolicy(max_attempts=3)  # a dropped connection to the model is retried
+    # a model server that failed in passing is tried again (1, 2, 4 s later); nothing else is
+    retry = RetryPolicy(max_attempts=4, initial_interval=1.0, retry_on=passing_server_error)
     builder: AgentGraph = StateGraph(CodingAgentState, context_schema=AgentContext)
     builder.add_node(create_memory_retrieval_node(pool, retrieval or DEFAULT_RETRIEVAL, model=chat))
     builder.add_node("plan", PlanNode(setup), retry_policy=retry)

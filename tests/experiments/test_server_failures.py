@@ -1,0 +1,93 @@
+"""A model server's passing failure (no reply, a 5xx, too busy) is tried again by the agent's
+graph and the run goes on; a refused request or a bug stops the run at once, storing nothing
+half-done."""
+
+from __future__ import annotations
+
+import httpx
+import openai
+import pytest
+from helpers import TinyDomain, solve_tiny
+from langgraph_mtl_experiments import CONDITIONS, ResultStore
+from langgraph_mtl_experiments.runner import run_condition
+
+from langgraph_mtl.models import passing_server_error
+
+REQUEST = httpx.Request("POST", "http://127.0.0.1:1/v1/chat/completions")
+
+
+def _status(code: int) -> openai.APIStatusError:
+    response = httpx.Response(code, request=REQUEST)
+    return openai.APIStatusError(f"Error code: {code}", response=response, body=None)
+
+
+def _http(code: int) -> httpx.HTTPStatusError:
+    response = httpx.Response(code, request=REQUEST)
+    return httpx.HTTPStatusError(f"{code}", request=REQUEST, response=response)
+
+
+@pytest.mark.parametrize(
+    ("error", "passing"),
+    [
+        (openai.APIConnectionError(request=REQUEST), True),
+        (openai.APITimeoutError(REQUEST), True),
+        (_status(500), True),
+        (_status(503), True),
+        (_status(429), True),
+        (_status(400), False),
+        (_status(401), False),
+        (_status(404), False),
+        (httpx.ConnectError("refused", request=REQUEST), True),
+        (httpx.ReadTimeout("slow", request=REQUEST), True),
+        (_http(502), True),
+        (_http(422), False),
+        (ConnectionResetError(), True),
+        (ValueError("a bug"), False),
+        (AttributeError("a bug"), False),
+    ],
+)
+def test_only_errors_that_may_pass_on_their_own_are_worth_another_try(error, passing):
+    assert passing_server_error(error) is passing
+
+
+def _failing(errors: list[Exception]):
+    """A model that raises each of ``errors`` once, on its first calls, then solves the task."""
+    left = list(errors)
+
+    def reply(messages):
+        return left.pop(0) if left else solve_tiny(messages)
+
+    return reply
+
+
+def _run(model, pool, tmp_path) -> list[dict]:
+    store = ResultStore(tmp_path / "results.jsonl")
+    run_condition(
+        CONDITIONS["zero-shot"],
+        [TinyDomain("alpha")],
+        model=model,
+        pool=pool,
+        store=store,
+        attempts=1,
+        split="all",
+        step_limit=4,
+    )
+    return list(store.rows())
+
+
+def test_a_run_goes_on_past_a_server_that_was_briefly_unavailable(scripted, pool, tmp_path):
+    rows = _run(scripted(default=_failing([_status(503)])), pool, tmp_path)
+    assert len(rows) == len(TinyDomain("alpha").tasks("all"))
+    assert all(row["passed"] for row in rows)
+
+
+@pytest.mark.parametrize(
+    "error", [_status(400), _status(401), AttributeError("a bug")], ids=["400", "401", "bug"]
+)
+def test_a_refused_request_or_a_bug_stops_the_run_at_once(error, scripted, pool, tmp_path):
+    model = scripted(default=_failing([error]))
+    with pytest.raises(type(error)):
+        _run(model, pool, tmp_path)
+    assert len(model.calls) == 1
+    store = tmp_path / "results.jsonl"
+    assert not store.exists() or not list(ResultStore(store).rows())
