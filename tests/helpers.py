@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from langgraph_mtl_experiments import Domain, Task
+from langgraph_mtl_experiments import Condition, Domain, ResultStore, Task
+from langgraph_mtl_experiments.runner import run_condition
 from langgraph_mtl_experiments.verifiers import CommandCheck
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome
@@ -134,3 +136,13 @@ def run_cli(capsys, *args: str) -> CliResult:
     code = main(list(args))
     captured = capsys.readouterr()
     return CliResult(code, captured.out, captured.err)
+
+
+def run_tiny(
+    condition: Condition, model: Any, pool: Any, store: ResultStore, **settings: Any
+) -> None:
+    """Run ``condition`` on TinyDomain ``domain`` (default "alpha"), every task, 4 steps, one
+    attempt unless ``settings`` say otherwise."""
+    domain = TinyDomain(settings.pop("domain", "alpha"))
+    settings = {"attempts": 1, "split": "all", "step_limit": 4, **settings}
+    run_condition(condition, [domain], model=model, pool=pool, store=store, **settings)

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import TinyDomain, make_record, solve_tiny
+from helpers import TinyDomain, make_record, run_tiny, solve_tiny
 from langgraph_mtl_experiments import (
     CONDITIONS,
     SWEEPS,
@@ -71,15 +71,13 @@ def _run(
     concurrency=1,
     progress=None,
 ) -> None:
-    run_condition(
+    run_tiny(
         CONDITIONS[condition],
-        [TinyDomain(domain)],
-        model=model,
-        pool=pool,
-        store=store,
+        model,
+        pool,
+        store,
+        domain=domain,
         attempts=attempts,
-        split="all",
-        step_limit=4,
         concurrency=concurrency,
         progress=progress,
     )

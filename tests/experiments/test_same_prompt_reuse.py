@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from helpers import TinyDomain, act_reply, solve_tiny
-from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
+from helpers import act_reply, run_tiny, solve_tiny
+from langgraph_mtl_experiments import CONDITIONS, ResultStore
 
 from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.agent.prompts import PLAN_INSTRUCTION
@@ -46,17 +46,7 @@ def _gives_up(messages):
 
 
 def _run(condition, model, pool, store, *, reuse: bool = True) -> None:
-    run_condition(
-        condition,
-        [TinyDomain("alpha")],
-        model=model,
-        pool=pool,
-        store=store,
-        attempts=1,
-        split="all",
-        step_limit=4,
-        reuse_same_prompt=reuse,
-    )
+    run_tiny(condition, model, pool, store, reuse_same_prompt=reuse)
 
 
 def _rows(store: ResultStore, condition: str) -> list[dict]:

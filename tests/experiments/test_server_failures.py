@@ -7,9 +7,8 @@ from __future__ import annotations
 import httpx
 import openai
 import pytest
-from helpers import TinyDomain, solve_tiny
+from helpers import TinyDomain, run_tiny, solve_tiny
 from langgraph_mtl_experiments import CONDITIONS, ResultStore
-from langgraph_mtl_experiments.runner import run_condition
 
 from langgraph_mtl.models import passing_server_error
 
@@ -62,16 +61,7 @@ def _failing(errors: list[Exception]):
 
 def _run(model, pool, tmp_path) -> list[dict]:
     store = ResultStore(tmp_path / "results.jsonl")
-    run_condition(
-        CONDITIONS["zero-shot"],
-        [TinyDomain("alpha")],
-        model=model,
-        pool=pool,
-        store=store,
-        attempts=1,
-        split="all",
-        step_limit=4,
-    )
+    run_tiny(CONDITIONS["zero-shot"], model, pool, store)
     return list(store.rows())
 
 
