@@ -287,7 +287,9 @@ def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
     assert ("--rerun-same-prompt" in commands[0]) == ("--rerun-same-prompt" in extra)
 
 
-def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(monkeypatch):
+@pytest.fixture
+def progress_log(monkeypatch):
+    """A progress reporter writing to a log (not a terminal), its clock, and the log."""
     import io
 
     from langgraph_mtl_experiments.cli import support as experiment_commands
@@ -298,7 +300,11 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     monkeypatch.setattr(experiment_commands, "console", Console(file=log, width=200))
     now = [0.0]
     bar = Progress(get_time=lambda: now[0], speed_estimate_period=3600)
-    report = experiment_commands.reporter(bar)
+    return experiment_commands.reporter(bar), now, log
+
+
+def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(progress_log):
+    report, now, log = progress_log
     report("zero-shot / shell", 30, 40, 0.1)  # stored by an earlier run, replayed at once
     for minute, done in ((1, 31), (2, 32)):  # then one new attempt a minute
         now[0] = 60.0 * minute
@@ -313,9 +319,20 @@ def test_progress_log_counts_stored_attempts_apart_and_estimates_from_new_runs(m
     for seconds, done in ((400.0, 1), (401.0, 2)):  # two workers finish rust's first two together
         now[0] = seconds
         report("zero-shot / rust", done, 40, 1.0)
-    # the pace of the last hour under every label (341 s for 7 attempts), not one a second
+    # the pace since the run began under every label (401 s for 8 attempts), not one a second
     assert log.getvalue().splitlines()[-1] == (
-        "zero-shot / rust: 2/40 done, pass rate 1.00, about 31 min left"
+        "zero-shot / rust: 2/40 done, pass rate 1.00, about 32 min left"
+    )
+
+
+def test_progress_log_estimates_a_resumed_runs_pace_from_its_start(progress_log):
+    report, now, log = progress_log
+    report("zero-shot / repo", 6, 40, 0.17)
+    for seconds, done in ((600.0, 7), (640.0, 8)):  # two workers, ten minutes each
+        now[0] = seconds
+        report("zero-shot / repo", done, 40, 0.12)
+    assert log.getvalue().splitlines()[-1] == (
+        "zero-shot / repo: 8/40 done, pass rate 0.12, about 171 min left"
     )
 
 

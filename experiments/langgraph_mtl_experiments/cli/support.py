@@ -126,13 +126,15 @@ def progress_bar() -> Progress:
 
 def reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
     """A progress callback: one bar per label, or one line per finished run in a log file. The
-    time left comes from the attempts finished in the last hour under every label, since the
-    labels share the workers: a label's first two runs, finished together by two workers, say
-    nothing about its pace."""
+    time left comes from the attempts finished under every label in the last hour (or since
+    the run began, if later), since the labels share the workers: the time between two runs
+    that two workers finished together says nothing about the pace."""
     jobs: dict[str, TaskID] = {}
     finished: list[float] = []  # when the attempts of the last hour finished
+    began: list[float] = []  # when the first report came: the run's start
 
     def progress(label: str, done: int, total: int, rate: float) -> None:
+        began[:] = began or [bar.get_time()]
         if label not in jobs:  # the first report says what was stored before: no speed sample
             jobs[label] = bar.add_task(label, total=total, completed=done, rate=rate)
             if not console.is_terminal and done:
@@ -143,8 +145,9 @@ def reporter(bar: Progress) -> Callable[[str, int, int, float], None]:
         finished[:] = [t for t in finished if t >= now - _ESTIMATE_SECONDS] + [now]
         if not console.is_terminal:
             left = ""
-            if len(finished) > 1 and finished[-1] > finished[0]:
-                per_attempt = (finished[-1] - finished[0]) / (len(finished) - 1)
+            since = max(began[0], now - _ESTIMATE_SECONDS)
+            if now > since:
+                per_attempt = (now - since) / len(finished)
                 left = f", about {(total - done) * per_attempt / 60:.0f} min left"
             console.print(f"{label}: {done}/{total} done, pass rate {rate:.2f}{left}")
 
