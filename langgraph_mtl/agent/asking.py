@@ -9,6 +9,7 @@ state.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -70,6 +71,10 @@ FEWER_LINES = (
 WHOLE_STATEMENT = (
     "NOTE: the last edit of {path} would not have compiled, so the whole statement around it "
     "(lines {start}-{end}) was asked for"
+)
+NEXT_LINES = (
+    "NOTE: lines {start}-{end} of {path} came back unchanged and no output points into it, so "
+    "the lines after them were asked for"
 )
 POINTED_INSTEAD = (
     "NOTE: the output points at line {line} of {path}, outside lines {start}-{end}, so the edit "
@@ -293,6 +298,15 @@ def _line_region(
     if failed.startswith("[unchanged]") and line and (not region or region[0] <= line <= region[1]):
         # its lines came back as they were: the next ask is the pointed line alone
         action, region = _noted(action, ONE_LINE.format(path=path, line=line)), (line, line)
+    elif (
+        failed.startswith("[unchanged]")
+        and not (line or region)
+        and (asked := _last_asked(path, trajectory))
+    ):
+        total = len(text.splitlines())  # no lead: as many lines after those, then from the top
+        first = asked[1] + 1 if asked[1] < total else 1
+        region = (first, min(first + asked[1] - asked[0], total))
+        action = _noted(action, NEXT_LINES.format(path=path, start=asked[0], end=asked[1]))
     region = region or pointed_region(path, text, trajectory, task)
     region = region or editable_region(path, text, trajectory, task)
     if region[1] - region[0] >= MAX_ASKED_LINES:  # a reply could not hold them all
@@ -307,3 +321,10 @@ def _line_region(
             said = WHOLE_STATEMENT.format(path=path, start=whole[0], end=whole[1])
             action, region = _noted(action, said), whole
     return action, region
+
+
+def _last_asked(path: str, trajectory: Sequence[Step]) -> tuple[int, int] | None:
+    """The lines of ``path`` that the newest step's line edit was asked for, if it was one."""
+    head = str(trajectory[-1].get("action", "")).split("\n", 1)[0] if trajectory else ""
+    found = re.fullmatch(rf"edit {re.escape(path)} (\d+)-(\d+)", head)
+    return (int(found[1]), int(found[2])) if found else None

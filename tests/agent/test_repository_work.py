@@ -1107,3 +1107,25 @@ def test_an_edit_of_a_long_file_no_output_points_into_starts_at_the_function_the
     asked = str(model.calls[2][-1].content)
     assert f"new content of lines {first}-{first + 79} of `big.py`" in asked
     assert out["verified"] is True, out["trajectory"]
+
+
+def test_after_lines_given_back_unchanged_with_no_lead_the_lines_after_them_are_asked_for(
+    pool, scripted, repo
+):
+    lines = (repo / "big.py").read_text().splitlines()
+    model = scripted(
+        "1. fix big.py",
+        _json("edit", path="big.py", thought="fix the bug"),
+        "```python\n" + "\n".join(lines[:80]) + "\n```",  # the first lines, as they were
+        _json("edit", path="big.py", thought="fix the bug"),
+        "```python\n" + "\n".join(lines[80:160]) + "\n```",
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke(
+        {"task": "Fix the bug in big.py so that `python3 test_big.py` passes."},
+        context=_context(repo),
+    )
+    assert "new content of lines 1-80 of `big.py`" in str(model.calls[2][-1].content)
+    assert "new content of lines 81-160 of `big.py`" in str(model.calls[4][-1].content)
+    said = out["trajectory"][1]["observation"]
+    assert "lines 1-80 of big.py came back unchanged" in said, said
