@@ -18,7 +18,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
 from langgraph_mtl.agent.blocks import enclosing_statement
-from langgraph_mtl.agent.briefing import last_pointed_file, pointed_files
+from langgraph_mtl.agent.briefing import last_pointed_file, named_file, pointed_files
 from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, parse_replacements
 from langgraph_mtl.agent.guards import (
     action_schema,
@@ -181,6 +181,7 @@ def _ask_json(
         lambda: (
             last_pointed_file(last_output(trajectory), workspace)
             or last_pointed_file(str(state.get("task", "")), workspace)
+            or named_file(str(state.get("task", "")), workspace)
         ),
     )
     used = reported_tokens(raw)

@@ -27,6 +27,7 @@ __all__ = [
     "describe_workspace",
     "last_pointed_file",
     "named_definitions",
+    "named_file",
     "pointed_files",
     "referenced_lines",
 ]
@@ -64,9 +65,26 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
     aside) whose names the task shows, numbered, the last named first: where a failing test's
     call leads when its output points only at the test. Nothing when the task already points
     at lines of the project's code, or names more than a few of its functions."""
-    root = Path(workspace)
+    parts = []
+    for name, node, text in _named(task, Path(workspace), skip)[:MAX_DEFINITIONS]:
+        end = min(node.end_lineno or node.lineno, node.lineno + DEFINITION_LINES - 1)
+        shown = numbered(text, node.lineno, end)
+        parts.append(f"{name}, lines {node.lineno}-{end} ({node.name}):\n{shown}")
+    return "\n\n".join(parts)
+
+
+def named_file(task: str, workspace: str | Path) -> str | None:
+    """The project file that holds the function or class :func:`named_definitions` shows
+    first (the one the task names last), or None."""
+    found = _named(task, Path(workspace), ())
+    return found[0][0] if found else None
+
+
+def _named(task: str, root: Path, skip: Collection[str]) -> list[tuple[str, Definition, str]]:
+    """(file, definition, file's text) of each project definition the task names, the last
+    named first; none when the task points at project lines or names too many."""
     if pointed_files(task, root):
-        return ""
+        return []
     names = {n for n in _NAME.findall(task) if not n.startswith(("test", "_"))}
     found: list[tuple[int, str, Definition, str]] = []
     for path in [p for p in own_files(root) if p.suffix == ".py"][:MAX_SCANNED]:
@@ -80,16 +98,10 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
             continue
         for node, _depth in definitions(tree.body, 0):
             if node.name in names:
-                where = task.rfind(node.name)
-                found.append((where, name, node, text))
+                found.append((task.rfind(node.name), name, node, text))
     if len({node.name for _, _, node, _ in found}) > MAX_NAMED:  # a broad failure: no lead
-        return ""
-    parts = []
-    for _where, name, node, text in sorted(found, key=lambda f: -f[0])[:MAX_DEFINITIONS]:
-        end = min(node.end_lineno or node.lineno, node.lineno + DEFINITION_LINES - 1)
-        shown = numbered(text, node.lineno, end)
-        parts.append(f"{name}, lines {node.lineno}-{end} ({node.name}):\n{shown}")
-    return "\n\n".join(parts)
+        return []
+    return [(name, node, text) for _, name, node, text in sorted(found, key=lambda f: -f[0])]
 
 
 def pointed_files(task: str, workspace: str | Path) -> list[str]:

@@ -67,6 +67,8 @@ TASK = (
 PROBE = "from big import clamp\nclamp(None, 0, 3)\n"
 # the same request without the output that points at a line: any first action is offered
 UNPOINTED = "Fix the bug in big.py's clamp so that `python3 test_big.py` passes."
+# nor the function: nothing leads anywhere
+NAMELESS = "Fix the bug in big.py so that `python3 test_big.py` passes."
 
 
 @pytest.fixture
@@ -560,7 +562,7 @@ def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
         *[_json("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py") * 3],
         default=_json("submit"),
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
     assert out["steps_taken"] == 4  # not the 8 the limit allows
 
 
@@ -569,7 +571,7 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     model = scripted(
         "plan", _json("view", **region), _json("view", **region), default=_json("submit")
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert not first.startswith("NOTE")
     assert second.startswith("NOTE: you read exactly this") and "edit of big.py" in second
@@ -581,7 +583,7 @@ def test_reading_a_test_again_says_to_change_the_code_it_tests_not_the_test(pool
     model = scripted(
         "plan", _json("view", **lines), _json("view", **lines), default=_json("submit")
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
     second = out["trajectory"][1]["observation"]
     assert second.startswith("NOTE: you read exactly this a moment ago")
     assert "test_big.py is a test: it stays as it is" in second
@@ -594,7 +596,7 @@ def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folde
     model = scripted(
         "plan", _json("view", path="."), _json("view", path="."), default=_json("submit")
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert first.startswith("[. is a directory]")
     assert (
@@ -608,7 +610,7 @@ def test_a_search_that_found_nothing_again_says_to_search_for_one_name(pool, scr
     model = scripted(
         "plan", _json("search", **phrase), _json("search", **phrase), default=_json("submit")
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert first.startswith("[no file or line holds")
     assert second.startswith("NOTE: you searched for exactly this a moment ago and nothing")
@@ -1121,11 +1123,26 @@ def test_after_lines_given_back_unchanged_with_no_lead_the_lines_after_them_are_
         "```python\n" + "\n".join(lines[80:160]) + "\n```",
         default=_json("submit"),
     )
-    out = _agent(pool, model).invoke(
-        {"task": "Fix the bug in big.py so that `python3 test_big.py` passes."},
-        context=_context(repo),
-    )
+    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
     assert "new content of lines 1-80 of `big.py`" in str(model.calls[2][-1].content)
     assert "new content of lines 81-160 of `big.py`" in str(model.calls[4][-1].content)
     said = out["trajectory"][1]["observation"]
     assert "lines 1-80 of big.py came back unchanged" in said, said
+
+
+def test_reading_a_test_again_becomes_an_edit_of_the_function_the_task_names(pool, scripted, repo):
+    lines = (repo / "big.py").read_text().splitlines()
+    first = BUG_LINE - 1  # `def clamp`
+    fixed = "\n".join(lines[first - 1 : first + 79]).replace("x < hi", "x > hi")
+    test = {"path": "test_big.py", "start": 1, "end": 3}
+    model = scripted(
+        "plan",
+        _json("view", **test),
+        _json("view", **test),
+        f"```python\n{fixed}\n```",
+        default=_json("submit"),
+    )
+    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    second = out["trajectory"][1]
+    assert second["action"].startswith(f"edit big.py {first}-{first + 79}"), second
+    assert out["verified"] is True, out["trajectory"]
