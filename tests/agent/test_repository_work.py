@@ -3,15 +3,21 @@ in place; a long file it was never shown whole is never rewritten whole."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
+from big_repo import (
+    BUG_LINE,
+    TASK,
+    UNPOINTED,
+    agent_context,
+    big_module,
+    coding_agent,
+    json_action,
+)
 from langchain_core.messages import AIMessage
-from pydantic import ValidationError
 
 from langgraph_mtl.agent import (
-    AgentContext,
     Limits,
     RetrievalConfig,
     SandboxConfig,
@@ -19,7 +25,6 @@ from langgraph_mtl.agent import (
     create_coding_agent,
 )
 from langgraph_mtl.agent.actions import AgentAction
-from langgraph_mtl.agent.briefing import pointed_files
 from langgraph_mtl.agent.editing import (
     Replacement,
     apply_replacements,
@@ -29,82 +34,7 @@ from langgraph_mtl.agent.editing import (
 )
 from langgraph_mtl.agent.guards import action_schema
 from langgraph_mtl.agent.replies import parse_action
-from langgraph_mtl.agent.routing import stuck
 from langgraph_mtl.agent.workspace import outline, search_workspace, view_file
-
-BUG_LINE = 1503
-
-
-def _big_module() -> str:
-    """A module of about 2,100 lines with one planted bug (``<`` for ``>``) at BUG_LINE."""
-    lines = ['"""A long module."""', ""]
-    n = 0
-    while len(lines) + 3 <= BUG_LINE - 2:
-        lines += [f"def helper_{n}(x):", f"    return x + {n}", ""]
-        n += 1
-    lines += [""] * (BUG_LINE - 2 - len(lines))
-    lines += ["def clamp(x, lo, hi):", "    if x < hi:", "        return hi"]
-    lines += ["    return max(x, lo)", ""]
-    assert lines[BUG_LINE - 1] == "    if x < hi:"
-    while len(lines) < 2100:
-        lines += [f"def helper_{n}(x):", f"    return x + {n}", ""]
-        n += 1
-    return "\n".join(lines) + "\n"
-
-
-TEST = (
-    "from big import clamp\nassert clamp(5, 0, 3) == 3\nassert clamp(2, 0, 3) == 2\nprint('ok')\n"
-)
-TASK = (
-    "test_big.py fails:\n\n"
-    "Traceback (most recent call last):\n"
-    '  File "test_big.py", line 2, in <module>\n'
-    f'  File "big.py", line {BUG_LINE}, in clamp\n'
-    "AssertionError\n\n"
-    "Fix the bug in big.py so that `python3 test_big.py` passes. Do not change the test."
-)
-# a script whose traceback ends at the bug's line
-PROBE = "from big import clamp\nclamp(None, 0, 3)\n"
-# the same request without the output that points at a line: any first action is offered
-UNPOINTED = "Fix the bug in big.py's clamp so that `python3 test_big.py` passes."
-# nor the function: nothing leads anywhere
-NAMELESS = "Fix the bug in big.py so that `python3 test_big.py` passes."
-
-
-@pytest.fixture
-def repo(tmp_path):
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "big.py").write_text(_big_module())
-    (ws / "test_big.py").write_text(TEST)
-    return ws
-
-
-def _json(action: str, **fields) -> str:
-    return json.dumps({"thought": "next", "action": action, **fields})
-
-
-def _agent(pool, model, **kwargs):
-    return create_coding_agent(
-        model,
-        pool=pool,
-        retrieval=RetrievalConfig(memory_types="insight", strategy="task"),
-        writer=WriterConfig(memory_types="trajectory"),
-        sandbox=SandboxConfig(mode="none"),
-        limits=Limits(steps=8),
-        actions="json",
-        **kwargs,
-    ).compile()
-
-
-def _context(ws):
-    return AgentContext(
-        domain="python",
-        task_id="big",
-        workspace=str(ws),
-        verify_command=f"{sys.executable} test_big.py",
-        write=False,
-    )
 
 
 def _fix_reply(edits: str, repo) -> str:
@@ -124,12 +54,12 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(
     fix = _fix_reply(edits, repo)
     model = scripted(
         "1. fix the comparison the traceback points to 2. run the test",
-        _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
+        json_action("edit", path="big.py", thought="the comparison in clamp is reversed"),
         fix,
-        _json("run", command=f"{sys.executable} test_big.py"),
-        _json("submit"),
+        json_action("run", command=f"{sys.executable} test_big.py"),
+        json_action("submit"),
     )
-    out = _agent(pool, model, edits=edits).invoke({"task": TASK}, context=_context(repo))
+    out = coding_agent(pool, model, edits=edits).invoke({"task": TASK}, context=agent_context(repo))
     assert out["verified"] is True, out["trajectory"]
     after = (repo / "big.py").read_text()
     changed = [
@@ -157,12 +87,14 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
     fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
     model = scripted(
         "1. fix the comparison 2. run the test",
-        _json("edit", path="big.py", thought="the comparison in clamp is reversed"),
+        json_action("edit", path="big.py", thought="the comparison in clamp is reversed"),
         fix,
-        _json("run", command="run"),  # asked for a command, it gives the verb
-        _json("submit"),
+        json_action("run", command="run"),  # asked for a command, it gives the verb
+        json_action("submit"),
     )
-    out = _agent(pool, model, edits="search_replace").invoke({"task": TASK}, context=_context(repo))
+    out = coding_agent(pool, model, edits="search_replace").invoke(
+        {"task": TASK}, context=agent_context(repo)
+    )
     check = out["trajectory"][1]
     assert check["action"] == "python3 test_big.py"
     assert check["observation"].startswith("NOTE: `run` is not a shell command")
@@ -170,14 +102,14 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
     # with no check named by the task, the verb is refused, saying what to give instead
     model = scripted(
         "1. fix it",
-        _json("edit", path="big.py", thought="fix"),
+        json_action("edit", path="big.py", thought="fix"),
         fix,
-        _json("run", command="check"),
-        _json("submit"),
-        _json("submit"),
+        json_action("run", command="check"),
+        json_action("submit"),
+        json_action("submit"),
     )
-    out = _agent(pool, model).invoke(
-        {"task": UNPOINTED.split(" so that")[0]}, context=_context(repo)
+    out = coding_agent(pool, model).invoke(
+        {"task": UNPOINTED.split(" so that")[0]}, context=agent_context(repo)
     )
     refused = out["trajectory"][1]
     assert refused["action"].startswith("(invalid action)")
@@ -189,12 +121,14 @@ def test_a_long_file_never_shown_whole_is_never_rewritten_whole(edits, pool, scr
     before = (repo / "big.py").read_text()
     model = scripted(
         "1. rewrite big.py",
-        _json("write_file", path="big.py"),  # asked for as an edit, never as a whole file
+        json_action("write_file", path="big.py"),  # asked for as an edit, never as a whole file
         "def clamp(x, lo, hi):\n    return x\n",  # a whole "file" where an edit was asked for
-        _json("submit"),
-        _json("submit"),
+        json_action("submit"),
+        json_action("submit"),
     )
-    out = _agent(pool, model, edits=edits).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = coding_agent(pool, model, edits=edits).invoke(
+        {"task": UNPOINTED}, context=agent_context(repo)
+    )
     assert (repo / "big.py").read_text() == before
     first = out["trajectory"][0]
     assert "too long to rewrite whole" in first["observation"]
@@ -213,12 +147,14 @@ def test_an_edit_may_give_the_whole_corrected_function_instead_of_blocks(pool, s
     fixed = "```python\ndef clamp(x, lo, hi):\n    if x > hi:\n        return hi\n    return max(x, lo)\n```"
     model = scripted(
         "1. fix clamp",
-        _json("edit", path="big.py", thought="fix the comparison in clamp"),
+        json_action("edit", path="big.py", thought="fix the comparison in clamp"),
         fixed,
-        _json("run", command=f"{sys.executable} test_big.py"),
-        default=_json("submit"),
+        json_action("run", command=f"{sys.executable} test_big.py"),
+        default=json_action("submit"),
     )
-    out = _agent(pool, model, edits="search_replace").invoke({"task": TASK}, context=_context(repo))
+    out = coding_agent(pool, model, edits="search_replace").invoke(
+        {"task": TASK}, context=agent_context(repo)
+    )
     assert out["verified"] is True, out["trajectory"]
     assert "replaced clamp" in out["trajectory"][0]["observation"]
     after = (repo / "big.py").read_text().splitlines()
@@ -228,37 +164,18 @@ def test_an_edit_may_give_the_whole_corrected_function_instead_of_blocks(pool, s
     assert changed == [BUG_LINE]
 
 
-def test_a_line_edit_without_a_range_covers_the_few_lines_the_output_points_at(
-    pool, scripted, repo
-):
-    window = range(BUG_LINE - 4, BUG_LINE + 5)
-    lines = (repo / "big.py").read_text().splitlines()
-    fixed = "\n".join(lines[n - 1].replace("x < hi", "x > hi") for n in window)
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py", thought="the comparison is reversed"),
-        f"```python\n{fixed}\n```",
-        _json("run", command="python3 test_big.py"),
-        _json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))  # the default
-    asked = str(model.calls[2][-1].content)
-    assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
-    assert out["verified"] is True, out["trajectory"]
-
-
 @pytest.mark.parametrize("edits", ["search_replace", "line_range"])
 def test_an_edit_whose_reply_holds_no_change_changes_nothing(edits, pool, scripted, repo):
     before = (repo / "big.py").read_text()
     model = scripted(
         "1. fix clamp",
-        _json("edit", path="big.py", start=BUG_LINE - 2, end=BUG_LINE + 2),
+        json_action("edit", path="big.py", start=BUG_LINE - 2, end=BUG_LINE + 2),
         "I would change the comparison.",  # words, no blocks: nothing to apply
-        _json("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
+        json_action("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
         "```\n```",  # an empty range: never a deletion
-        default=_json("submit"),
+        default=json_action("submit"),
     )
-    _agent(pool, model, edits=edits).invoke({"task": TASK}, context=_context(repo))
+    coding_agent(pool, model, edits=edits).invoke({"task": TASK}, context=agent_context(repo))
     assert (repo / "big.py").read_text() == before
 
 
@@ -353,7 +270,7 @@ def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo
         "    if x > hi:",
         "        return hi",
     ]
-    assert len(lines) == len(_big_module().splitlines())
+    assert len(lines) == len(big_module().splitlines())
     block = Replacement(f"{BUG_LINE}|     if x > hi:", f"{BUG_LINE}|     if x >= hi:")
     assert apply_replacements(repo, "big.py", [block]).startswith("[edited")
     assert "    if x >= hi:" in (repo / "big.py").read_text().splitlines()
@@ -363,7 +280,7 @@ def test_lines_copied_with_the_numbers_a_view_shows_are_edited_without_them(repo
     assert replace_lines(repo, "big.py", BUG_LINE, BUG_LINE, echoed).startswith("[edited")
     text = (repo / "big.py").read_text()
     assert text.count("def clamp(") == 1 and "    if x >= lo:\n        return hi\n" in text
-    assert len(text.splitlines()) == len(_big_module().splitlines())
+    assert len(text.splitlines()) == len(big_module().splitlines())
     # a line that only looks numbered is kept as it is
     assert replace_lines(repo, "big.py", 1, 1, "1| 2\nx = 3\n").startswith("[edited")
     assert (repo / "big.py").read_text().startswith("1| 2\nx = 3\n")
@@ -537,107 +454,6 @@ def test_native_tool_calls_look_and_edit():
     assert edit.kind == "edit" and edit.edits == (Replacement("x", "y"),)
 
 
-def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
-    assert stuck(
-        [
-            {"action": "view a", "observation": "A"},
-            {"action": "view b", "observation": "B"},
-            {"action": "view a", "observation": "A"},
-            {"action": "view b", "observation": "B"},
-        ]
-    )
-    assert not stuck(
-        [
-            {"action": "run t", "observation": "fail 1"},
-            {"action": "edit a", "observation": "edited"},
-            {"action": "run t", "observation": "fail 2"},
-            {"action": "edit a", "observation": "edited"},
-        ]
-    )
-    four = [{"action": f"view {name}", "observation": name} for name in "abcd"]
-    assert stuck([{"action": "run t", "observation": "fail"}, *four, *four])
-    assert not stuck([*four, *four[:3], {"action": "view d", "observation": "changed"}])
-    model = scripted(
-        "plan",
-        *[_json("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py") * 3],
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
-    assert out["steps_taken"] == 4  # not the 8 the limit allows
-
-
-def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, scripted, repo):
-    region = {"path": "big.py", "start": BUG_LINE - 2, "end": BUG_LINE + 2}
-    model = scripted(
-        "plan", _json("view", **region), _json("view", **region), default=_json("submit")
-    )
-    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
-    first, second = (s["observation"] for s in out["trajectory"][:2])
-    assert not first.startswith("NOTE")
-    assert second.startswith("NOTE: you read exactly this") and "edit of big.py" in second
-    assert second.endswith(first)  # the lines are still shown
-
-
-def test_reading_a_test_again_says_to_change_the_code_it_tests_not_the_test(pool, scripted, repo):
-    lines = {"path": "test_big.py", "start": 1, "end": 3}
-    model = scripted(
-        "plan", _json("view", **lines), _json("view", **lines), default=_json("submit")
-    )
-    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
-    second = out["trajectory"][1]["observation"]
-    assert second.startswith("NOTE: you read exactly this a moment ago")
-    assert "test_big.py is a test: it stays as it is" in second
-    assert "edit of test_big.py" not in second
-
-
-def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folder(
-    pool, scripted, repo
-):
-    model = scripted(
-        "plan", _json("view", path="."), _json("view", path="."), default=_json("submit")
-    )
-    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
-    first, second = (s["observation"] for s in out["trajectory"][:2])
-    assert first.startswith("[. is a directory]")
-    assert (
-        second.startswith("NOTE: you listed this folder a moment ago") and "edit of" not in second
-    )
-    assert second.endswith(first)
-
-
-def test_a_search_that_found_nothing_again_says_to_search_for_one_name(pool, scripted, repo):
-    phrase = {"query": "extra functions in big", "path": "big.py"}
-    model = scripted(
-        "plan", _json("search", **phrase), _json("search", **phrase), default=_json("submit")
-    )
-    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
-    first, second = (s["observation"] for s in out["trajectory"][:2])
-    assert first.startswith("[no file or line holds")
-    assert second.startswith("NOTE: you searched for exactly this a moment ago and nothing")
-    assert "edit of" not in second and second.endswith(first)
-
-
-def test_the_first_move_on_lines_already_shown_is_an_edit_of_their_file(repo):
-    long_files: set[str] = set()  # big.py is too long to be written whole
-    first = action_schema(
-        TASK, [], unchanged=True, writable=lambda _: long_files, pointed=pointed_files(TASK, repo)
-    )
-    assert first.model_validate({"thought": "t", "action": "edit", "path": "big.py"})
-    for other in ({"action": "view", "path": "big.py"}, {"action": "edit", "path": "x.py"}):
-        with pytest.raises(ValidationError):
-            first.model_validate({"thought": "t", **other})
-    assert pointed_files(TASK, repo) == ["big.py"]  # the test the traceback names is left out
-    later = [{"action": "edit big.py", "observation": "no SEARCH/REPLACE block"}]
-    assert (
-        action_schema(
-            TASK, later, unchanged=True, writable=lambda _: long_files, pointed=["big.py"]
-        )
-        is AgentAction
-    )
-    unpointed = action_schema(UNPOINTED, [], unchanged=True, writable=lambda _: long_files)
-    assert unpointed is AgentAction
-
-
 def test_limits_follow_the_kind_of_task(pool, scripted, repo):
     limits = Limits(steps=2, kinds={"repository": {"steps": 5}})
     assert limits.for_kind("repository").steps == 5
@@ -647,7 +463,7 @@ def test_limits_follow_the_kind_of_task(pool, scripted, repo):
     with pytest.raises(ValueError, match=r"limits.kinds\['repository'\].steps: must be a whole"):
         Limits(kinds={"repository": {"steps": 0}})
     counter = iter(range(100))
-    model = scripted("plan", default=lambda _: _json("run", command=f"echo {next(counter)}"))
+    model = scripted("plan", default=lambda _: json_action("run", command=f"echo {next(counter)}"))
     graph = create_coding_agent(
         model,
         pool=pool,
@@ -659,111 +475,10 @@ def test_limits_follow_the_kind_of_task(pool, scripted, repo):
     ).compile()
     for kind, steps in (("repository", 5), (None, 2)):
         model.replies.append("plan")
-        ctx = _context(repo)
+        ctx = agent_context(repo)
         ctx.task_kind = kind
         out = graph.invoke({"task": "look around"}, context=ctx, config={"recursion_limit": 30})
         assert out["steps_taken"] == steps
-
-
-def test_the_files_a_test_imports_are_the_workspaces_own_modules(tmp_path):
-    from langgraph_mtl.agent.workspace import imported_files
-
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "core.py").write_text("")
-    (tmp_path / "src" / "lib").mkdir(parents=True)
-    (tmp_path / "src" / "lib" / "__init__.py").write_text("")
-    (tmp_path / "test_x.py").write_text(
-        "import os\nimport pytest\nfrom pkg.core import f\nfrom . import rel\nimport lib\n"
-    )
-    assert imported_files(tmp_path, "test_x.py") == [
-        "pkg/core.py",
-        "src/lib/__init__.py",
-    ]
-    (tmp_path / "broken.py").write_text("def (:\n")
-    assert imported_files(tmp_path, "broken.py") == []
-    assert imported_files(tmp_path, "missing.py") == []
-
-
-def _project(tmp_path):
-    (tmp_path / "words").mkdir()
-    helpers = "".join(f"def helper_{i}(x):\n    return x\n\n\n" for i in range(300))
-    (tmp_path / "words" / "__init__.py").write_text(
-        helpers + "def singularize(word):\n    if word == 'kine':\n        return 'kine'\n"
-        "    return word.rstrip('s')\n"
-    )
-    for i in range(6):
-        (tmp_path / "words" / f"extra_{i}.py").write_text(f"def extra_{i}():\n    pass\n")
-    (tmp_path / "test_words.py").write_text(
-        "import words\n\n\ndef test_singularize():\n    assert words.singularize('kine') == 'cow'\n"
-    )
-    return tmp_path
-
-
-FAILING_TEST = (
-    "    def test_singularize():\n"
-    ">       assert words.singularize('kine') == 'cow'\n"
-    "E       AssertionError: assert 'kine' == 'cow'\n\n"
-    "test_words.py:5: AssertionError\n"
-    "Fix the bug so that `python -m pytest -x -q test_words.py` passes."
-)
-
-
-def test_a_failure_pointing_only_at_a_test_shows_the_project_function_it_names(tmp_path):
-    from langgraph_mtl.agent.briefing import describe_workspace
-
-    root = _project(tmp_path)
-    shown = describe_workspace(root, FAILING_TEST)
-    assert "The project's code the task's output names:" in shown
-    start = 1201  # singularize's line in words/__init__.py
-    assert f"words/__init__.py, lines {start}-{start + 3} (singularize):" in shown
-    assert f"{start + 1}|     if word == 'kine':" in shown
-    assert "helper_0" not in shown  # the function, not the start of the file
-    # an output naming many of the project's functions has no lead: none is shown
-    broad = FAILING_TEST + "\nE   extra_0, extra_1, extra_2 and extra_3 should be curried"
-    assert "The project's code the task's output names" not in describe_workspace(root, broad)
-    # a traceback into the project's code is shown as it is; no name search then
-    pointed = FAILING_TEST.replace("test_words.py:5:", f"words/__init__.py:{start + 2}:")
-    assert "The project's code the task's output names" not in describe_workspace(root, pointed)
-
-
-def test_names_in_files_already_shown_whole_are_not_shown_again(tmp_path):
-    from langgraph_mtl.agent.briefing import describe_workspace
-
-    (tmp_path / "solution.py").write_text("def singularize(word):\n    return word\n")
-    shown = describe_workspace(tmp_path, "Implement `singularize` in solution.py.")
-    assert "The project's code the task's output names" not in shown
-    assert "def singularize(word):" in shown  # the file itself, shown whole
-
-
-def test_the_briefing_never_shows_a_file_linked_from_outside_the_workspace(tmp_path):
-    from langgraph_mtl.agent.briefing import describe_workspace
-
-    secret = tmp_path / "secret.py"
-    secret.write_text("def singularize(word):\n    KEY = 'hunter2-outside'\n    return word\n")
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "leak.py").symlink_to(secret)
-    (ws / "notes.txt").symlink_to(secret)
-    (ws / "test_words.py").write_text("import leak\n")
-    shown = describe_workspace(ws, "leak.py:2: in singularize\ntest_words.py:1: AssertionError")
-    assert "hunter2-outside" not in shown
-    assert "leak.py" not in shown.split("Where the task")[0]  # not even listed
-
-
-def test_a_link_a_command_made_to_a_host_file_is_never_read_for_the_memory(tmp_path):
-    from langgraph_mtl.agent.workspace import changed_files, file_hashes
-
-    host = tmp_path / "host-credentials"
-    host.write_text("aws_secret = hunter2-on-the-host\n")
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "fix.py").write_text("x = 1\n")
-    before = file_hashes(ws)
-    (ws / "creds.txt").symlink_to(host)  # what `ln -s ~/... creds.txt` leaves behind
-    (ws / "fix.py").write_text("x = 2\n")
-    assert changed_files(ws, before) == {"fix.py": "x = 2\n"}
-    assert "creds.txt" not in file_hashes(ws)
 
 
 def test_an_edit_that_gives_back_what_the_file_holds_says_nothing_changed(repo):
@@ -817,214 +532,12 @@ def test_the_check_a_task_names_is_a_command_that_checks_something(task, check):
     assert named_check(task) == check
 
 
-def test_the_next_edit_call_shows_what_the_check_after_the_last_change_printed(
-    pool, scripted, repo
-):
-    wrong = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x <= hi:\n>>>>>>> REPLACE\n"
-    fix = "<<<<<<< SEARCH\n    if x <= hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py", thought="the comparison"),
-        wrong,
-        _json("edit", path="big.py", thought="still failing"),
-        fix,
-        _json("submit"),
-    )
-    out = _agent(pool, model, edits="search_replace").invoke(
-        {"task": UNPOINTED}, context=_context(repo)
-    )
-    assert out["verified"] is True, out["trajectory"]
-    again = str(model.calls[4][-1].content)
-    assert "What your last commands showed:\n$ python3 test_big.py\n[exit code 1]" in again
-    assert "AssertionError" in again
-
-
-def test_a_line_edit_naming_lines_the_output_does_not_point_at_is_asked_where_it_points(
-    pool, scripted, repo
-):
-    lines = (repo / "big.py").read_text().splitlines()
-    fixed = "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]).replace("x < hi", "x > hi")
-    far = BUG_LINE + 60  # a range the model guessed, nowhere near the traceback's line
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py", start=far, end=far, thought="fix the comparison"),
-        f"```python\n{fixed}\n```",
-        _json("run", command=f"{sys.executable} test_big.py"),
-        _json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
-    asked = str(model.calls[2][-1].content)
-    assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
-    said = out["trajectory"][0]["observation"]
-    assert f"points at line {BUG_LINE} of big.py, outside lines {far}-{far}" in said
-    assert out["verified"] is True, out["trajectory"]
-
-
-@pytest.mark.parametrize("read_first", [True, False])
-def test_a_line_edit_of_lines_just_read_keeps_its_range(read_first, pool, scripted, repo):
-    (repo / "probe.py").write_text(PROBE)
-    far = BUG_LINE + 60
-    run = _json("run", command=f"{sys.executable} probe.py")  # a traceback ending in clamp
-    view = _json("view", path="big.py", start=far - 3, end=far + 3)
-    edit = _json("edit", path="big.py", start=far, end=far, thought="rename")
-    line = (repo / "big.py").read_text().splitlines()[far - 1]
-    model = scripted(
-        "1. run, read, edit",
-        *([run, view] if read_first else [run]),
-        edit,
-        f"```python\n{line}  # seen\n```",
-        default=_json("submit"),
-    )
-    _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
-    asked = str(model.calls[4 if read_first else 3][-1].content)
-    if read_first:  # a range read after the run: the model's own
-        assert f"new content of lines {far}-{far} of `big.py`" in asked
-    else:  # a range guessed: where the traceback points
-        assert f"new content of lines {BUG_LINE - 4}-{BUG_LINE + 4} of `big.py`" in asked
-
-
 def test_a_line_range_running_past_the_end_of_a_file_is_taken_to_its_end(repo):
     (repo / "small.py").write_text("a = 1\nb = 2\nc = 3\n")
     said = replace_lines(repo, "small.py", 2, 100, "b = 20\nc = 30\n")
     assert said.startswith("[edited small.py: lines 2-3 replaced"), said
     assert (repo / "small.py").read_text() == "a = 1\nb = 20\nc = 30\n"
     assert "not a range in it" in replace_lines(repo, "small.py", 9, 12, "x = 1\n")
-
-
-def test_reading_the_same_lines_again_becomes_an_edit_where_the_output_points(pool, scripted, repo):
-    (repo / "probe.py").write_text(PROBE)
-    lines = (repo / "big.py").read_text().splitlines()
-    fixed = "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]).replace("x < hi", "x > hi")
-    run = _json("run", command=f"{sys.executable} probe.py")  # a traceback ending in clamp
-    model = scripted(
-        "1. read 2. fix",
-        run,
-        _json("view", path="big.py", start=1, end=20),
-        _json("view", path="test_big.py"),
-        _json("view", path="big.py", start=1, end=20),  # the same lines again
-        f"```python\n{fixed}\n```",
-        _json("run", command=f"{sys.executable} test_big.py"),
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
-    fourth = out["trajectory"][3]
-    assert fourth["action"].startswith(f"edit big.py {BUG_LINE - 4}-{BUG_LINE + 4}"), fourth
-    assert "reads again what you read a moment ago" in fourth["observation"]
-    assert out["verified"] is True, out["trajectory"]
-
-
-def test_a_read_repeated_after_a_change_stays_a_read():
-    from langgraph_mtl.agent.actions import Action
-    from langgraph_mtl.agent.guards import edited_instead_of_reread
-
-    view = Action("view", path="big.py", start=1, end=20)
-    read = {"action": view.describe(), "observation": "1| ...", "thought": ""}
-    change = {"action": "edit big.py 5-5", "observation": "[edited big.py: ...]", "thought": ""}
-    assert edited_instead_of_reread(view, [read], lambda: "big.py").kind == "edit"
-    assert edited_instead_of_reread(view, [read, change], lambda: "big.py") == view
-    assert edited_instead_of_reread(view, [read], lambda: None) == view  # nothing pointed at
-
-
-def test_a_traceback_with_absolute_paths_points_into_the_workspace_only_inside_it(repo):
-    from langgraph_mtl.agent.briefing import last_pointed_file
-
-    inside_it = f'  File "{repo}/big.py", line {BUG_LINE}, in clamp\n'
-    outside = f'  File "/usr/lib/python3/big.py", line {BUG_LINE}, in clamp\n'
-    assert last_pointed_file(inside_it, repo) == "big.py"
-    assert last_pointed_file(outside, repo) is None
-    assert last_pointed_file(inside_it + f'  File "{repo}/test_big.py", line 2\n', repo) == "big.py"
-
-
-@pytest.mark.parametrize("first", ["unchanged", "uncompilable"])
-def test_the_next_call_for_a_file_says_why_its_last_change_was_not_applied(
-    first, pool, scripted, repo
-):
-    lines = (repo / "big.py").read_text().splitlines()[BUG_LINE - 5 : BUG_LINE + 4]
-    given = "\n".join(lines) if first == "unchanged" else "\n".join(lines).replace(":", "")
-    fixed = "\n".join(lines).replace("x < hi", "x > hi")
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py"),
-        f"```python\n{given}\n```",
-        _json("edit", path="big.py"),
-        f"```python\n{fixed}\n```",
-        _json("run", command=f"{sys.executable} test_big.py"),
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
-    said = "[unchanged] big.py" if first == "unchanged" else "[edit refused] after this change"
-    assert said in out["trajectory"][0]["observation"]
-    assert "was not applied" not in str(model.calls[2][-1].content)
-    again = str(model.calls[4][-1].content)
-    assert f"Your last change of `big.py` was not applied: {said}" in again
-    assert out["verified"] is True, out["trajectory"]
-
-
-def test_a_rewrite_asked_for_after_a_refused_one_says_why_only_for_that_file():
-    from langgraph_mtl.agent.writing import writer_messages
-
-    refused = "[refused] this rewrite of small.py drops f, which the file defines now"
-    trajectory = [{"action": "write_file small.py\ng = 1\n", "observation": refused}]
-    asked = writer_messages(
-        task="t", path="small.py", current="def f(): ...\n", trajectory=trajectory
-    )
-    assert f"was not applied: {refused}" in str(asked[-1].content)
-    other = writer_messages(task="t", path="small", trajectory=trajectory)
-    assert "was not applied" not in str(other[-1].content)
-
-
-def test_after_an_edit_that_would_not_compile_the_whole_statement_is_asked_for(
-    pool, scripted, repo
-):
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
-        "```python\n    if x > hi\n```",  # the colon lost: refused
-        _json("edit", path="big.py", start=BUG_LINE, end=BUG_LINE),
-        "```python\n    if x > hi:\n        return hi\n```",
-        _json("run", command=f"{sys.executable} test_big.py"),
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
-    assert "would not compile" in out["trajectory"][0]["observation"]
-    assert f"new content of lines {BUG_LINE}-{BUG_LINE + 1} of" in str(model.calls[4][-1].content)
-    said = out["trajectory"][1]["observation"]
-    assert f"the whole statement around it (lines {BUG_LINE}-{BUG_LINE + 1})" in said
-    assert out["verified"] is True, out["trajectory"]
-
-
-def test_the_statement_a_range_cuts_into_is_the_smallest_that_holds_it():
-    from langgraph_mtl.agent.blocks import enclosing_statement
-
-    text = (
-        "import x\n"  # 1
-        "@wrap\n"  # 2
-        "def get(seq, ind):\n"  # 3
-        "    try:\n"  # 4
-        "        return seq[ind]\n"  # 5
-        "    except KeyError:\n"  # 6
-        "        return None\n"  # 7
-        "    else:\n"  # 8
-        "        pass\n"  # 9
-        "def other():\n"  # 10
-        "    return 1\n"  # 11
-    )
-    assert enclosing_statement(text, 6, 8) == (4, 9)  # the try, not the function
-    assert enclosing_statement(text, 3, 3) == (2, 9)  # a function with its decorator
-    assert enclosing_statement(text, 8, 11) is None  # across two functions
-    assert enclosing_statement(text, 6, 8, limit=3) is None  # too long to ask for whole
-    assert enclosing_statement("def (:\n", 1, 1) is None
-
-
-def test_the_briefing_lists_only_the_workspaces_own_files(tmp_path):
-    from langgraph_mtl.agent.briefing import describe_workspace
-
-    for name in ("solution.py", "__pycache__/solution.py", "node_modules/a.js", ".git/HEAD"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("x = 1\n")
-    shown = describe_workspace(tmp_path, "Fix solution.py.")
-    assert "solution.py" in shown
-    assert "__pycache__" not in shown and "node_modules" not in shown and ".git" not in shown
 
 
 class BadRequestError(Exception):
@@ -1037,112 +550,24 @@ def test_a_request_longer_than_the_models_context_is_asked_again_with_less_histo
     def refuses_old_output(messages):
         if any("OLD-OUTPUT" in str(m.content) for m in messages):
             return BadRequestError("request (8220 tokens) exceeds the available context size")
-        return _json("run", command="echo fits")
+        return json_action("run", command="echo fits")
 
     always = BadRequestError("Error code: 400 - request exceeds the available context size")
     model = scripted(
         "plan",
-        _json("run", command="echo OLD-OUTPUT"),
-        _json("run", command="echo newer"),
+        json_action("run", command="echo OLD-OUTPUT"),
+        json_action("run", command="echo newer"),
         refuses_old_output,  # the step that follows sees the old output: refused
         refuses_old_output,  # asked again without it
         default=always,
     )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = coding_agent(pool, model).invoke({"task": UNPOINTED}, context=agent_context(repo))
     steps = out["trajectory"]
     assert [s["action"] for s in steps[:3]] == ["echo OLD-OUTPUT", "echo newer", "echo fits"]
     # a model that refuses every length: the step is refused, the run goes on and ends
     model = scripted("plan", default=always)
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
+    out = coding_agent(pool, model).invoke({"task": UNPOINTED}, context=agent_context(repo))
     assert "longer than the model's context" in out["trajectory"][0]["observation"]
     other = scripted("plan", default=BadRequestError("unknown model"))
     with pytest.raises(BadRequestError):  # any other refusal is the caller's to see
-        _agent(pool, other).invoke({"task": UNPOINTED}, context=_context(repo))
-
-
-def test_a_line_range_too_long_for_one_reply_is_asked_for_in_part(pool, scripted, repo):
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py", start=1, end=2000),
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
-    first, last = BUG_LINE - 20, BUG_LINE + 99  # around the line the traceback points at
-    assert f"new content of lines {first}-{last} of `big.py`" in str(model.calls[2][-1].content)
-    assert "too long to give back in one reply" in out["trajectory"][0]["observation"]
-
-
-def test_after_lines_given_back_unchanged_the_pointed_line_alone_is_asked_for(pool, scripted, repo):
-    lines = (repo / "big.py").read_text().splitlines()
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py"),
-        "```python\n" + "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]) + "\n```",  # as they are
-        _json("edit", path="big.py", start=BUG_LINE - 3, end=BUG_LINE + 3),
-        "```python\n    if x > hi:\n```",
-        _json("run", command=f"{sys.executable} test_big.py"),
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": TASK}, context=_context(repo))
-    assert out["trajectory"][0]["observation"].startswith("[unchanged] big.py")
-    assert f"new content of lines {BUG_LINE}-{BUG_LINE} of" in str(model.calls[4][-1].content)
-    assert (
-        f"only line {BUG_LINE}, the one the output points at" in out["trajectory"][1]["observation"]
-    )
-    assert out["verified"] is True, out["trajectory"]
-
-
-def test_an_edit_of_a_long_file_no_output_points_into_starts_at_the_function_the_task_names(
-    pool, scripted, repo
-):
-    lines = (repo / "big.py").read_text().splitlines()
-    first = BUG_LINE - 1  # `def clamp`: the task names clamp, no output names a line
-    asked_lines = lines[first - 1 : first + 79]
-    fixed = "\n".join(asked_lines).replace("x < hi", "x > hi")
-    model = scripted(
-        "1. fix clamp",
-        _json("edit", path="big.py", thought="fix the comparison in clamp"),
-        f"```python\n{fixed}\n```",
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
-    asked = str(model.calls[2][-1].content)
-    assert f"new content of lines {first}-{first + 79} of `big.py`" in asked
-    assert out["verified"] is True, out["trajectory"]
-
-
-def test_after_lines_given_back_unchanged_with_no_lead_the_lines_after_them_are_asked_for(
-    pool, scripted, repo
-):
-    lines = (repo / "big.py").read_text().splitlines()
-    model = scripted(
-        "1. fix big.py",
-        _json("edit", path="big.py", thought="fix the bug"),
-        "```python\n" + "\n".join(lines[:80]) + "\n```",  # the first lines, as they were
-        _json("edit", path="big.py", thought="fix the bug"),
-        "```python\n" + "\n".join(lines[80:160]) + "\n```",
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": NAMELESS}, context=_context(repo))
-    assert "new content of lines 1-80 of `big.py`" in str(model.calls[2][-1].content)
-    assert "new content of lines 81-160 of `big.py`" in str(model.calls[4][-1].content)
-    said = out["trajectory"][1]["observation"]
-    assert "lines 1-80 of big.py came back unchanged" in said, said
-
-
-def test_reading_a_test_again_becomes_an_edit_of_the_function_the_task_names(pool, scripted, repo):
-    lines = (repo / "big.py").read_text().splitlines()
-    first = BUG_LINE - 1  # `def clamp`
-    fixed = "\n".join(lines[first - 1 : first + 79]).replace("x < hi", "x > hi")
-    test = {"path": "test_big.py", "start": 1, "end": 3}
-    model = scripted(
-        "plan",
-        _json("view", **test),
-        _json("view", **test),
-        f"```python\n{fixed}\n```",
-        default=_json("submit"),
-    )
-    out = _agent(pool, model).invoke({"task": UNPOINTED}, context=_context(repo))
-    second = out["trajectory"][1]
-    assert second["action"].startswith(f"edit big.py {first}-{first + 79}"), second
-    assert out["verified"] is True, out["trajectory"]
+        coding_agent(pool, other).invoke({"task": UNPOINTED}, context=agent_context(repo))
