@@ -63,6 +63,11 @@ ONE_LINE = (
     "NOTE: the last edit of {path} gave its lines back unchanged, so only line {line}, the one "
     "the output points at, was asked for"
 )
+LINES_ABOVE = (
+    "NOTE: line {line} of {path} came back unchanged when asked for alone, so the lines "
+    "leading to it ({start}-{line}) were asked for: the cause may lie above it"
+)
+LEAD_LINES = 6  # lines above a pointed line asked with it once it came back unchanged alone
 MAX_ASKED_LINES = 120  # lines of a line edit: about what one reply can give back
 FEWER_LINES = (
     "NOTE: that range is too long to give back in one reply, so lines {start}-{end} of {path} "
@@ -286,8 +291,8 @@ def _line_region(
     """The lines a line edit is asked for, with a note when they are not the ones it named:
     its own range, unless it was guessed (not read since the last command) away from the line
     the newest output points at; without one, the lines around that line; after an edit of
-    the file that gave its lines back unchanged, that line alone; after one that would not
-    have compiled, the whole statement the range cuts into."""
+    the file that gave its lines back unchanged, other lines (:func:`_after_unchanged`);
+    after one that would not have compiled, the whole statement the range cuts into."""
     path = action.path
     region = (action.start, action.end) if action.start else None
     line = pointed_line(path, text, trajectory, task, newest_only=True)
@@ -296,18 +301,10 @@ def _line_region(
         said = POINTED_INSTEAD.format(line=line, path=path, start=region[0], end=region[1])
         action, region = _noted(action, said), None
     failed = not_applied(path, trajectory)
-    if failed.startswith("[unchanged]") and line and (not region or region[0] <= line <= region[1]):
-        # its lines came back as they were: the next ask is the pointed line alone
-        action, region = _noted(action, ONE_LINE.format(path=path, line=line)), (line, line)
-    elif (
-        failed.startswith("[unchanged]")
-        and not (line or region)
-        and (asked := _last_asked(path, trajectory))
+    if failed.startswith("[unchanged]") and (
+        moved := _after_unchanged(path, text, trajectory, line, region)
     ):
-        total = len(text.splitlines())  # no lead: as many lines after those, then from the top
-        first = asked[1] + 1 if asked[1] < total else 1
-        region = (first, min(first + asked[1] - asked[0], total))
-        action = _noted(action, NEXT_LINES.format(path=path, start=asked[0], end=asked[1]))
+        action, region = _noted(action, moved[0]), moved[1]
     region = region or pointed_region(path, text, trajectory, task)
     region = region or editable_region(path, text, trajectory, task)
     if region[1] - region[0] >= MAX_ASKED_LINES:  # a reply could not hold them all
@@ -322,6 +319,31 @@ def _line_region(
             said = WHOLE_STATEMENT.format(path=path, start=whole[0], end=whole[1])
             action, region = _noted(action, said), whole
     return action, region
+
+
+def _after_unchanged(
+    path: str,
+    text: str,
+    trajectory: Sequence[Step],
+    line: int | None,
+    region: tuple[int, int] | None,
+) -> tuple[str, tuple[int, int]] | None:
+    """Where the next edit of ``path`` is asked, with the note saying so, after its last one
+    gave its lines back unchanged (at temperature 0 the same lines asked again come back the
+    same): the line the output points at alone, then the lines leading to it; with no line
+    pointed at and no range named, the lines after those asked. None: as it would be."""
+    asked = _last_asked(path, trajectory)
+    if line and (not region or region[0] <= line <= region[1]):
+        if asked != (line, line):
+            return ONE_LINE.format(path=path, line=line), (line, line)
+        above = (max(line - LEAD_LINES, 1), line)  # where the cause of a wrong line often is
+        return LINES_ABOVE.format(path=path, line=line, start=above[0]), above
+    if line or region or not asked:
+        return None
+    total = len(text.splitlines())  # no lead: as many lines after those, then from the top
+    first = asked[1] + 1 if asked[1] < total else 1
+    said = NEXT_LINES.format(path=path, start=asked[0], end=asked[1])
+    return said, (first, min(first + asked[1] - asked[0], total))
 
 
 def _last_asked(path: str, trajectory: Sequence[Step]) -> tuple[int, int] | None:

@@ -255,3 +255,26 @@ def test_after_lines_given_back_unchanged_with_no_lead_the_lines_after_them_are_
     assert "new content of lines 81-160 of `big.py`" in str(model.calls[4][-1].content)
     said = out["trajectory"][1]["observation"]
     assert "lines 1-80 of big.py came back unchanged" in said, said
+
+
+def test_after_the_pointed_line_alone_came_back_unchanged_the_lines_leading_to_it_are_asked(
+    pool, scripted, repo
+):
+    lines = (repo / "big.py").read_text().splitlines()
+    lead = "\n".join(lines[BUG_LINE - 7 : BUG_LINE])  # lines BUG_LINE-6 to BUG_LINE
+    model = scripted(
+        "1. fix clamp",
+        json_action("edit", path="big.py"),
+        "```python\n" + "\n".join(lines[BUG_LINE - 5 : BUG_LINE + 4]) + "\n```",  # as they are
+        json_action("edit", path="big.py"),
+        "```python\n" + lines[BUG_LINE - 1] + "\n```",  # the pointed line, as it is
+        json_action("edit", path="big.py"),
+        "```python\n" + lead.replace("x < hi", "x > hi") + "\n```",
+        default=json_action("submit"),
+    )
+    out = coding_agent(pool, model).invoke({"task": TASK}, context=agent_context(repo))
+    asked = [str(call[-1].content) for call in model.calls[2::2]]
+    assert f"new content of lines {BUG_LINE}-{BUG_LINE} of" in asked[1]
+    assert f"new content of lines {BUG_LINE - 6}-{BUG_LINE} of" in asked[2]
+    assert "the lines leading to it" in out["trajectory"][2]["observation"]
+    assert out["verified"] is True, out["trajectory"]
