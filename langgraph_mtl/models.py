@@ -24,8 +24,10 @@ __all__ = [
     "model_label",
     "parse_model_spec",
     "passing_server_error",
+    "refused_request",
     "reported_tokens",
     "resolve_chat_model",
+    "too_long_for_model",
 ]
 
 LOCAL_VARIANTS = ("0.5b", "1.5b")
@@ -150,6 +152,32 @@ def passing_server_error(exc: BaseException) -> bool:
 
 # no reply came: openai's and anthropic's connection errors (timeouts included), httpx's
 _NO_REPLY = {"APIConnectionError", "TransportError"}
+
+
+def _kinds(exc: BaseException) -> set[str]:
+    """The names of the classes ``exc`` is an instance of (providers' and LangChain's error
+    classes are told apart by name: none of their packages needs to be installed)."""
+    return {kind.__name__ for kind in type(exc).__mro__}
+
+
+# a request the server refused as it stands (HTTP 400 or 422)
+_REFUSED = {"BadRequestError", "UnprocessableEntityError", "ModelInvalidRequestError"}
+_TOO_LONG_WORDS = ("context size", "context length", "context window", "maximum context")
+
+
+def refused_request(exc: BaseException) -> bool:
+    """Whether a model call failed because the server refused the request as it stands."""
+    return bool(_kinds(exc) & _REFUSED)
+
+
+def too_long_for_model(exc: BaseException) -> bool:
+    """Whether a model call failed because its request exceeds the model's context window
+    (LangChain's ``ContextOverflowError``, or a refusal whose message says so: llama.cpp's
+    "exceeds the available context size")."""
+    if "ContextOverflowError" in _kinds(exc):
+        return True
+    said = str(exc).lower()
+    return refused_request(exc) and any(words in said for words in _TOO_LONG_WORDS)
 
 
 def capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:

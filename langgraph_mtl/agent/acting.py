@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.actions import Action
-from langgraph_mtl.agent.asking import Asked, ask, too_long_for_model
+from langgraph_mtl.agent.asking import Asked, ask
 from langgraph_mtl.agent.guards import (
     INVALID,
     bare_action_word,
@@ -35,6 +35,7 @@ from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import execute_action, workspace_digest
 from langgraph_mtl.memory.trajectory import Step, approx_tokens
+from langgraph_mtl.models import too_long_for_model
 
 __all__ = ["ActNode", "recent"]
 

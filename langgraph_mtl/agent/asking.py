@@ -49,9 +49,9 @@ from langgraph_mtl.agent.writing import (
     writer_messages,
 )
 from langgraph_mtl.memory.trajectory import Step
-from langgraph_mtl.models import reported_tokens
+from langgraph_mtl.models import refused_request, reported_tokens, too_long_for_model
 
-__all__ = ["Asked", "ask", "too_long_for_model"]
+__all__ = ["Asked", "ask"]
 
 log = logging.getLogger(__name__)
 
@@ -98,23 +98,12 @@ class Asked:
     protocol: str
 
 
-def too_long_for_model(exc: Exception) -> bool:
-    """Whether a model call failed because its request exceeds the model's context window."""
-    said = str(exc).lower()
-    return type(exc).__name__ == "BadRequestError" and any(
-        words in said for words in ("context size", "context length", "context window")
-    )
-
-
 def _unsupported(exc: Exception) -> bool:
     """Whether a structured-output call failed because the server cannot do it (not because
     the request was too long)."""
     if too_long_for_model(exc):
         return False
-    return isinstance(exc, NotImplementedError) or type(exc).__name__ in (
-        "BadRequestError",
-        "UnprocessableEntityError",
-    )
+    return isinstance(exc, NotImplementedError) or refused_request(exc)
 
 
 def ask(

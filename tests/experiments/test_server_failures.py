@@ -10,43 +10,12 @@ import pytest
 from helpers import TinyDomain, run_tiny, solve_tiny
 from langgraph_mtl_experiments import CONDITIONS, ResultStore
 
-from langgraph_mtl.models import passing_server_error
-
 REQUEST = httpx.Request("POST", "http://127.0.0.1:1/v1/chat/completions")
 
 
 def _status(code: int) -> openai.APIStatusError:
     response = httpx.Response(code, request=REQUEST)
     return openai.APIStatusError(f"Error code: {code}", response=response, body=None)
-
-
-def _http(code: int) -> httpx.HTTPStatusError:
-    response = httpx.Response(code, request=REQUEST)
-    return httpx.HTTPStatusError(f"{code}", request=REQUEST, response=response)
-
-
-@pytest.mark.parametrize(
-    ("error", "passing"),
-    [
-        (openai.APIConnectionError(request=REQUEST), True),
-        (openai.APITimeoutError(REQUEST), True),
-        (_status(500), True),
-        (_status(503), True),
-        (_status(429), True),
-        (_status(400), False),
-        (_status(401), False),
-        (_status(404), False),
-        (httpx.ConnectError("refused", request=REQUEST), True),
-        (httpx.ReadTimeout("slow", request=REQUEST), True),
-        (_http(502), True),
-        (_http(422), False),
-        (ConnectionResetError(), True),
-        (ValueError("a bug"), False),
-        (AttributeError("a bug"), False),
-    ],
-)
-def test_only_errors_that_may_pass_on_their_own_are_worth_another_try(error, passing):
-    assert passing_server_error(error) is passing
 
 
 def _failing(errors: list[Exception]):
