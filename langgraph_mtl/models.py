@@ -20,6 +20,7 @@ __all__ = [
     "ModelSpec",
     "ModelSpecError",
     "capped",
+    "cut_off",
     "local_chat_model",
     "model_label",
     "parse_model_spec",
@@ -163,6 +164,11 @@ def _kinds(exc: BaseException) -> set[str]:
 # a request the server refused as it stands (HTTP 400 or 422)
 _REFUSED = {"BadRequestError", "UnprocessableEntityError", "ModelInvalidRequestError"}
 _TOO_LONG_WORDS = ("context size", "context length", "context window", "maximum context")
+
+
+def cut_off(exc: BaseException) -> bool:
+    """Whether a structured reply failed because it reached the length limit mid-answer."""
+    return "LengthFinishReasonError" in _kinds(exc)
 
 
 def refused_request(exc: BaseException) -> bool:

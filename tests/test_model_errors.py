@@ -13,8 +13,9 @@ from langchain_openai.chat_models.base import (
     OpenAIContextOverflowError,
     OpenAIInvalidRequestError,
 )
+from openai.types.chat import ChatCompletion
 
-from langgraph_mtl.models import passing_server_error, refused_request, too_long_for_model
+from langgraph_mtl.models import cut_off, passing_server_error, refused_request, too_long_for_model
 
 REQUEST = httpx.Request("POST", "http://127.0.0.1:1/v1/chat/completions")
 TOO_LONG = "request (8220 tokens) exceeds the available context size (8192 tokens)"
@@ -73,3 +74,9 @@ def test_only_errors_that_may_pass_on_their_own_are_worth_another_try(error, pas
 def test_a_refused_request_and_one_too_long_for_the_model_are_told_apart(error, refused, too_long):
     assert refused_request(error) is refused
     assert too_long_for_model(error) is too_long
+
+
+def test_a_structured_reply_cut_off_at_the_length_limit_is_told_from_other_errors():
+    assert cut_off(openai.LengthFinishReasonError(completion=ChatCompletion.model_construct()))
+    assert not cut_off(_status(400, OpenAIInvalidRequestError, TOO_LONG))
+    assert not cut_off(ValueError("length"))

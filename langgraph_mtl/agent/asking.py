@@ -49,7 +49,7 @@ from langgraph_mtl.agent.writing import (
     writer_messages,
 )
 from langgraph_mtl.memory.trajectory import Step
-from langgraph_mtl.models import refused_request, reported_tokens, too_long_for_model
+from langgraph_mtl.models import cut_off, refused_request, reported_tokens, too_long_for_model
 
 __all__ = ["Asked", "ask"]
 
@@ -157,7 +157,7 @@ def _ask_json(
     try:
         out = cast(dict[str, Any], structured.invoke(messages))
     except Exception as exc:
-        if type(exc).__name__ != "LengthFinishReasonError":  # cut off mid-action
+        if not cut_off(exc):  # cut off mid-action
             raise
         cut = AIMessage(content="(a reply cut off at the length limit)")
         return Asked(

@@ -554,6 +554,20 @@ def test_the_code_opened_for_a_protected_test_is_the_one_the_output_names(tmp_pa
     assert redirected_from_protected(other, [ran, said], str(tmp_path)) == other
 
 
+def test_an_action_cut_off_at_the_length_limit_is_a_refused_step_and_the_run_goes_on(
+    pool, scripted, tmp_path
+):
+    from openai import LengthFinishReasonError
+    from openai.types.chat import ChatCompletion
+
+    cut = LengthFinishReasonError(completion=ChatCompletion.model_construct())
+    model = scripted("plan", cut, _json("submit"), default=_json("submit"))
+    graph = agent(pool, model, tmp_path, actions="json", writes="trajectory")
+    out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
+    assert "the reply was too long; keep it short" in out["trajectory"][0]["observation"]
+    assert out["steps_taken"] >= 2
+
+
 def test_a_file_cut_off_at_the_length_limit_is_not_written(pool, scripted, tmp_path):
     cut = AIMessage(
         '```python\ndef f():\n    return "unterminated',
