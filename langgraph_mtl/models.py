@@ -20,19 +20,14 @@ __all__ = [
     "ModelSpec",
     "ModelSpecError",
     "capped",
-    "cut_off",
     "local_chat_model",
     "model_label",
     "parse_model_spec",
-    "passing_server_error",
-    "refused_request",
     "reported_tokens",
     "resolve_chat_model",
-    "too_long_for_model",
 ]
 
 LOCAL_VARIANTS = ("0.5b", "1.5b")
-_BUSY = (408, 409, 429)  # timeout, conflict, rate limit: another try may pass
 
 
 class ModelSpecError(ValueError):
@@ -134,56 +129,6 @@ def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
     kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)
     return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
-
-
-def passing_server_error(exc: BaseException) -> bool:
-    """Whether a model call's error may pass on its own (a lost connection, a timeout, an
-    overloaded server, a 5xx reply): worth another try. A refused request (4xx) or a bug is
-    not; the provider's client has already retried what it knows how to."""
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):  # a reply from the server (openai and most providers)
-        return status >= 500 or status in _BUSY
-    response = getattr(exc, "response", None)  # httpx's and requests' HTTP errors
-    if isinstance(getattr(response, "status_code", None), int):
-        return response.status_code >= 500 or response.status_code in _BUSY  # type: ignore[union-attr]
-    if isinstance(exc, ConnectionError | TimeoutError):
-        return True
-    return any(kind.__name__ in _NO_REPLY for kind in type(exc).__mro__)
-
-
-# no reply came: openai's and anthropic's connection errors (timeouts included), httpx's
-_NO_REPLY = {"APIConnectionError", "TransportError"}
-
-
-def _kinds(exc: BaseException) -> set[str]:
-    """The names of the classes ``exc`` is an instance of (providers' and LangChain's error
-    classes are told apart by name: none of their packages needs to be installed)."""
-    return {kind.__name__ for kind in type(exc).__mro__}
-
-
-# a request the server refused as it stands (HTTP 400 or 422)
-_REFUSED = {"BadRequestError", "UnprocessableEntityError", "ModelInvalidRequestError"}
-_TOO_LONG_WORDS = ("context size", "context length", "context window", "maximum context")
-
-
-def cut_off(exc: BaseException) -> bool:
-    """Whether a structured reply failed because it reached the length limit mid-answer."""
-    return "LengthFinishReasonError" in _kinds(exc)
-
-
-def refused_request(exc: BaseException) -> bool:
-    """Whether a model call failed because the server refused the request as it stands."""
-    return bool(_kinds(exc) & _REFUSED)
-
-
-def too_long_for_model(exc: BaseException) -> bool:
-    """Whether a model call failed because its request exceeds the model's context window
-    (LangChain's ``ContextOverflowError``, or a refusal whose message says so: llama.cpp's
-    "exceeds the available context size")."""
-    if "ContextOverflowError" in _kinds(exc):
-        return True
-    said = str(exc).lower()
-    return refused_request(exc) and any(words in said for words in _TOO_LONG_WORDS)
 
 
 def capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:

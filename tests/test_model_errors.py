@@ -15,7 +15,12 @@ from langchain_openai.chat_models.base import (
 )
 from openai.types.chat import ChatCompletion
 
-from langgraph_mtl.models import cut_off, passing_server_error, refused_request, too_long_for_model
+from langgraph_mtl.model_errors import (
+    cut_off,
+    passing_server_error,
+    refused_request,
+    too_long_for_model,
+)
 
 REQUEST = httpx.Request("POST", "http://127.0.0.1:1/v1/chat/completions")
 TOO_LONG = "request (8220 tokens) exceeds the available context size (8192 tokens)"

@@ -35,7 +35,7 @@ from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import execute_action, workspace_digest
 from langgraph_mtl.memory.trajectory import Step, approx_tokens
-from langgraph_mtl.models import too_long_for_model
+from langgraph_mtl.model_errors import too_long_for_model
 
 __all__ = ["ActNode", "recent"]
 

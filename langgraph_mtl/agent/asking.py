@@ -49,7 +49,8 @@ from langgraph_mtl.agent.writing import (
     writer_messages,
 )
 from langgraph_mtl.memory.trajectory import Step
-from langgraph_mtl.models import cut_off, refused_request, reported_tokens, too_long_for_model
+from langgraph_mtl.model_errors import cut_off, refused_request, too_long_for_model
+from langgraph_mtl.models import reported_tokens
 
 __all__ = ["Asked", "ask"]
 

@@ -31,7 +31,8 @@ from langgraph_mtl.agent.planning import PlanNode
 from langgraph_mtl.agent.routing import RouteAfterAct
 from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
-from langgraph_mtl.models import model_label, passing_server_error, resolve_chat_model
+from langgraph_mtl.model_errors import passing_server_error
+from langgraph_mtl.models import model_label, resolve_chat_model
 from langgraph_mtl.nodes.base import PoolSource
 from langgraph_mtl.nodes.retrieval_node import create_memory_retrieval_node
 from langgraph_mtl.nodes.writer_node import create_memory_writer_node
