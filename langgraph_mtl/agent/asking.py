@@ -9,7 +9,6 @@ state.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -46,6 +45,7 @@ from langgraph_mtl.agent.writing import (
     pointed_line,
     pointed_region,
     read_since_run,
+    step_range,
     writer_messages,
 )
 from langgraph_mtl.memory.trajectory import Step
@@ -322,7 +322,7 @@ def _after_unchanged(
     gave its lines back unchanged (at temperature 0 the same lines asked again come back the
     same): the line the output points at alone, then the lines leading to it; with no line
     pointed at and no range named, the lines after those asked. None: as it would be."""
-    asked = _last_asked(path, trajectory)
+    asked = step_range(trajectory[-1], "edit", path) if trajectory else None
     if line and (not region or region[0] <= line <= region[1]):
         if asked != (line, line):
             return ONE_LINE.format(path=path, line=line), (line, line)
@@ -334,10 +334,3 @@ def _after_unchanged(
     first = asked[1] + 1 if asked[1] < total else 1
     said = NEXT_LINES.format(path=path, start=asked[0], end=asked[1])
     return said, (first, min(first + asked[1] - asked[0], total))
-
-
-def _last_asked(path: str, trajectory: Sequence[Step]) -> tuple[int, int] | None:
-    """The lines of ``path`` that the newest step's line edit was asked for, if it was one."""
-    head = str(trajectory[-1].get("action", "")).split("\n", 1)[0] if trajectory else ""
-    found = re.fullmatch(rf"edit {re.escape(path)} (\d+)-(\d+)", head)
-    return (int(found[1]), int(found[2])) if found else None

@@ -41,6 +41,7 @@ __all__ = [
     "pointed_line",
     "pointed_region",
     "read_since_run",
+    "step_range",
     "writer_messages",
 ]
 
@@ -131,6 +132,14 @@ def writer_messages(
     return [SystemMessage(system), HumanMessage(prompt)]
 
 
+def step_range(step: Step, verb: str, path: str) -> tuple[int, int] | None:
+    """The lines of ``path`` that a step's ``verb`` (``view``, ``edit``) covered, when it
+    covered a range (``view a.py 3-9``)."""
+    head = str(step.get("action", "")).split("\n", 1)[0]
+    found = re.fullmatch(rf"{verb} {re.escape(path)} (\d+)-(\d+)", head)
+    return (int(found[1]), int(found[2])) if found else None
+
+
 def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str) -> tuple[int, int]:
     """The lines an edit of ``path`` is most likely about: the range last viewed, else the
     lines the last search, traceback or task names in it, else the function or class of it
@@ -139,9 +148,8 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
     if len(text) <= MAX_FILE_CHARS:
         return 1, total
     for step in reversed(trajectory):
-        action = str(step.get("action", ""))
-        if action.startswith(f"view {path} ") and (m := re.search(r"(\d+)-(\d+)$", action)):
-            return int(m[1]), int(m[2])
+        if viewed := step_range(step, "view", path):
+            return viewed
         seen = str(step.get("observation", ""))
         if path in seen and (lines := lines_of(path, seen)):
             return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
