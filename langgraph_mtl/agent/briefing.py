@@ -18,6 +18,7 @@ from langgraph_mtl.agent.workspace import (
     definitions,
     is_own,
     is_test_file,
+    leads,
     numbered,
     outline,
     own_files,
@@ -85,7 +86,7 @@ def _named(task: str, root: Path, skip: Collection[str]) -> list[tuple[str, Defi
     named first; none when the task points at project lines or names too many."""
     if pointed_files(task, root):
         return []
-    names = {n for n in _NAME.findall(task) if not n.startswith(("test", "_"))}
+    names = {n for n in _NAME.findall(task) if leads(n)}
     found: list[tuple[int, str, Definition, str]] = []
     for path in [p for p in own_files(root) if p.suffix == ".py"][:MAX_SCANNED]:
         name = str(path.relative_to(root))

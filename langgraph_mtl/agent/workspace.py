@@ -24,6 +24,7 @@ __all__ = [
     "is_own",
     "is_test_file",
     "last_named_definition",
+    "leads",
     "missing",
     "nearest",
     "numbered",
@@ -216,6 +217,12 @@ def definitions(body: Sequence[ast.stmt], depth: int) -> Iterator[tuple[Definiti
                 yield from definitions(node.body, depth + 1)
 
 
+def leads(name: str) -> bool:
+    """Whether a function or class name an output shows may lead to the code to change: four
+    characters or more, neither a test's nor a private one."""
+    return len(name) >= 4 and not name.startswith(("test", "_"))
+
+
 def last_named_definition(text: str, said: str) -> int | None:
     """The first line of the function or class of ``text`` (Python source) whose name ``said``
     shows last, tests and private names aside; None when it shows none or ``text`` is not
@@ -226,7 +233,7 @@ def last_named_definition(text: str, said: str) -> int | None:
         return None
     last: tuple[int, int] | None = None  # (where said shows the name, the definition's line)
     for node, _depth in definitions(tree.body, 0):
-        if len(node.name) < 4 or node.name.startswith(("test", "_")):
+        if not leads(node.name):
             continue
         shown = [m.start() for m in re.finditer(rf"\b{re.escape(node.name)}\b", said)]
         first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
