@@ -17,11 +17,12 @@ TaskLists = dict[str, dict[str, list[str]]]  # domain -> split -> task ids in or
 
 
 class PinnedDomain(Domain):
-    """``inner`` whose ``tasks(split, limit)`` starts with the recorded ids of that split."""
+    """``inner`` whose ``tasks(split, limit)`` starts with the recorded ids of that split; its
+    name, kind (the agent's limits follow it) and data are the inner domain's."""
 
     def __init__(self, inner: Domain, lists: dict[str, list[str]]) -> None:
         self.inner = inner
-        self.name = inner.name
+        self.name, self.kind, self.data = inner.name, inner.kind, inner.data
         self.lists = lists
 
     def _candidates(self) -> list[Task]:

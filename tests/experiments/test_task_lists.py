@@ -1,9 +1,16 @@
-"""A run's tasks are recorded once and taken from the record on every later invocation."""
+"""A run's tasks are recorded once and taken from the record on every later invocation; the
+recorded domain is still the domain it wraps (its kind sets the agent's steps)."""
 
 from __future__ import annotations
 
+from itertools import count
+
 import pytest
+from big_repo import json_action
 from helpers import TinyDomain
+from langgraph_mtl_experiments import CONDITIONS, ResultStore
+from langgraph_mtl_experiments.attempts import AgentSettings
+from langgraph_mtl_experiments.runner import run_condition
 from langgraph_mtl_experiments.task_lists import (
     PinnedDomain,
     read_task_lists,
@@ -91,3 +98,26 @@ def test_task_lists_round_trip_and_a_bad_file_is_named(tmp_path):
     path.mkdir()
     with pytest.raises(ValueError, match="cannot be read"):
         read_task_lists(path)
+
+
+class Repository(TinyDomain):
+    kind = "repository"
+    data = ("pinned-wheel",)  # type: ignore[assignment]
+
+
+def test_a_pinned_domain_keeps_its_kind_and_data():
+    pinned = PinnedDomain(Repository("alpha"), {})
+    assert (pinned.kind, pinned.data) == ("repository", ("pinned-wheel",))
+
+
+def test_a_run_of_pinned_repository_tasks_takes_the_repository_steps(pool, scripted, tmp_path):
+    n = count()  # a model that never submits, never repeats itself
+    model = scripted("plan", default=lambda _: json_action("run", command=f"echo {next(n)}"))
+    store = ResultStore(tmp_path / "results.jsonl")
+    domain = PinnedDomain(Repository("alpha"), {})  # as the command line runs every domain
+    agent = AgentSettings(steps=2, repository_steps=5)
+    run_condition(
+        CONDITIONS["zero-shot"], [domain], model=model, pool=pool, store=store, attempts=1,
+        split="eval", limit=1, agent=agent,
+    )  # fmt: skip
+    assert [row["steps"] for row in store.rows()] == [5]
