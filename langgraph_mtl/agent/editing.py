@@ -32,6 +32,11 @@ UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."
 )
+DROPPED = (
+    "[{refused}] this change of {path} drops {names}, which the file defines now, so nothing "
+    "was {done} (the code above and below uses those names). Give the lines again with each "
+    "definition in them, changing only what must change."
+)
 PLACEHOLDER = (
     "[{refused}] the new lines of {path} hold `{line}` where code was, which would delete "
     "that code; nothing was {done}. Give the code itself, every line of it."
@@ -158,7 +163,8 @@ def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str])
 
 def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | None:
     """Why a change of ``path`` from ``before`` to ``after`` is not written: a placeholder
-    where code was, or a Python file that compiled no longer compiling; None when it may be."""
+    where code was, an edit losing a top-level definition, or a Python file that compiled no
+    longer compiling; None when it may be."""
     said = {
         "refused": "edit refused" if edit else "refused",
         "path": path,
@@ -166,6 +172,8 @@ def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | 
     }
     if not path.endswith(_PROSE) and (line := placeholder_line(before, after)):
         return PLACEHOLDER.format(line=line, **said)
+    if edit and (dropped := dropped_definitions(before, after)):  # writes say so themselves
+        return DROPPED.format(names=", ".join(dropped), **said)
     if why := uncompilable_after(path, before, after):
         return UNCOMPILABLE.format(why=why, **said)
     return None

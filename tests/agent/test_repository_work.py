@@ -586,3 +586,17 @@ def test_a_request_longer_than_the_models_context_is_asked_again_with_less_histo
     other = scripted("plan", default=_refused(kind, "unknown model"))
     with pytest.raises(kind):  # any other refusal is the caller's to see
         coding_agent(pool, other).invoke({"task": UNPOINTED}, context=agent_context(repo))
+
+
+def test_an_edit_that_drops_a_top_level_definition_is_refused_and_changes_nothing(repo):
+    before = (repo / "big.py").read_text()
+    # lines 3-5 hold `def helper_0(x):` and its body; the new lines keep only the body
+    said = replace_lines(repo, "big.py", 3, 5, "    return x + 100\n\n")
+    assert said.startswith("[edit refused] this change of big.py drops helper_0"), said
+    block = Replacement("def helper_1(x):\n    return x + 1\n", "    return x + 1\n")
+    said = apply_replacements(repo, "big.py", [block])
+    assert said.startswith("[edit refused] this change of big.py drops helper_1"), said
+    assert (repo / "big.py").read_text() == before
+    # the same lines with the definition kept are written
+    kept = replace_lines(repo, "big.py", 3, 5, "def helper_0(x):\n    return x + 100\n\n")
+    assert kept.startswith("[edited big.py"), kept
