@@ -321,8 +321,10 @@ def _after_unchanged(
     """Where the next edit of ``path`` is asked, with the note saying so, after its last one
     gave its lines back unchanged (at temperature 0 the same lines asked again come back the
     same): the line the output points at alone, then the lines leading to it; with no line
-    pointed at and no range named, the lines after those asked. None: as it would be."""
+    pointed at and no range named, the lines after those asked. A range named that is the
+    one just asked counts as none. None: as it would be."""
     asked = step_range(trajectory[-1], "edit", path) if trajectory else None
+    region = None if region == asked else region
     if line and (not region or region[0] <= line <= region[1]):
         if asked != (line, line):
             return ONE_LINE.format(path=path, line=line), (line, line)

@@ -278,3 +278,21 @@ def test_after_the_pointed_line_alone_came_back_unchanged_the_lines_leading_to_i
     assert f"new content of lines {BUG_LINE - 6}-{BUG_LINE} of" in asked[2]
     assert "the lines leading to it" in out["trajectory"][2]["observation"]
     assert out["verified"] is True, out["trajectory"]
+
+
+def test_a_range_named_again_after_its_lines_came_back_unchanged_is_not_asked_again(
+    pool, scripted, repo
+):
+    lines = (repo / "big.py").read_text().splitlines()
+    same = json_action("edit", path="big.py", start=201, end=240, thought="fix the bug")
+    model = scripted(
+        "1. fix big.py",
+        same,
+        "```python\n" + "\n".join(lines[200:240]) + "\n```",  # as they are
+        same,  # the same range again
+        "```python\n" + "\n".join(lines[240:280]) + "\n```",
+        default=json_action("submit"),
+    )
+    coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
+    assert "new content of lines 201-240 of `big.py`" in str(model.calls[2][-1].content)
+    assert "new content of lines 241-280 of `big.py`" in str(model.calls[4][-1].content)
