@@ -31,6 +31,7 @@ from langgraph_mtl.agent import (
     create_coding_agent,
 )
 from langgraph_mtl.agent.actions import AgentAction
+from langgraph_mtl.agent.dropping import dropped_definitions
 from langgraph_mtl.agent.editing import (
     Replacement,
     apply_replacements,
@@ -231,6 +232,12 @@ def test_writing_what_a_file_already_holds_says_nothing_changed(repo):
             "Box, load",
         ),
         ("lib.rs", "pub fn add(a: i32) -> i32 { a }\n", "fn add2() {}\n", "add"),
+        (  # a module's constant left out: every module importing it breaks
+            "utils.py",
+            'no_default = "__no__default__"\nLIMIT: int = 3\n\n\ndef f():\n    return False\n',
+            "def f():\n    if LIMIT == 3:\n        return None\n",
+            "no_default, LIMIT",
+        ),
     ],
 )
 def test_a_rewrite_that_drops_a_definition_is_refused_and_writes_nothing(
@@ -243,6 +250,13 @@ def test_a_rewrite_that_drops_a_definition_is_refused_and_writes_nothing(
     # keeping every name, with helpers added or bodies changed, is written
     kept = before.replace("return False", "return True") + "\n" + after
     assert write_file(repo, path, kept).startswith(f"[wrote {path}")
+
+
+def test_only_names_a_module_defines_count_as_dropped_not_comparisons_or_updates():
+    old = "x = 1\ny: int\nx == 2\nx += 3\nif __name__ == '__main__':\n    z = 4\nVAR=5\n"
+    # ``y: int`` assigns nothing, ``z`` is not top level, a comparison and an update define nothing
+    assert dropped_definitions(old, "") == ["x", "VAR"]
+    assert dropped_definitions(old, "x = 2\nVAR=6\n") == []
 
 
 def test_edits_say_when_their_search_text_is_missing_or_not_unique_and_change_nothing(repo):
