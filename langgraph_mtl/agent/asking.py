@@ -70,6 +70,11 @@ LINES_ABOVE = (
 )
 LEAD_LINES = 6  # lines above a pointed line asked with it once it came back unchanged alone
 MAX_ASKED_LINES = 120  # lines of a line edit: about what one reply can give back
+MIN_ASKED_LINES = 10
+SHORTER = (
+    "NOTE: the last reply for {path} was cut off at the length limit, so fewer lines, "
+    "{start}-{end}, were asked for"
+)
 FEWER_LINES = (
     "NOTE: that range is too long to give back in one reply, so lines {start}-{end} of {path} "
     "were asked for"
@@ -282,7 +287,8 @@ def _line_region(
     its own range, unless it was guessed (not read since the last command) away from the line
     the newest output points at; without one, the lines around that line; after an edit of
     the file that gave its lines back unchanged, other lines (:func:`_after_unchanged`);
-    after one that would not have compiled, the whole statement the range cuts into."""
+    after replies cut off at the length limit, half as many lines for each; after one that
+    would not have compiled, the whole statement the range cuts into."""
     path = action.path
     region = (action.start, action.end) if action.start else None
     line = pointed_line(path, text, trajectory, task, newest_only=True)
@@ -303,12 +309,35 @@ def _line_region(
             first = max(line - 20, region[0])
         region = (first, first + MAX_ASKED_LINES - 1)
         action = _noted(action, FEWER_LINES.format(path=path, start=region[0], end=region[1]))
+    if cuts := _cut_off_in_a_row(path, trajectory):  # at temperature 0 the same ask is cut again
+        keep = max((region[1] - region[0] + 1) >> cuts, MIN_ASKED_LINES)
+        first, pointed = region[0], pointed_line(path, text, trajectory, task)
+        if pointed and region[0] <= pointed <= region[1]:  # it stays in, near the top
+            first = max(min(pointed - keep // 4, region[1] - keep + 1), region[0])
+        if keep < region[1] - region[0] + 1:
+            region = (first, first + keep - 1)
+            said = SHORTER.format(path=path, start=region[0], end=region[1])
+            action = _noted(action, said)
     if path.endswith(".py") and "would not compile" in failed:
         whole = enclosing_statement(text, *region)
         if whole and whole != region:  # lines that did not fit with the ones around them
             said = WHOLE_STATEMENT.format(path=path, start=whole[0], end=whole[1])
             action, region = _noted(action, said), whole
     return action, region
+
+
+def _cut_off_in_a_row(path: str, trajectory: Sequence[Step]) -> int:
+    """How many of the newest steps in a row were replies for ``path`` cut off at the length
+    limit."""
+    said = CUT_OFF.format(path=path)
+    return next(
+        (
+            n
+            for n, step in enumerate(reversed(trajectory))
+            if said not in str(step.get("observation", ""))
+        ),
+        len(trajectory),
+    )
 
 
 def _after_unchanged(

@@ -17,6 +17,7 @@ from big_repo import (
     coding_agent,
     json_action,
 )
+from langchain_core.messages import AIMessage
 
 
 def test_a_line_edit_without_a_range_covers_the_few_lines_the_output_points_at(
@@ -296,3 +297,30 @@ def test_a_range_named_again_after_its_lines_came_back_unchanged_is_not_asked_ag
     coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     assert "new content of lines 201-240 of `big.py`" in str(model.calls[2][-1].content)
     assert "new content of lines 241-280 of `big.py`" in str(model.calls[4][-1].content)
+
+
+def test_after_a_reply_cut_off_at_the_length_limit_fewer_lines_are_asked(pool, scripted, repo):
+    lines = (repo / "big.py").read_text().splitlines()
+    fixed = "\n".join(lines[BUG_LINE - 6 : BUG_LINE + 14]).replace("x < hi", "x > hi")
+    edit = json_action("edit", path="big.py", start=BUG_LINE - 40, end=BUG_LINE + 39)
+    cut = AIMessage(
+        "```python\ndef clamp(x, lo, hi):\n", response_metadata={"finish_reason": "length"}
+    )
+    model = scripted(
+        "1. fix big.py",
+        edit,
+        cut,
+        edit,  # the same 80 lines named again, at temperature 0 cut off again
+        cut,
+        edit,
+        f"```python\n{fixed}\n```",
+        default=json_action("submit"),
+    )
+    out = coding_agent(pool, model).invoke({"task": TASK}, context=agent_context(repo))
+    asked = [str(model.calls[n][-1].content) for n in (2, 4, 6)]
+    assert f"new content of lines {BUG_LINE - 40}-{BUG_LINE + 39} of" in asked[0]
+    # halved each time, the line the traceback points at kept in, near the top
+    assert f"new content of lines {BUG_LINE - 10}-{BUG_LINE + 29} of" in asked[1]
+    assert f"new content of lines {BUG_LINE - 5}-{BUG_LINE + 14} of" in asked[2]
+    assert "was cut off at the length limit, so fewer lines" in out["trajectory"][2]["observation"]
+    assert out["verified"] is True, out["trajectory"]
