@@ -226,20 +226,29 @@ def leads(name: str) -> bool:
 def last_named_definition(text: str, said: str) -> int | None:
     """The first line of the function or class of ``text`` (Python source) whose name ``said``
     shows last, tests and private names aside; None when it shows none or ``text`` is not
-    Python."""
+    Python. A name shown as code (called, an attribute, quoted, a traceback's ``in name``)
+    outranks one only written as a word (pytest's ``Use -v to get more diff``)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    last: tuple[int, int] | None = None  # (where said shows the name, the definition's line)
+    found: dict[bool, tuple[int, int]] = {}  # as code or not: (where shown last, its line)
     for node, _depth in definitions(tree.body, 0):
         if not leads(node.name):
             continue
-        shown = [m.start() for m in re.finditer(rf"\b{re.escape(node.name)}\b", said)]
         first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-        if shown and (last is None or shown[-1] > last[0]):
-            last = (shown[-1], first)
-    return last[1] if last else None
+        for as_code, pattern in ((True, _as_code(node.name)), (False, rf"\b{node.name}\b")):
+            shown = [m.start() for m in re.finditer(pattern, said, re.MULTILINE)]
+            if shown and shown[-1] > found.get(as_code, (-1, 0))[0]:
+                found[as_code] = (shown[-1], first)
+    best = found.get(True) or found.get(False)
+    return best[1] if best else None
+
+
+def _as_code(name: str) -> str:
+    """A pattern of ``name`` shown as code: called, an attribute, quoted or backticked, or
+    the function a traceback's line is in."""
+    return rf"(?<![\w.]){name}\s*\(|\.{name}\b|['`\"]{name}['`\"]|\bin {name}$"
 
 
 def imported_files(workspace: str | Path, path: str, limit: int = 3) -> list[str]:

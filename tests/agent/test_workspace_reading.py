@@ -28,6 +28,20 @@ def test_the_definition_named_last_is_found_from_its_first_decorator():
     assert last_named_definition(MODULE, "parse_body is fine but parse_header is not") == 3
 
 
+def test_a_name_shown_as_code_outranks_the_same_word_written_in_prose():
+    module = "def iterate(f, x):\n    return x\n\n\ndef diff(*seqs):\n    return seqs\n"
+    pytest_said = (
+        ">       assert list(islice(iterate(inc, 0), 0, 5)) == [0, 1, 2, 3, 4]\n"
+        "E       assert [] == [0, 1, 2, 3, 4]\n"
+        "E         Use -v to get more diff\n"
+    )
+    assert last_named_definition(module, pytest_said) == 1
+    for code in ("x = iterate (f, 1)", "toolz.iterate", "`iterate` is wrong", "line 3, in iterate"):
+        assert last_named_definition(module, f"{code}\nthen see the diff") == 1, code
+    # words alone still lead, the last one shown
+    assert last_named_definition(module, "iterate or diff") == 5
+
+
 def test_private_names_partial_words_and_other_languages_name_nothing():
     assert last_named_definition(MODULE, "_hidden(raw) failed") is None
     assert last_named_definition(MODULE, "reparse_headers failed") is None
