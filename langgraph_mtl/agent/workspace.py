@@ -223,26 +223,27 @@ def leads(name: str) -> bool:
     return len(name) >= 4 and not name.startswith(("test", "_"))
 
 
-def last_named_definition(text: str, said: str) -> int | None:
-    """The first line of the function or class of ``text`` (Python source) whose name ``said``
-    shows last, tests and private names aside; None when it shows none or ``text`` is not
-    Python. A name shown as code (called, an attribute, quoted, a traceback's ``in name``)
+def last_named_definition(text: str, said: str) -> tuple[int, int] | None:
+    """The lines (decorators included) of the function or class of ``text`` (Python source)
+    whose name ``said`` shows last, tests and private names aside; None when it shows none or
+    ``text`` is not Python. A name shown as code (called, an attribute, quoted, a traceback's ``in name``)
     outranks one only written as a word (pytest's ``Use -v to get more diff``)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    found: dict[bool, tuple[int, int]] = {}  # as code or not: (where shown last, its line)
+    found: dict[bool, tuple[int, int, int]] = {}  # as code or not: (where shown, lines)
     for node, _depth in definitions(tree.body, 0):
         if not leads(node.name):
             continue
         first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        last = node.end_lineno or node.lineno
         for as_code, pattern in ((True, _as_code(node.name)), (False, rf"\b{node.name}\b")):
             shown = [m.start() for m in re.finditer(pattern, said, re.MULTILINE)]
-            if shown and shown[-1] > found.get(as_code, (-1, 0))[0]:
-                found[as_code] = (shown[-1], first)
+            if shown and shown[-1] > found.get(as_code, (-1, 0, 0))[0]:
+                found[as_code] = (shown[-1], first, last)
     best = found.get(True) or found.get(False)
-    return best[1] if best else None
+    return (best[1], best[2]) if best else None
 
 
 def _as_code(name: str) -> str:

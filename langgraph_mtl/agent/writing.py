@@ -143,7 +143,8 @@ def step_range(step: Step, verb: str, path: str) -> tuple[int, int] | None:
 def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str) -> tuple[int, int]:
     """The lines an edit of ``path`` is most likely about: the range last viewed, else the
     lines the last search, traceback or task names in it, else the function or class of it
-    that the newest output (or the task) names, else the start of the file."""
+    that the newest output (or the task) names (its first 80 lines), else the start of the
+    file."""
     total = max(len(text.splitlines()), 1)
     if len(text) <= MAX_FILE_CHARS:
         return 1, total
@@ -156,8 +157,8 @@ def editable_region(path: str, text: str, trajectory: Sequence[Step], task: str)
     if lines := lines_of(path, task):
         return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
     for said in (last_output(trajectory), task):  # no line named: the function it names
-        if path.endswith(".py") and (first := last_named_definition(text, said)):
-            return first, min(first + REGION_LINES * 2 - 1, total)
+        if path.endswith(".py") and (named := last_named_definition(text, said)):
+            return named[0], min(named[1], named[0] + REGION_LINES * 2 - 1)
     return 1, min(REGION_LINES * 2, total)
 
 

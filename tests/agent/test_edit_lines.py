@@ -220,12 +220,12 @@ def test_after_lines_given_back_unchanged_the_pointed_line_alone_is_asked_for(po
     assert out["verified"] is True, out["trajectory"]
 
 
-def test_an_edit_of_a_long_file_no_output_points_into_starts_at_the_function_the_task_names(
+def test_an_edit_of_a_long_file_no_output_points_into_covers_the_function_the_task_names(
     pool, scripted, repo
 ):
     lines = (repo / "big.py").read_text().splitlines()
     first = BUG_LINE - 1  # `def clamp`: the task names clamp, no output names a line
-    asked_lines = lines[first - 1 : first + 79]
+    asked_lines = lines[first - 1 : first + 3]  # its four lines, not the helpers after it
     fixed = "\n".join(asked_lines).replace("x < hi", "x > hi")
     model = scripted(
         "1. fix clamp",
@@ -235,7 +235,7 @@ def test_an_edit_of_a_long_file_no_output_points_into_starts_at_the_function_the
     )
     out = coding_agent(pool, model).invoke({"task": UNPOINTED}, context=agent_context(repo))
     asked = str(model.calls[2][-1].content)
-    assert f"new content of lines {first}-{first + 79} of `big.py`" in asked
+    assert f"new content of lines {first}-{first + 3} of `big.py`" in asked
     assert out["verified"] is True, out["trajectory"]
 
 

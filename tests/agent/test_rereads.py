@@ -173,8 +173,8 @@ def test_a_read_repeated_after_a_change_stays_a_read():
 
 def test_reading_a_test_again_becomes_an_edit_of_the_function_the_task_names(pool, scripted, repo):
     lines = (repo / "big.py").read_text().splitlines()
-    first = BUG_LINE - 1  # `def clamp`
-    fixed = "\n".join(lines[first - 1 : first + 79]).replace("x < hi", "x > hi")
+    first = BUG_LINE - 1  # `def clamp`, four lines
+    fixed = "\n".join(lines[first - 1 : first + 3]).replace("x < hi", "x > hi")
     test = {"path": "test_big.py", "start": 1, "end": 3}
     model = scripted(
         "plan",
@@ -185,5 +185,5 @@ def test_reading_a_test_again_becomes_an_edit_of_the_function_the_task_names(poo
     )
     out = coding_agent(pool, model).invoke({"task": UNPOINTED}, context=agent_context(repo))
     second = out["trajectory"][1]
-    assert second["action"].startswith(f"edit big.py {first}-{first + 79}"), second
+    assert second["action"].startswith(f"edit big.py {first}-{first + 3}\n"), second
     assert out["verified"] is True, out["trajectory"]

@@ -24,8 +24,8 @@ MODULE = (
 
 def test_the_definition_named_last_is_found_from_its_first_decorator():
     said = "parse_header returned the wrong parts; then parse_body raised"
-    assert last_named_definition(MODULE, said) == 6
-    assert last_named_definition(MODULE, "parse_body is fine but parse_header is not") == 3
+    assert last_named_definition(MODULE, said) == (6, 8)
+    assert last_named_definition(MODULE, "parse_body is fine but parse_header is not") == (3, 4)
 
 
 def test_a_name_shown_as_code_outranks_the_same_word_written_in_prose():
@@ -35,11 +35,11 @@ def test_a_name_shown_as_code_outranks_the_same_word_written_in_prose():
         "E       assert [] == [0, 1, 2, 3, 4]\n"
         "E         Use -v to get more diff\n"
     )
-    assert last_named_definition(module, pytest_said) == 1
+    assert last_named_definition(module, pytest_said) == (1, 2)
     for code in ("x = iterate (f, 1)", "toolz.iterate", "`iterate` is wrong", "line 3, in iterate"):
-        assert last_named_definition(module, f"{code}\nthen see the diff") == 1, code
+        assert last_named_definition(module, f"{code}\nthen see the diff") == (1, 2), code
     # words alone still lead, the last one shown
-    assert last_named_definition(module, "iterate or diff") == 5
+    assert last_named_definition(module, "iterate or diff") == (5, 6)
 
 
 def test_private_names_partial_words_and_other_languages_name_nothing():
