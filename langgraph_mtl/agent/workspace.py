@@ -226,8 +226,8 @@ def leads(name: str) -> bool:
 def last_named_definition(text: str, said: str) -> tuple[int, int] | None:
     """The lines (decorators included) of the function or class of ``text`` (Python source)
     whose name ``said`` shows last, tests and private names aside; None when it shows none or
-    ``text`` is not Python. A name shown as code (called, an attribute, quoted, a traceback's ``in name``)
-    outranks one only written as a word (pytest's ``Use -v to get more diff``)."""
+    ``text`` is not Python. A name shown as code (called, an attribute, quoted, a traceback's
+    ``in name``) outranks one only written as a word (pytest's ``Use -v to get more diff``)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
