@@ -72,16 +72,21 @@ def run_scaffold_tax(
     for domain in domains:
         tasks = domain.tasks("eval", limit=limit)
         for approach in APPROACHES:
-            label, passed = f"{approach} / {domain.name}", 0
-            for index, task in enumerate(tasks, start=1):
-                key = store.key(approach, domain.name, task.task_id, 0)
-                row = done.get(key) or _run(approach, model, graph, domain, task, agent)
-                if key not in done:
+            label = f"{approach} / {domain.name}"
+            keys = [store.key(approach, domain.name, task.task_id, 0) for task in tasks]
+            stored = [done[key] for key in keys if key in done]
+            passed, count = sum(bool(row["passed"]) for row in stored), len(stored)
+            if progress:  # what was stored before, once: no run's pace
+                progress(label, count, len(tasks), passed / max(count, 1))
+            for key, task in zip(keys, tasks, strict=True):
+                row = done.get(key)
+                if row is None:
+                    row = _run(approach, model, graph, domain, task, agent)
                     store.add(row)
+                    passed, count = passed + bool(row["passed"]), count + 1
+                    if progress:
+                        progress(label, count, len(tasks), passed / count)
                 rows.append(row)
-                passed += bool(row["passed"])
-                if progress:
-                    progress(label, index, len(tasks), passed / index)
     return rows
 
 

@@ -65,3 +65,25 @@ def test_both_approaches_on_the_same_tasks_then_resume(tmp_path):
     assert len(model.calls) == calls  # everything was stored: nothing runs again
     assert len(again) == 6
     assert len(store.path.read_text().splitlines()) == 6
+
+
+def test_progress_reports_stored_rows_once_then_each_new_run(tmp_path):
+    model = ScriptedChatModel(default=_reply)
+    store = ResultStore(tmp_path / "scaffold.jsonl")
+    domain = KeyedTinyDomain("alpha")
+    run_scaffold_tax(model, [domain], store=store, limit=2, step_limit=4)
+    reports: list[tuple[str, int, int]] = []
+    run_scaffold_tax(
+        model,
+        [domain],
+        store=store,
+        limit=3,  # one task more: each approach has 2 stored, 1 to run
+        step_limit=4,
+        progress=lambda label, done, total, rate: reports.append((label, done, total)),
+    )
+    assert reports == [
+        ("single-reply / alpha", 2, 3),  # the stored rows, in one report
+        ("single-reply / alpha", 3, 3),
+        ("agent / alpha", 2, 3),
+        ("agent / alpha", 3, 3),
+    ]
