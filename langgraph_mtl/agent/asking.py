@@ -309,21 +309,31 @@ def _line_region(
             first = max(line - 20, region[0])
         region = (first, first + MAX_ASKED_LINES - 1)
         action = _noted(action, FEWER_LINES.format(path=path, start=region[0], end=region[1]))
-    if cuts := _cut_off_in_a_row(path, trajectory):  # at temperature 0 the same ask is cut again
-        keep = max((region[1] - region[0] + 1) >> cuts, MIN_ASKED_LINES)
-        first, pointed = region[0], pointed_line(path, text, trajectory, task)
-        if pointed and region[0] <= pointed <= region[1]:  # it stays in, near the top
-            first = max(min(pointed - keep // 4, region[1] - keep + 1), region[0])
-        if keep < region[1] - region[0] + 1:
-            region = (first, first + keep - 1)
-            said = SHORTER.format(path=path, start=region[0], end=region[1])
-            action = _noted(action, said)
+    if shorter := _after_cut_off(path, text, trajectory, task, region):
+        action, region = _noted(action, shorter[0]), shorter[1]
     if path.endswith(".py") and "would not compile" in failed:
         whole = enclosing_statement(text, *region)
         if whole and whole != region:  # lines that did not fit with the ones around them
             said = WHOLE_STATEMENT.format(path=path, start=whole[0], end=whole[1])
             action, region = _noted(action, said), whole
     return action, region
+
+
+def _after_cut_off(
+    path: str, text: str, trajectory: Sequence[Step], task: str, region: tuple[int, int]
+) -> tuple[str, tuple[int, int]] | None:
+    """Fewer lines of ``region``, with the note saying so, after replies for ``path`` were cut
+    off at the length limit (at temperature 0 the same ask is cut again): half as many for
+    each such reply in a row, the line the output points at kept in, near the top. None: as
+    it would be."""
+    cuts = _cut_off_in_a_row(path, trajectory)
+    keep = max((region[1] - region[0] + 1) >> cuts, MIN_ASKED_LINES)
+    if not cuts or keep >= region[1] - region[0] + 1:
+        return None
+    first, pointed = region[0], pointed_line(path, text, trajectory, task)
+    if pointed and region[0] <= pointed <= region[1]:
+        first = max(min(pointed - keep // 4, region[1] - keep + 1), region[0])
+    return SHORTER.format(path=path, start=first, end=first + keep - 1), (first, first + keep - 1)
 
 
 def _cut_off_in_a_row(path: str, trajectory: Sequence[Step]) -> int:
