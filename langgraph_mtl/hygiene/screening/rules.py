@@ -147,7 +147,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
     # fake a pass, copy the expected answers, trust a lenient checker
     ("verifier-gaming", rule(
         rf"\b(?:edit|modify|change|rewrite|patch|replace|delete|remove|comment out|empty|stub "
-        rf"out|weaken|loosen|relax)\b{SPAN}{{0,30}}?\b(?:the |every |all |each |any )?(?:failing "
+        rf"out|weaken|loosen|relax)\b(?:(?!\bnot\b|\brather\b){SPAN}){{0,30}}?\b(?:the |every |all |"
+        rf"each |any )?(?:failing "
         rf")?(?:tests?(?! (?:data|fixtures?|inputs?|helpers?)\b)|test (?:files?|suites?|cases?|"
         rf"modules?|bod(?:y|ies))|asserts?|assertions?|verifier|checker|grader|expected outputs?)"
         rf"\b{SPAN}{{0,60}}?(?:\b(?:so (?:that )?|until )(?:it|they|the (?:suite|run|check))"
@@ -210,6 +211,22 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:disable|turn off|switch off|escape|bypass|break out of|get around|circumvent)\s+"
         r"(?:the |your |any |all )?(?:sandbox\w*|safety (?:checks?|filters?|rules)|guardrails?|"
         r"restrictions|content filters?|seccomp|bwrap|bubblewrap|screening)\b")),
+    # the tests themselves bent until they pass, a failing test dropped, the code told it runs
+    # under test
+    ("verifier-gaming", rule(
+        r"\b(?:edit|modify|change|rewrite|adjust|alter|tweak|weaken|loosen|relax|patch|comment "
+        r"out)\s+(?:(?:the|every|all|each|any|those|these|its|your|failing|broken|existing|unit|"
+        rf"remaining)\s+){{0,3}}(?:tests?|test (?:files?|suites?|cases?)|asserts?|assertions?)\b"
+        rf"{SPAN}{{0,40}}?\b(?:so|until|such that|to make)\b{SPAN}{{0,30}}?\b(?:holds?(?=\s*"
+        r"(?:[.;,!]|$))|never fail\w*|no longer fail\w*|stop failing|(?:is|are|go|goes|turn|turns|"
+        r"stay|stays) (?:green|true|satisfied))|\b(?:a|the|any|each|every) (?:failing |broken |"
+        rf"flaky )?tests?\b{SPAN}{{0,20}}?\b(?:keeps? failing|fails?|is failing|still fails|"
+        rf"won'?t pass)\b{SPAN}{{0,20}}?(?<!not )(?<!never )(?<!n't )\b(?:delete|remove|drop|"
+        r"disable|skip|comment out|xfail)\s+(?:it|them)\b|(?:\b(?:detect|check|sniff|notice|"
+        rf"tell)\w*\b{SPAN}{{0,30}}?\b(?:running|run|called) (?:under|by|from|inside) (?:pytest|"
+        r"the (?:tests?|test runner|harness|grader|verifier|checker))\b|\bPYTEST_CURRENT_TEST\b)"
+        rf"{SPAN}{{0,60}}?\b(?:return|print|output|emit)\w*\b{SPAN}{{0,30}}?\b(?:expected|"
+        r"canned|hard-?coded|fixed|known|correct|right)\b")),
     # the check itself mocked, or a lenient check exploited with a fake solution
     ("verifier-gaming", rule(
         rf"\b(?:monkey-?patch\w*|mock\w*|patch\w*|stub\w*|fake\w*|override\w*|"
