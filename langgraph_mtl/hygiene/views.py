@@ -1,8 +1,8 @@
 """Decoded views of a text: what an instruction hidden by an encoding reads as.
 
 Each view exists only when the text shows a sign of its encoding (percent escapes, HTML
-entities, a base64 run, a mention of rot13, words stacked one per line), so ordinary text
-costs one cheap search per encoding.
+entities, a base64 or hex run, a mention of rot13, words stacked one per line, common words
+spelt backwards), so ordinary text costs one cheap search per encoding.
 """
 
 from __future__ import annotations
@@ -20,6 +20,13 @@ _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _ENTITY = re.compile(r"&(?:#[0-9]{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,10});")
 _ROT13 = re.compile(r"(?i)\brot-?13\b|\bcaesar\b")
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_HEX = re.compile(
+    r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])|(?:\\x[0-9A-Fa-f]{2}){8,}"
+)
+# English written backwards: "eht", "dna", "erongi", "snoitcurtsni" ...
+_BACKWARDS = re.compile(
+    r"(?i)\b(?:eht|dna|ruoy|erongi|dragersid|tegrof|snoitcurtsni|tpmorp|metsys|suoiverp)\b"
+)
 # three or more lines in a row of at most two words each: a sentence written downwards
 _STACKED = re.compile(r"(?m)(?:^[ \t]*\S+(?:[ \t]+\S+)?[ \t]*\n){2,}[ \t]*\S+(?:[ \t]+\S+)?[ \t]*$")
 _MAX_PIECES = 20
@@ -51,6 +58,17 @@ def _base64_pieces(text: str) -> list[str]:
     return pieces
 
 
+def _hex_pieces(text: str) -> list[str]:
+    pieces = []
+    for match in _HEX.finditer(text):
+        decoded = _printable(bytes.fromhex(match.group(0).replace("\\x", "")))
+        if decoded is not None:
+            pieces.append(decoded)
+        if len(pieces) >= _MAX_PIECES:
+            break
+    return pieces
+
+
 def decoded_views(text: str) -> list[str]:
     """The text as each encoding it shows signs of would decode it (possibly none)."""
     views = []
@@ -63,6 +81,11 @@ def decoded_views(text: str) -> list[str]:
     pieces = _base64_pieces(text)
     if pieces:
         views.append("\n".join(pieces))
+    pieces = _hex_pieces(text)
+    if pieces:
+        views.append("\n".join(pieces))
+    if _BACKWARDS.search(text):
+        views.append(text[::-1])
     stacked = [m.group(0) for m in _STACKED.finditer(text)]
     if stacked:
         views.append("\n".join(" ".join(block.split()) for block in stacked))
