@@ -124,10 +124,15 @@ def schema_for(memory_type: MemoryType | str) -> type[BaseModel]:
     return _SCHEMAS[MemoryType(memory_type)]
 
 
+def utf8_safe(text: str) -> str:
+    """``text`` with what UTF-8 cannot hold (a lone surrogate from undecodable bytes) as ``?``."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def memory_id(memory_type: MemoryType | str, domain: str, task_id: str, run_digest: str) -> str:
     """A stable id from a memory's provenance, so a retried write upserts instead of duplicating."""
     name = f"{MemoryType(memory_type).value}|{domain}|{task_id}|{run_digest}"
-    return str(uuid.uuid5(_ID_NAMESPACE, name))
+    return str(uuid.uuid5(_ID_NAMESPACE, utf8_safe(name)))
 
 
 _DOMAIN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -230,6 +235,12 @@ class MemoryRecord(BaseModel):
     run_digest: str = ""
     flags: dict[str, str | int | float | bool] = Field(default_factory=dict)
     sources: tuple[MemorySource, ...] = ()
+
+    @field_validator("key", "content", "agent_model", "abstraction_model", mode="before")
+    @classmethod
+    def _encodable(cls, value: Any) -> Any:
+        """Text UTF-8 cannot hold is kept with those characters replaced, not refused."""
+        return utf8_safe(value) if isinstance(value, str) else value
 
     @field_validator("domain")
     @classmethod

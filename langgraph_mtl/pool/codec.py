@@ -15,6 +15,7 @@ from langgraph_mtl.memory.records import (
     MemorySource,
     MemoryType,
     Outcome,
+    utf8_safe,
     validate_domain,
 )
 
@@ -37,6 +38,11 @@ PAGE_SIZE = 500
 MERGED_FLAG = "merged"  # stored as ``flag_merged``: how many sources were merged in
 
 
+def _json(value: Any) -> str:
+    """``value`` as JSON text that UTF-8 can hold (a lone surrogate becomes ``?``)."""
+    return utf8_safe(json.dumps(value, ensure_ascii=False))
+
+
 def to_metadata(record: MemoryRecord) -> dict[str, Any]:
     """A record's Chroma metadata (flags as ``flag_*`` keys; quarantine is the flag
     ``flag_quarantined``, which every stored record carries)."""
@@ -49,7 +55,7 @@ def to_metadata(record: MemoryRecord) -> dict[str, Any]:
         "agent_model": record.agent_model,
         "abstraction_model": record.abstraction_model,
         "key": record.key,
-        "payload": json.dumps(record.payload, ensure_ascii=False),
+        "payload": _json(record.payload),
         "created_at": record.created_at,
         "schema_version": record.schema_version,
         "run_digest": record.run_digest,
@@ -68,7 +74,7 @@ def encode_sources(sources: Iterable[MemorySource]) -> dict[str, Any]:
     """The metadata that stores a record's merged sources (and their count as a flag)."""
     entries = [s.model_dump() for s in sources]
     return {
-        "sources": json.dumps(entries, ensure_ascii=False),
+        "sources": _json(entries),
         FLAG_PREFIX + MERGED_FLAG: len(entries),
     }
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 from langgraph_mtl.memory.enums import MemoryType, Outcome, parse_memory_types
-from langgraph_mtl.memory.records import validate_domain
+from langgraph_mtl.memory.records import utf8_safe, validate_domain
 from langgraph_mtl.pool.codec import as_values, build_where
 from langgraph_mtl.pool.reports import ScoredMemory
 
@@ -215,7 +215,9 @@ def run_search(
         groups.setdefault(text if isinstance(text, str) else tuple(text), []).append(kind)
     hits: dict[str, ScoredMemory] = {}
     for text, kinds in groups.items():
-        vector = pool.embeddings.embed_query(text) if isinstance(text, str) else list(text)
+        vector = (
+            pool.embeddings.embed_query(utf8_safe(text)) if isinstance(text, str) else list(text)
+        )
         where = scope.where_clause(kinds)
         for hit in pool.nearest([float(x) for x in vector], fetch, where):
             known = hits.get(hit.record.id)

@@ -172,3 +172,16 @@ def test_consolidate_refuses_thresholds_that_would_fold_distinct_memories(pool, 
     with pytest.raises(ValueError, match="threshold"):
         consolidate(pool, threshold=threshold)
     assert pool.count() == 3
+
+
+def test_text_utf8_cannot_hold_is_stored_and_searched_with_those_characters_replaced(pool):
+    """Lone surrogates (bytes decoded with ``surrogateescape``) in a memory or a query."""
+    before = _seed(pool)
+    record = make_record("python", "s1", "key \udcff here", content="content \ud800 there")
+    record = record.model_copy(update={"payload": {"raw": "payload \udcfe", "\udcff": 1}})
+    pool.upsert([MemoryRecord.model_validate(record.model_dump())])
+    stored = pool.get(record.id)
+    assert (stored.key, stored.content) == ("key ? here", "content ? there")
+    assert stored.payload == {"raw": "payload ?", "?": 1}
+    assert [hit.record.id for hit in pool.search("key \udcff here", k=1)] == [record.id]
+    assert pool.get(before.id) == before

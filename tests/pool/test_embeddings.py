@@ -91,3 +91,7 @@ def test_paraphrases_are_retrieved_across_domains(minilm, tmp_path):
     }
     for query, domain in queries.items():
         assert pool.search(query, k=1, exclude_domains="rust")[0].record.domain == domain, query
+    # a query holding what UTF-8 cannot (bytes decoded with surrogateescape) is still searched
+    assert pool.search("Handle filenames containing blanks \udcff in bash", k=1)[
+        0
+    ].record.domain == ("shell")
