@@ -245,6 +245,8 @@ class Sandbox:
     ) -> CommandResult:
         """Run one shell command (``stdin``: bytes fed to it); never raises for the command's
         own failures."""
+        if "\0" in command:  # no shell can be handed one
+            return CommandResult(exit_code=2, output="the command holds a NUL character: remove it")
         limit = timeout or self.timeout
         env = self._environment()
         proc = subprocess.Popen(

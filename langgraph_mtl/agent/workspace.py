@@ -46,6 +46,8 @@ _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modul
 def inside(workspace: str | Path, path: str, *, root_too: bool = False) -> Path | str:
     """``path`` resolved inside ``workspace`` (the workspace itself only with ``root_too``:
     it may be read, never written), or the error to report."""
+    if "\0" in path:
+        return f"[refused] {path!r} holds a NUL character: give a plain file path"
     root = Path(workspace).resolve()
     target = (root / path.strip()).resolve()  # an absolute path replaces root; links followed
     if target == root and root_too and path.strip():

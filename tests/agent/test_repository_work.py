@@ -402,6 +402,12 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     assert replace_lines(repo, "bg.py", 1, 1, "x").endswith("(did you mean big.py?)")
     assert view_file(repo, "test_bigg.py").endswith("(did you mean test_big.py?)")
     assert "outside the workspace" in view_file(repo, "../etc/passwd")
+    for refused in (
+        view_file(repo, "big.py\0"),
+        write_file(repo, "\0x.py", "x"),
+        replace_lines(repo, "big\0.py", 1, 1, "x"),
+    ):
+        assert "NUL character" in refused
     assert view_file(repo, ".") == "[. is a directory] big.py test_big.py"
     assert search_workspace(repo, "clamp", ".").count("big.py") >= 1
     assert "outside the workspace" in write_file(repo, ".", "x")

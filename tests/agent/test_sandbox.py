@@ -54,6 +54,11 @@ def test_timeout_kills_the_whole_process_group(tmp_path, mode):
     assert not (tmp_path / "ws" / "late.txt").exists()
 
 
+def test_a_command_with_a_nul_character_is_an_error_not_an_exception(tmp_path):
+    result = Sandbox(tmp_path, mode="none").run("echo a\0b")
+    assert (result.exit_code, result.output) == (2, "the command holds a NUL character: remove it")
+
+
 def test_output_is_truncated_with_a_marker(tmp_path):
     result = Sandbox(tmp_path, mode="none", max_output_chars=1000).run("seq 1 100000")
     assert result.truncated
