@@ -78,6 +78,8 @@ def parse_replacements(reply: str) -> list[Replacement]:
 def _locate(text: str, old: str) -> tuple[int, int] | str:
     """Where ``old`` stands in ``text`` (once), or why it cannot be used. Exact first; then
     line by line ignoring trailing spaces and a common indentation difference."""
+    if not old.strip():
+        return "the search text is empty; give the exact lines to replace"
     count = text.count(old)
     if count == 1:
         start = text.index(old)
@@ -85,8 +87,6 @@ def _locate(text: str, old: str) -> tuple[int, int] | str:
     if count > 1:
         return f"the search text appears {count} times; include more lines to make it unique"
     lines, wanted = text.splitlines(keepends=True), old.rstrip("\n").splitlines()
-    if not wanted:
-        return "the search text is empty"
     stripped = [w.strip() for w in wanted]
     found = [
         i

@@ -153,6 +153,8 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
     total = len(text.splitlines())
     if start or end:
         first, last = max(start, 1), end or start + VIEW_LINES - 1
+        if last < first:
+            return f"[error] the range {start}-{end} ends before it starts: give start <= end"
         if first > total:
             return f"[error] {path} has {total} lines; line {first} is past its end"
         return f"[{path}, lines {first}-{min(last, total)} of {total}]\n" + numbered(

@@ -393,6 +393,8 @@ def test_views_searches_and_line_edits_work_on_numbered_lines(repo):
     long = view_file(repo, "big.py")
     assert "its outline" in long and "def helper_0 (to 4)" in long and "search for a name" in long
     assert "past its end" in view_file(repo, "big.py", 5000, 5010)
+    assert "ends before it starts" in view_file(repo, "big.py", 30, 10)
+    assert "search text is empty" in apply_replacements(repo, "big.py", [Replacement(" \n", "x")])
     assert "does not exist" in view_file(repo, "nope.py")
     # a path a little off is answered with the one meant
     assert view_file(repo, "bigg.py").endswith("does not exist (did you mean big.py?)")
