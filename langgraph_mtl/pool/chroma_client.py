@@ -52,6 +52,7 @@ def chroma_client(
     assert where.path is not None
     if not create:
         where.require_pool()
+    _require_intact(where.path)
     where.path.mkdir(parents=True, exist_ok=True)
     if not _writable(where.path):
         if create:
@@ -63,6 +64,21 @@ def chroma_client(
         return copy, f"{where.path} (read-only, opened from a copy)", nullcontext
     chroma = embedded_chroma(where.path, settings, timeout=lock_timeout)
     return guarded_client(chroma), str(where.path), partial(chroma.session, write=True)
+
+
+def _require_intact(path: Path) -> None:
+    """Raise :class:`PoolUnavailableError` when the directory's database file is not one."""
+    sqlite = path / SQLITE_FILE
+    if not sqlite.is_file() or not sqlite.stat().st_size:
+        return
+    with sqlite.open("rb") as handle:
+        header = handle.read(16)
+    if header != b"SQLite format 3\x00":
+        raise PoolUnavailableError(
+            f"the pool at {path} is damaged: {SQLITE_FILE} is not a SQLite database; restore "
+            "the directory from a backup, or import an export into a new pool (`mtl pool "
+            "import`)"
+        )
 
 
 def _writable(path: Path) -> bool:

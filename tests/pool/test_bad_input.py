@@ -6,12 +6,13 @@ import pytest
 from helpers import insight_json, make_record
 from pydantic import ValidationError
 
-from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType
+from langgraph_mtl import MemoryContext, MemoryRecord, MemoryType, open_pool
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.nodes.memory_nodes import create_memory_writer_node
 from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.pool.consolidation import consolidate
 from langgraph_mtl.pool.feedback import prune
+from langgraph_mtl.pool.location import PoolUnavailableError
 from langgraph_mtl.transfer.abstraction import FinishedRun, abstract_run
 
 
@@ -185,3 +186,13 @@ def test_text_utf8_cannot_hold_is_stored_and_searched_with_those_characters_repl
     assert stored.payload == {"raw": "payload ?", "?": 1}
     assert [hit.record.id for hit in pool.search("key \udcff here", k=1)] == [record.id]
     assert pool.get(before.id) == before
+
+
+@pytest.mark.parametrize("create", [True, False])
+def test_a_damaged_pool_file_is_named_and_left_as_it_is(tmp_path, create):
+    (tmp_path / "pool").mkdir()
+    damaged = tmp_path / "pool" / "chroma.sqlite3"
+    damaged.write_bytes(b"\x8f not a database " * 300)
+    with pytest.raises(PoolUnavailableError, match=r"is damaged: chroma\.sqlite3 is not a SQLite"):
+        open_pool(str(tmp_path / "pool"), create=create)
+    assert damaged.read_bytes() == b"\x8f not a database " * 300
