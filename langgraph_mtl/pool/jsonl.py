@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from langgraph_mtl.hygiene.sanitize import Sanitized
-from langgraph_mtl.memory.records import MemoryRecord
+from langgraph_mtl.memory.records import MemoryRecord, memory_id
 from langgraph_mtl.pool.bulk_hygiene import BatchSanitizer
 from langgraph_mtl.pool.chroma_client import short_error
 from langgraph_mtl.pool.codec import (
@@ -143,7 +143,7 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
         raise ValueError("the line nests too deeply to read; flatten its payload") from None
     if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
         raise ValueError('each line must be an object {"record": {...}}')
-    record = MemoryRecord.model_validate(data["record"])
+    record = MemoryRecord.model_validate(_with_id(data["record"]))
     if "embedding" not in data or data.get("embedder") != identity.name:
         return record, None
     vector = data["embedding"]
@@ -159,6 +159,18 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
             "'embedder') to have the record embedded again"
         )
     return record, [float(x) for x in vector]
+
+
+def _with_id(fields: dict[str, Any]) -> dict[str, Any]:
+    """A record written by hand may leave out its id: it gets the one its provenance gives
+    (type, domain, task, key), so importing the same line again stores it once."""
+    if "id" in fields:
+        return fields
+    try:
+        parts = [fields[name] for name in ("memory_type", "domain", "task_id", "key")]
+        return {**fields, "id": memory_id(*parts)}
+    except (KeyError, TypeError, ValueError):  # validation names what is missing or wrong
+        return {**fields, "id": "-"}
 
 
 @dataclass

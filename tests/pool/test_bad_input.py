@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import insight_json, make_record
 from pydantic import ValidationError
@@ -196,3 +198,15 @@ def test_a_damaged_pool_file_is_named_and_left_as_it_is(tmp_path, create):
     with pytest.raises(PoolUnavailableError, match=r"is damaged: chroma\.sqlite3 is not a SQLite"):
         open_pool(str(tmp_path / "pool"), create=create)
     assert damaged.read_bytes() == b"\x8f not a database " * 300
+
+
+def test_a_line_written_by_hand_without_an_id_gets_one_from_its_provenance(pool):
+    fields = {"memory_type": "insight", "domain": "python", "task_id": "t1", "key": "k"}
+    line = json.dumps({"record": {**fields, "content": "Check empty input first."}})
+    assert pool.import_jsonl([line]).imported == 1
+    assert pool.import_jsonl([line]).imported == 1  # the same memory again: stored once
+    assert pool.count() == 1
+    stored = pool.get(memory_id("insight", "python", "t1", "k"))
+    assert stored.content == "Check empty input first."
+    wrong = json.dumps({"record": {**fields, "memory_type": "recipe", "content": "c"}})
+    assert "memory_type" in pool.import_jsonl([wrong]).errors[0][1]
