@@ -41,6 +41,12 @@ def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
             {"action": "edit a", "observation": "edited"},
         ]
     )
+    refused = "[edit refused] after this change a.py would not compile: unmatched ')'"
+    tries = [f"edit a.py 303-308\n{lines}" for lines in ("x)", "y)", "z)")]
+    assert stuck([{"action": t, "observation": f"NOTE: asked again\n{refused}"} for t in tries])
+    assert not stuck([{"action": t, "observation": "[edited a.py: ...] fail"} for t in tries])
+    other = [*tries[:2], "edit a.py 300-308\nw)"]  # another place: not the same change
+    assert not stuck([{"action": t, "observation": refused} for t in other])
     four = [{"action": f"view {name}", "observation": name} for name in "abcd"]
     assert stuck([{"action": "run t", "observation": "fail"}, *four, *four])
     assert not stuck([*four, *four[:3], {"action": "view d", "observation": "changed"}])
