@@ -12,6 +12,7 @@ import binascii
 import codecs
 import html
 import re
+from collections.abc import Callable
 from urllib.parse import unquote
 
 __all__ = ["decoded_views"]
@@ -42,31 +43,29 @@ def _printable(data: bytes) -> str | None:
     return text if text and shown >= 0.9 * len(text) and re.search(r"[A-Za-z]{2}", text) else None
 
 
-def _base64_pieces(text: str) -> list[str]:
-    pieces = []
-    for match in _BASE64.finditer(text):
-        run = match.group(0)
-        try:
-            data = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
-        except (binascii.Error, ValueError):
-            continue
-        decoded = _printable(data)
+def _from_base64(run: str) -> bytes | None:
+    try:
+        return base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _from_hex(run: str) -> bytes:
+    return bytes.fromhex(run.replace("\\x", ""))
+
+
+def _pieces(pattern: re.Pattern[str], decode: Callable[[str], bytes | None], text: str) -> str:
+    """The printable texts the runs of ``pattern`` in ``text`` decode to, one per line (at
+    most ``_MAX_PIECES``)."""
+    pieces: list[str] = []
+    for match in pattern.finditer(text):
+        data = decode(match.group(0))
+        decoded = None if data is None else _printable(data)
         if decoded is not None:
             pieces.append(decoded)
         if len(pieces) >= _MAX_PIECES:
             break
-    return pieces
-
-
-def _hex_pieces(text: str) -> list[str]:
-    pieces = []
-    for match in _HEX.finditer(text):
-        decoded = _printable(bytes.fromhex(match.group(0).replace("\\x", "")))
-        if decoded is not None:
-            pieces.append(decoded)
-        if len(pieces) >= _MAX_PIECES:
-            break
-    return pieces
+    return "\n".join(pieces)
 
 
 def decoded_views(text: str) -> list[str]:
@@ -78,12 +77,9 @@ def decoded_views(text: str) -> list[str]:
         views.append(html.unescape(text))
     if _ROT13.search(text):
         views.append(codecs.encode(text, "rot13"))
-    pieces = _base64_pieces(text)
-    if pieces:
-        views.append("\n".join(pieces))
-    pieces = _hex_pieces(text)
-    if pieces:
-        views.append("\n".join(pieces))
+    views.extend(
+        p for p in (_pieces(_BASE64, _from_base64, text), _pieces(_HEX, _from_hex, text)) if p
+    )
     if _BACKWARDS.search(text):
         views.append(text[::-1])
     stacked = [m.group(0) for m in _STACKED.finditer(text)]
