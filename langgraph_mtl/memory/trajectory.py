@@ -9,6 +9,8 @@ from typing import Any, TypedDict, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from langgraph_mtl.memory.records import utf8_safe
+
 __all__ = [
     "Step",
     "approx_tokens",
@@ -188,5 +190,5 @@ def coerce_steps(raw: Any) -> list[Step]:
 
 def clean_text(text: str) -> str:
     """Drop control characters (but newlines and tabs) and unpaired surrogates."""
-    text = text.encode("utf-8", "replace").decode("utf-8", "replace")
+    text = utf8_safe(text)
     return "".join(ch for ch in text if ch in "\n\t" or (ord(ch) >= 32 and ord(ch) != 127))
