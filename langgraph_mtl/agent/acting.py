@@ -23,6 +23,7 @@ from langgraph_mtl.agent.guards import (
 )
 from langgraph_mtl.agent.idle_runs import idle_check
 from langgraph_mtl.agent.prompts import (
+    CHECK_PASSED,
     CHECKED,
     JSON_INSTRUCTIONS,
     NEXT_HINT,
@@ -140,7 +141,11 @@ class ActNode:
             result = execute_action(action, box)
             if action.kind in ("write", "edit"):
                 if check := check_after_change(str(state.get("task", "")), result):
-                    result += f"\n{CHECKED.format(command=check)}\n{box.run(check).render()}"
+                    checked = box.run(check)
+                    result += f"\n{CHECKED.format(command=check)}\n{checked.render()}"
+                    if checked.exit_code == 0:  # what the task asked for holds: done
+                        result = f"{result.rstrip()}\n{CHECK_PASSED}"
+                        out["submitted"] = True
             elif action.kind == "command":
                 result += missing_path_hint(action.command, result, workspace)
                 if idle := idle_check(action.command, result, workspace, state.get("task", "")):

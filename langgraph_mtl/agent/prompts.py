@@ -6,6 +6,7 @@ from __future__ import annotations
 
 __all__ = [
     "CHECKED",
+    "CHECK_PASSED",
     "CHECKED_MARK",
     "CONTENT_REQUEST",
     "CUT_OFF",
@@ -86,6 +87,7 @@ NEXT_HINT = {
 WRITER_SYSTEM = "You are a careful programmer. Answer with code only."
 CHECKED_MARK = "The check the task names, run after the change: "
 CHECKED = CHECKED_MARK + "`{command}`"
+CHECK_PASSED = "The check the task names passes, so the task is done: the run ends here."
 CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced code block."
 EDIT_REQUEST = (
     "Change `{path}` with one or more SEARCH/REPLACE blocks and nothing else. Each block:\n"

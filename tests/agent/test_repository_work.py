@@ -40,6 +40,7 @@ from langgraph_mtl.agent.editing import (
     write_file,
 )
 from langgraph_mtl.agent.guards import action_schema
+from langgraph_mtl.agent.prompts import CHECK_PASSED
 from langgraph_mtl.agent.replies import parse_action
 from langgraph_mtl.agent.workspace import outline, search_workspace, view_file
 
@@ -79,7 +80,9 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(
     # after the edit, the check the task names runs at once: its output is in view
     edited = out["trajectory"][0]["observation"]
     assert "The check the task names, run after the change: `python3 test_big.py`" in edited
-    assert edited.endswith("[exit code 0]\nok\n"), edited
+    assert edited.endswith("[exit code 0]\nok\n" + CHECK_PASSED), edited
+    # it passes, so the run ends there: the scripted run and submit are never asked for
+    assert len(out["trajectory"]) == 1 and out["submitted"] is True
     # the edit call showed the region the traceback points to
     edit_call = str(model.calls[2][-1].content)
     assert "    if x < hi:" in edit_call and "helper_0(" not in edit_call
@@ -92,12 +95,14 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(
 
 def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(pool, scripted, repo):
     fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
+    no_fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x < hi:  # in range\n>>>>>>> REPLACE\n"
     model = scripted(
         "1. fix the comparison 2. run the test",
-        json_action("edit", path="big.py", thought="the comparison in clamp is reversed"),
-        fix,
+        json_action("edit", path="big.py", thought="comment the comparison"),
+        no_fix,  # the check still fails after it, so the run goes on
         json_action("run", command="run"),  # asked for a command, it gives the verb
         json_action("submit"),
+        json_action("submit"),  # a submit after a failing check is questioned once
     )
     out = coding_agent(pool, model, edits="search_replace").invoke(
         {"task": TASK}, context=agent_context(repo)
@@ -105,7 +110,7 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
     check = out["trajectory"][1]
     assert check["action"] == "python3 test_big.py"
     assert check["observation"].startswith("NOTE: `run` is not a shell command")
-    assert "[exit code 0]" in check["observation"] and "ok" in check["observation"]
+    assert "[exit code 1]" in check["observation"] and "AssertionError" in check["observation"]
     # with no check named by the task, the verb is refused, saying what to give instead
     model = scripted(
         "1. fix it",
