@@ -95,7 +95,9 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(
 
 def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(pool, scripted, repo):
     fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
-    no_fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x < hi:  # in range\n>>>>>>> REPLACE\n"
+    no_fix = (
+        "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x < hi:  # in range\n>>>>>>> REPLACE\n"
+    )
     model = scripted(
         "1. fix the comparison 2. run the test",
         json_action("edit", path="big.py", thought="comment the comparison"),
