@@ -20,6 +20,7 @@ from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_tex
 
 __all__ = [
     "MAX_REWRITE_CHARS",
+    "NOT_APPLIED_MARKS",
     "Replacement",
     "apply_replacements",
     "parse_replacements",
@@ -28,6 +29,8 @@ __all__ = [
     "write_file",
 ]
 
+# how every answer to a change that was not applied (refused, or changing nothing) begins
+NOT_APPLIED_MARKS = ("[unchanged]", "[edit refused]", "[refused]")
 UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."

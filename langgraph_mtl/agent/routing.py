@@ -13,6 +13,7 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
+from langgraph_mtl.agent.editing import NOT_APPLIED_MARKS
 from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.memory.trajectory import Step
@@ -21,8 +22,6 @@ __all__ = ["RouteAfterAct", "stuck"]
 
 
 LONGEST_CYCLE = 4  # steps in the longest round of actions that is noticed repeating
-# what a change that changed nothing is answered with
-_NOTHING_CHANGED = ("[edit refused]", "[refused]", "[unchanged]")
 
 
 def stuck(trajectory: list[Step]) -> bool:
@@ -36,7 +35,7 @@ def stuck(trajectory: list[Step]) -> bool:
     # a change refused three times for the same reason: its place (the action's first line,
     # "edit path 303-308") and its answer the same, whatever lines it gave
     places = {(str(a).split("\n", 1)[0], o) for a, o in last[-3:]}
-    if len(last) >= 3 and len(places) == 1 and last[-1][1].startswith(_NOTHING_CHANGED):
+    if len(last) >= 3 and len(places) == 1 and last[-1][1].startswith(NOT_APPLIED_MARKS):
         return True
     for length in range(2, LONGEST_CYCLE + 1):
         first, again = last[-2 * length : -length], last[-length:]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
-from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS
+from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, NOT_APPLIED_MARKS
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.prompts import (
     CHECKED_MARK,
@@ -84,9 +84,6 @@ def last_output(trajectory: Sequence[Step]) -> str:
     return runs[-1][1] if runs else ""
 
 
-_NOT_APPLIED = ("[unchanged]", "[edit refused]", "[refused]")
-
-
 def not_applied(path: str, trajectory: Sequence[Step]) -> str:
     """Why the newest step's change of ``path`` was not applied (its refusal, or that it
     changed nothing); "" when the newest step is not such a change. Shown in the next call for
@@ -97,7 +94,7 @@ def not_applied(path: str, trajectory: Sequence[Step]) -> str:
     if head[0] not in ("edit", "write_file") or head[1:2] != [path]:
         return ""
     observation = str(trajectory[-1].get("observation", ""))
-    return next((ln for ln in observation.splitlines() if ln.startswith(_NOT_APPLIED)), "")
+    return next((ln for ln in observation.splitlines() if ln.startswith(NOT_APPLIED_MARKS)), "")
 
 
 def _seen(trajectory: Sequence[Step], last: int = 2) -> str:
