@@ -146,6 +146,10 @@ RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("seed-phrase", re.compile(
         r"(?i:\b(?:seed|recovery|backup)\s+(?:phrase|words)|\bmnemonic(?:\s+phrase)?)\s*[:=]\s*['\"]?"
         r"((?:[a-z]{3,8} ){11,23}[a-z]{3,8})\b"), 1),
+    # a passphrase set unquoted, words to the end of the line: passphrase: correct horse staple
+    ("password", re.compile(
+        r"(?im)(?<![a-z0-9])pass[_ -]?phrase" + _NAME_SUFFIX + r"[\"']?\s*[:=]\s*" + _NOT_A_VALUE
+        + r"((?:[^\s\"'`()\[\]{}=;,]+[ \t]+){2,15}[^\s\"'`()\[\]{}=;,]+)[ \t]*$"), 1),
     # a password passed on a command line: htpasswd -b file user <pw>, openssl -k <pw>,
     # echo <pw> | sudo -S / passwd / chpasswd / ... --password-stdin
     ("cli-password", re.compile(

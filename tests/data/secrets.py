@@ -202,6 +202,8 @@ SECRET_CASES: list[tuple[str, str]] = [
     ("the password is Tr0ub4dor&3 for the box", "Tr0ub4dor&3"),
     ("ssh-add: id_ed25519 passphrase 'Ed-Pass-77'", "Ed-Pass-77"),
     ("passphrase: correcthorsebatterystaple", "correcthorsebatterystaple"),
+    ("passphrase: correct horse battery staple", "horse battery staple"),
+    ("backup_passphrase = purple monkey dishwasher lamp\n", "monkey dishwasher lamp"),
     ("htpasswd -bc /etc/nginx/.htpasswd admin Adm1nPw", "Adm1nPw"),
     ("echo 'S3cretPw' | sudo -S apt-get install -y tree", "S3cretPw"),
     ("echo hunter22 | docker login -u bob --password-stdin", "hunter22"),
