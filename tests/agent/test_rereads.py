@@ -59,6 +59,29 @@ def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
     assert out["steps_taken"] == 4  # not the 8 the limit allows
 
 
+def _steps(*pairs: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"action": action, "observation": answer} for action, answer in pairs]
+
+
+def test_a_repeat_with_other_steps_between_and_nothing_changed_ends_the_loop():
+    tests = ("run t", "1 failed")
+    assert stuck(_steps(tests, ("view a", "A"), tests, ("view b", "B"), tests))
+    assert not stuck(
+        _steps(tests, ("edit a 1-2\nx", "[edited a: ...]"), tests, ("view b", "B"), tests)
+    )
+    assert not stuck(_steps(tests, ("view a", "A"), ("run t", "2 failed"), ("view b", "B"), tests))
+    # a refused change of one place, asked again between reads and behind two notes
+    refused = (
+        "NOTE: asked again\nNOTE: cut off\n[edit refused] a.py would not compile: unmatched ')'"
+    )
+    edits = [(f"edit a.py 303-308\n{lines}", refused) for lines in ("x)", "y)", "z)")]
+    assert stuck(_steps(edits[0], ("view a.py 1-9", "A"), edits[1], ("search f", "F"), edits[2]))
+    assert stuck(_steps(*edits))
+    assert not stuck(_steps(edits[0], ("view a.py 1-9", "A"), edits[1], ("view b", "B")))
+    other = ("edit a.py 303-308\nw)", "[edit refused] a.py would not compile: bad indent")
+    assert not stuck(_steps(edits[0], ("view a.py 1-9", "A"), edits[1], other))
+
+
 def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, scripted, repo):
     region = {"path": "big.py", "start": BUG_LINE - 2, "end": BUG_LINE + 2}
     model = scripted(
