@@ -16,7 +16,8 @@ from pathlib import Path
 from langgraph_mtl.agent.dropping import dropped_definitions
 from langgraph_mtl.agent.elision import placeholder_line
 from langgraph_mtl.agent.syntax import uncompilable_after
-from langgraph_mtl.agent.workspace import definitions, inside, nearest, read_text, unnumbered
+from langgraph_mtl.agent.text_files import read_text, write_text
+from langgraph_mtl.agent.workspace import definitions, inside, nearest, unnumbered
 
 __all__ = [
     "MAX_REWRITE_CHARS",
@@ -137,7 +138,8 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         return UNCHANGED_EDIT.format(path=path)
     if refused := _refusal(path, before, text):
         return refused
-    target.write_text(text, encoding="utf-8")
+    if refused := write_text(target, text, path):
+        return refused
     return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
 
 
@@ -256,7 +258,8 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
         lines[start - 1 : end] = body
     if refused := _refusal(path, text, "".join(lines)):
         return refused
-    target.write_text("".join(lines), encoding="utf-8")
+    if refused := write_text(target, "".join(lines), path):
+        return refused
     names = ", ".join(name for *_, name in changes)
     return f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
 
@@ -299,7 +302,8 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
         if refit is None or _refusal(path, text, refit):
             return refused
         changed, fit = refit, ", indented as the lines it replaces"  # given out of its context
-    target.write_text(changed, encoding="utf-8")
+    if refused := write_text(target, changed, path):
+        return refused
     return (
         f"[edited {path}: lines {start}-{end} replaced{fit}; {len(changed.splitlines())} lines now]"
     )
@@ -352,7 +356,7 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             "without losing what you have not seen: view the part to change and edit it"
         )
     lines = content.count("\n") + (not content.endswith("\n") and bool(content))
-    if target.is_file() and target.read_text(encoding="utf-8", errors="replace") == content:
+    if target.is_file() and read_text(target) == content:
         return (
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
@@ -368,5 +372,6 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
     if now is not None and (refused := _refusal(path, now, content, edit=False)):
         return refused
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(content, encoding="utf-8")
+    if refused := write_text(target, content, path):
+        return refused
     return f"[wrote {path}: {lines} lines, {len(content)} characters]"

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
+from langgraph_mtl.agent.text_files import read_text
+
 __all__ = [
     "Definition",
     "changed_files",
@@ -31,7 +33,6 @@ __all__ = [
     "outline",
     "own_files",
     "outside_workspace",
-    "read_text",
     "search_workspace",
     "unnumbered",
     "view_file",
@@ -103,14 +104,6 @@ def missing(workspace: str | Path, path: str) -> str:
     near = nearest(workspace, path)
     hint = f"did you mean {near}?" if near else "search for its name to find it"
     return f"[error] {path} does not exist ({hint})"
-
-
-def read_text(target: Path, path: str) -> str | None:
-    """The file's text, or None when it cannot be read as UTF-8."""
-    try:
-        return target.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def numbered(text: str, start: int = 1, end: int | None = None) -> str:

@@ -28,6 +28,7 @@ from langgraph_mtl.agent.prompts import (
     WRITER_SYSTEM,
 )
 from langgraph_mtl.agent.references import lines_of
+from langgraph_mtl.agent.text_files import read_text
 from langgraph_mtl.agent.workspace import last_named_definition, numbered
 from langgraph_mtl.memory.trajectory import Step
 
@@ -54,10 +55,7 @@ POINTED_LINES = 4  # lines either side of a pointed line that a line edit gives 
 def current_text(workspace: str, path: str, *, limit: int | None = MAX_FILE_CHARS) -> str:
     """The file's text as it is now ("" when missing, binary or longer than ``limit``)."""
     target = Path(workspace) / path
-    try:
-        text = target.read_text(encoding="utf-8") if target.is_file() else ""
-    except (OSError, UnicodeDecodeError):
-        return ""
+    text = (read_text(target) or "") if target.is_file() else ""
     return text if limit is None or len(text) <= limit else ""
 
 

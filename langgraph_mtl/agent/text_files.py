@@ -1,0 +1,55 @@
+"""Reading and writing a workspace's text files as they are kept: a change of one line leaves
+the file's line endings (``\\r\\n`` or ``\\n``) and its encoding (UTF-8, else Latin-1, which
+reads any bytes back as they were) as they were, so the diff holds only the change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["read_text", "write_text"]
+
+_BINARY_PROBE = 8192  # a NUL byte in the first this many bytes: not a text file
+
+
+def read_text(target: Path, path: str = "") -> str | None:
+    """The file's text with ``\\n`` line endings, or None when it holds binary data (a NUL
+    byte) or cannot be read."""
+    try:
+        data = target.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data[:_BINARY_PROBE]:
+        return None
+    return _decoded(data)[0].replace("\r\n", "\n").replace("\r", "\n")
+
+
+def write_text(target: Path, text: str, path: str = "") -> str | None:
+    """Write ``text`` (``\\n`` line endings) to ``target`` with the line endings and encoding
+    the file has now (a new file: as given, UTF-8); the refusal when the file's encoding cannot
+    hold the text, else None."""
+    try:
+        data = target.read_bytes() if target.is_file() else b""
+    except OSError:
+        data = b""
+    encoding = _decoded(data)[1]
+    if data.count(b"\r\n") * 2 > data.count(b"\n"):  # most lines end in \r\n
+        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+    try:
+        payload = text.encode(encoding)
+    except UnicodeEncodeError as error:
+        bad = text[error.start : error.end]
+        return (
+            f"[refused] {path or target.name} is kept in {encoding}, which cannot hold {bad!r}; "
+            "nothing was changed. Give the change without that character."
+        )
+    target.write_bytes(payload)
+    return None
+
+
+def _decoded(data: bytes) -> tuple[str, str]:
+    """The text of ``data`` and its encoding: UTF-8 when it decodes so, else Latin-1."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
