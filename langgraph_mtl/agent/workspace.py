@@ -39,6 +39,8 @@ __all__ = [
 ]
 
 VIEW_LINES = 120  # lines shown by one view when no range is given (an outline beyond that)
+MAX_VIEW_LINES = 200  # lines one view shows at most, whatever range it asks
+MAX_LINE_CHARS = 400  # characters of one line a view shows (a minified line is cut)
 SEARCH_HITS = 40
 _TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$)")
 _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "target"}
@@ -106,12 +108,21 @@ def missing(workspace: str | Path, path: str) -> str:
     return f"[error] {path} does not exist ({hint})"
 
 
-def numbered(text: str, start: int = 1, end: int | None = None) -> str:
-    """Lines ``start`` to ``end`` (1-based, inclusive) with their numbers."""
+def numbered(text: str, start: int = 1, end: int | None = None, *, clip: int = 0) -> str:
+    """Lines ``start`` to ``end`` (1-based, inclusive) with their numbers; with ``clip``, a
+    line longer than that is cut there, with how much more it holds."""
     lines = text.splitlines()
     end = len(lines) if end is None else min(end, len(lines))
     width = len(str(max(end, 1)))
-    return "\n".join(f"{n:>{width}}| {lines[n - 1]}" for n in range(max(start, 1), end + 1))
+    return "\n".join(
+        f"{n:>{width}}| {_clipped(lines[n - 1], clip)}" for n in range(max(start, 1), end + 1)
+    )
+
+
+def _clipped(line: str, clip: int) -> str:
+    if not clip or len(line) <= clip:
+        return line
+    return f"{line[:clip]} ... [{len(line) - clip} more characters]"
 
 
 _NUMBER = re.compile(r"^ *(\d+)\|(?: |$)")
@@ -150,14 +161,20 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
             return f"[error] the range {start}-{end} ends before it starts: give start <= end"
         if first > total:
             return f"[error] {path} has {total} lines; line {first} is past its end"
-        return f"[{path}, lines {first}-{min(last, total)} of {total}]\n" + numbered(
-            text, first, last
+        last = min(last, total)
+        more = ""
+        if last - first >= MAX_VIEW_LINES:
+            last = first + MAX_VIEW_LINES - 1
+            rest = f"{last + 1}-{min(last + MAX_VIEW_LINES, total)}"
+            more = f"; one view shows at most {MAX_VIEW_LINES} lines: view {rest} for more"
+        return f"[{path}, lines {first}-{last} of {total}{more}]\n" + numbered(
+            text, first, last, clip=MAX_LINE_CHARS
         )
     if total <= VIEW_LINES:
-        return f"[{path}, all {total} lines]\n" + numbered(text)
+        return f"[{path}, all {total} lines]\n" + numbered(text, clip=MAX_LINE_CHARS)
     return (
         f"[{path} has {total} lines: its outline, then lines 1-40; view a range to see more]\n"
-        f"{outline(path, text)}\n\n{numbered(text, 1, 40)}"
+        f"{outline(path, text)}\n\n{numbered(text, 1, 40, clip=MAX_LINE_CHARS)}"
     )
 
 

@@ -4,7 +4,7 @@ names, which lines an output points at, whether a file was read since the last c
 from __future__ import annotations
 
 from langgraph_mtl.agent.references import file_lines, lines_of
-from langgraph_mtl.agent.workspace import last_named_definition
+from langgraph_mtl.agent.workspace import last_named_definition, view_file
 from langgraph_mtl.agent.writing import read_since_run
 
 MODULE = (
@@ -92,3 +92,14 @@ def test_the_lines_of_one_file_never_come_from_a_longer_name_ending_the_same_way
     assert lines_of("big.py", OUTPUT) == [1503, 7, 9]
     assert lines_of("pkg/big.py", OUTPUT) == [1503, 9]
     assert lines_of("lib.rs", OUTPUT) == [12]
+
+
+def test_a_view_is_bounded_whatever_range_or_line_length_it_meets(tmp_path):
+    (tmp_path / "many.py").write_text("".join(f"name_{i} = {i}\n" for i in range(3000)))
+    (tmp_path / "min.js").write_text("var x='" + "a" * 200_000 + "';\n")
+    shown = view_file(tmp_path, "many.py", 1, 10**15)
+    assert shown.startswith("[many.py, lines 1-200 of 3000;") and "view 201-400 for more" in shown
+    assert shown.endswith("200| name_199 = 199") and len(shown) < 6000
+    assert view_file(tmp_path, "many.py", 2990, 10**15).endswith("3000| name_2999 = 2999")
+    cut = view_file(tmp_path, "min.js")
+    assert cut.endswith("... [199609 more characters]") and len(cut) < 1000
