@@ -20,6 +20,7 @@ from langgraph_mtl.agent.text_files import read_text, write_text
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, unnumbered
 
 __all__ = [
+    "APPLIED",
     "MAX_REWRITE_CHARS",
     "NOT_APPLIED_MARKS",
     "Replacement",
@@ -32,6 +33,8 @@ __all__ = [
 
 # how every answer to a change that was not applied (refused, or changing nothing) begins
 NOT_APPLIED_MARKS = ("[unchanged]", "[edit refused]", "[refused]")
+# a line of an answer saying a change was applied ("[edited a.py: ...]", "[wrote a.py: ...]")
+APPLIED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."

@@ -22,6 +22,7 @@ from langgraph_mtl.agent.actions import (
     files_to_write,
     first_action_schema,
 )
+from langgraph_mtl.agent.editing import APPLIED
 from langgraph_mtl.agent.prompts import CHECKED_MARK, PROTECTED_MARK
 from langgraph_mtl.agent.workspace import has_content, imported_files, is_test_file
 from langgraph_mtl.memory.trajectory import Step
@@ -90,7 +91,6 @@ _CHECK = re.compile(  # the command a task says to check with
 )
 _INTERPRETERS = frozenset({"python", "python3", "node", "bash", "sh", "ruby", "perl"})
 _FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
-_CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|not found")
 _PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
 MISSING = "NOTE: there is no {path} in the workspace"
@@ -129,7 +129,7 @@ def action_schema(
         return first_action_schema(task, chosen, pointed if not trajectory else ())
     last = _last_done(trajectory)
     checked = CHECKED_MARK in last  # the task's check already ran after it
-    return CheckAction if _CHANGED.search(last) and not checked else AgentAction
+    return CheckAction if APPLIED.search(last) and not checked else AgentAction
 
 
 def questioned_submit(
@@ -208,7 +208,7 @@ def check_after_change(task: str, observation: str) -> str | None:
     """After a file was written or edited, the check the task names (``make `CMD` pass``,
     ``so that `CMD` passes``, ``run `CMD```), run at once so the change's effect is in view;
     None when nothing changed or the task names no check."""
-    return named_check(task) if _CHANGED.search(observation) else None
+    return named_check(task) if APPLIED.search(observation) else None
 
 
 def named_check(task: str) -> str | None:
@@ -294,7 +294,7 @@ def edited_instead_of_reread(
     if action.describe() not in recent:
         return action
     since = trajectory[len(trajectory) - recent[::-1].index(action.describe()) - 1 :]
-    if any(_CHANGED.search(str(step["observation"])) for step in since):
+    if any(APPLIED.search(str(step["observation"])) for step in since):
         return action
     if not (target := pointed()):
         return action

@@ -10,13 +10,12 @@ same results (reading and rewriting the same thing, say).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from langgraph_mtl.agent.editing import NOT_APPLIED_MARKS
+from langgraph_mtl.agent.editing import APPLIED, NOT_APPLIED_MARKS
 from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.memory.trajectory import Step
@@ -26,7 +25,6 @@ __all__ = ["RouteAfterAct", "stuck"]
 
 LONGEST_CYCLE = 4  # steps in the longest round of actions that is noticed repeating
 RECENT = 6  # steps in which a third repeat with nothing changed between is noticed
-_CHANGED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
 
 
 def stuck(trajectory: list[Step]) -> bool:
@@ -57,7 +55,7 @@ def _thrice_unchanged(steps: list[tuple[str, str]], key: Callable[[str], str]) -
     newest = (key(steps[-1][0]), steps[-1][1]) if steps else None
     same = 0
     for action, answer in reversed(steps):
-        if _CHANGED.search(answer):
+        if APPLIED.search(answer):
             break
         same += (key(action), answer) == newest
     return same >= 3
