@@ -141,8 +141,12 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
         data = json.loads(text)
     except RecursionError:
         raise ValueError("the line nests too deeply to read; flatten its payload") from None
+    if isinstance(data, dict) and "record" not in data and "memory_type" in data:
+        data = {"record": data}  # a record written by hand, bare
     if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
-        raise ValueError('each line must be an object {"record": {...}}')
+        raise ValueError(
+            'each line must be a record {"memory_type": ..., ...} or an export line {"record": {...}}'
+        )
     record = MemoryRecord.model_validate(_with_id(data["record"]))
     if "embedding" not in data or data.get("embedder") != identity.name:
         return record, None

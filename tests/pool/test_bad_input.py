@@ -210,3 +210,11 @@ def test_a_line_written_by_hand_without_an_id_gets_one_from_its_provenance(pool)
     assert stored.content == "Check empty input first."
     wrong = json.dumps({"record": {**fields, "memory_type": "recipe", "content": "c"}})
     assert "memory_type" in pool.import_jsonl([wrong]).errors[0][1]
+    bare = json.dumps({**fields, "task_id": "t2", "content": "Check the last index too."})
+    assert pool.import_jsonl([bare]).imported == 1  # the record alone, without its wrapper
+    assert (
+        pool.get(memory_id("insight", "python", "t2", "k")).content == "Check the last index too."
+    )
+    keyless = {name: value for name, value in fields.items() if name != "key"}
+    assert "record.key" in pool.import_jsonl([json.dumps({**keyless, "content": "c"})]).errors[0][1]
+    assert "each line must be" in pool.import_jsonl(['["a list"]']).errors[0][1]
