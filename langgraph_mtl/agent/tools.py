@@ -11,10 +11,13 @@ your own graph whose state has a ``workspace`` key::
 from __future__ import annotations
 
 import hashlib
+import posixpath
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
+from langchain_core.messages import AnyMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import InjectedState
 
@@ -40,6 +43,7 @@ from langgraph_mtl.agent.workspace import (
 __all__ = [
     "create_sandbox_tools",
     "execute_action",
+    "unseen_rewrite",
     "workspace_digest",
     "write_workspace_file",
 ]
@@ -67,6 +71,32 @@ def write_workspace_file(workspace: str | Path, path: str, content: str) -> str:
     if content.lstrip().startswith("```"):  # small models wrap the file in a markdown fence
         content = code_from_reply(content)
     return write_file(workspace, path, content)
+
+
+UNSEEN = (
+    "[refused] {path} exists and was not shown whole in this conversation, so a rewrite would "
+    "lose what was not seen: view it (view_file without a range) first, or change part of it "
+    "with edit_file"
+)
+
+
+def unseen_rewrite(workspace: str | Path, path: str, messages: Sequence[AnyMessage]) -> str:
+    """The refusal of a whole rewrite of an existing file that no earlier answer in
+    ``messages`` showed whole (a view of all its lines, or this conversation's own write of
+    it); "" when it may be rewritten."""
+    if not has_content(workspace, path):
+        return ""
+    name = posixpath.normpath(path.strip())
+    shown = (_WHOLE.match(str(m.content)) for m in messages if isinstance(m, ToolMessage))
+    if any(found and posixpath.normpath(found["path"]) == name for found in shown):
+        return ""
+    return UNSEEN.format(path=path)
+
+
+# the first line of an answer that showed a file's every line or wrote it whole
+_WHOLE = re.compile(
+    r"\[(?:wrote )?(?P<path>[^\n\[\]]+?)(?:, all \d+ lines\]|, lines 1-(\d+) of \2\]|: \d+ lines, )"
+)
 
 
 CLOBBER = (
@@ -161,10 +191,15 @@ def create_sandbox_tools(
 
     @tool
     def write_file(
-        path: str, content: str, workspace: Annotated[str, InjectedState("workspace")]
+        path: str,
+        content: str,
+        workspace: Annotated[str, InjectedState("workspace")],
+        messages: Annotated[Sequence[AnyMessage] | None, InjectedState("messages")] = None,
     ) -> str:
-        """Write the complete content of a new or short file (a long existing file is changed
-        with edit_file instead)."""
+        """Write the complete content of a new file, or of a short one already viewed whole (a
+        long existing file is changed with edit_file instead)."""
+        if messages is not None and (unseen := unseen_rewrite(workspace, path, messages)):
+            return unseen
         return execute_action(Action("write", path=path, content=content), box(workspace))
 
     @tool
