@@ -13,6 +13,7 @@ from pathlib import Path
 
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.references import file_lines
+from langgraph_mtl.agent.text_files import read_text
 from langgraph_mtl.agent.workspace import (
     Definition,
     definitions,
@@ -52,7 +53,7 @@ def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = Tru
     for name in order:
         if skip_tests and is_test_file(name) and len(order) > 1:
             continue
-        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        text = read_text(root / name) or ""
         for line in sorted(seen[name])[:MAX_RANGES]:
             start, end = max(line - CONTEXT_LINES, 1), line + CONTEXT_LINES
             parts.append(f"{name}, lines {start}-{end}:\n{numbered(text, start, end)}")
@@ -92,10 +93,12 @@ def _named(task: str, root: Path, skip: Collection[str]) -> list[tuple[str, Defi
         name = str(path.relative_to(root))
         if name in skip or is_test_file(name):
             continue
+        text = read_text(path)
+        if text is None:
+            continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
             tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
+        except (SyntaxError, ValueError):
             continue
         for node, _depth in definitions(tree.body, 0):
             if node.name in names:
@@ -180,9 +183,8 @@ def describe_workspace(
         parts = ["Files in the workspace:"]
         used = 0
         for path, name in zip(paths, names, strict=True):
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (UnicodeDecodeError, OSError):
+            text = read_text(path)
+            if text is None:
                 parts.append(f"{name} (binary)")
                 continue
             if used + len(text) > max_chars:
@@ -197,7 +199,7 @@ def describe_workspace(
         parts.append(f"The project's code the task's output names:\n{named}")
     refs = _references(task, root)
     for name in _long_files_named(task, root, names, max_chars):  # tests are run, not changed
-        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        text = read_text(root / name) or ""
         shape = outline(name, text, sorted(refs.get(name, ())))
         parts.append(f"Outline of {name} ({len(text.splitlines())} lines):\n{shape}")
     return "\n".join(parts)

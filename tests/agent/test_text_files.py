@@ -56,3 +56,14 @@ def test_a_byte_order_mark_stays_and_binary_files_are_not_text(tools, tmp_path):
 def test_text_no_encoding_holds_is_refused_not_raised(tools, tmp_path):
     refused = tools("write_file", path="new.py", content="a = '\ud800'\n")
     assert refused.startswith("[refused]") and not (tmp_path / "new.py").exists()
+
+
+def test_the_first_look_at_the_workspace_shows_a_latin_1_file_as_its_text(tmp_path):
+    from langgraph_mtl.agent.briefing import describe_workspace, referenced_lines
+
+    (tmp_path / "menu.py").write_bytes(b"# -*- coding: latin-1 -*-\nDISH = 'caf\xe9'\n")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01")
+    shown = describe_workspace(str(tmp_path))
+    assert "DISH = 'café'" in shown and "blob.bin (binary)" in shown
+    said = 'File "menu.py", line 2, in <module>'
+    assert "2| DISH = 'café'" in referenced_lines(said, tmp_path)
