@@ -118,6 +118,13 @@ def solve(
     verify: Annotated[
         str | None, typer.Option(help="Shell command whose exit 0 means success.")
     ] = None,
+    protect: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A workspace file or folder the agent must leave as it is, such as the tests "
+            "--verify runs (repeatable)."
+        ),
+    ] = None,
     model: ModelOpt = "local",
     memory_type: MemoryTypesOpt = None,
     write_type: Annotated[
@@ -142,6 +149,7 @@ def solve(
         WriterConfig,
         create_coding_agent,
     )
+    from langgraph_mtl.agent.workspace import outside_workspace
     from langgraph_mtl.memory.records import validate_domain, validate_task_id
 
     text = _read_task(task)
@@ -152,6 +160,11 @@ def solve(
         raise CliError(str(exc), code=2) from None
     if workspace is not None and workspace.exists() and not workspace.is_dir():
         raise CliError(f"--workspace {workspace} is a file; give a directory", code=2)
+    for name in protect or []:
+        if why := outside_workspace(name):
+            raise CliError(f"--protect {name!r} {why}; name a path inside the workspace", code=2)
+        if workspace is None or not (workspace / name).exists():
+            raise CliError(f"--protect {name!r}: no such file or folder in --workspace", code=2)
     check_model(model)
     memories = open_for_write(pool, collection)
     made = workspace is None
@@ -174,6 +187,7 @@ def solve(
                 task_id=task_id,
                 workspace=str(ws),
                 verify_command=verify,
+                protected=tuple(protect or ()),
                 write=write,
                 include_own_domain=include_own_domain,
             )

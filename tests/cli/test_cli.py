@@ -212,6 +212,20 @@ def test_solve_exits_with_the_verdict_and_reports_json(
     assert (ws / "out.txt").read_text() == "7\n"
 
 
+def test_solve_leaves_protected_files_as_they_are(env, capsys, scripted_cli_model):
+    scripted_cli_model(_writes_seven)
+    ws = env / "ws"
+    ws.mkdir()
+    (ws / "out.txt").write_text("1\n")
+    common = ["solve", "write 7 to out.txt", "--domain", "shell", "--workspace", str(ws)]
+    result = run_cli(capsys, *common, "--verify", "grep -qx 7 out.txt", "--protect", "out.txt")
+    assert result.code == 1, result.text
+    assert (ws / "out.txt").read_text() == "1\n"
+    for bad, said in [("../out.txt", "leaves the workspace"), ("tests", "no such file or folder")]:
+        refused = run_cli(capsys, *common, "--protect", bad)
+        assert refused.code == 2 and said in refused.err, refused.text
+
+
 def test_solve_leaves_no_empty_workspace_when_it_fails_early(
     env, capsys, scripted_cli_model, monkeypatch
 ):
