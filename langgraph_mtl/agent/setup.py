@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -86,7 +87,16 @@ class AgentSetup:
     def workspace(self, state: CodingAgentState, context: AgentContext | None) -> str:
         """The run's workspace: in state, else the context's, else a fresh folder."""
         found = state.get("workspace") or getattr(context, "workspace", None)
-        return found or tempfile.mkdtemp(prefix="mtl-ws-")
+        if not found:
+            return tempfile.mkdtemp(prefix="mtl-ws-")
+        try:
+            Path(found).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            why = "is a file" if Path(found).is_file() else f"cannot be made ({exc.strerror})"
+            raise ValueError(
+                f"workspace: {found!r} {why}; give a directory the agent may write in"
+            ) from None
+        return str(found)
 
     def box(self, workspace: str, context: AgentContext | None) -> Sandbox:
         """A sandbox for the run's commands (with the context's ``command_env``)."""

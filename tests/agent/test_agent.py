@@ -473,6 +473,16 @@ def test_protected_paths_outside_the_workspace_are_an_error_naming_them(bad):
         AgentContext(workspace="ws", protected=bad)
 
 
+def test_a_workspace_that_is_a_file_is_an_error_naming_it(pool, scripted, tmp_path):
+    (tmp_path / "notes.txt").write_text("keep me\n")
+    for bad, why in [("notes.txt", "is a file"), ("notes.txt/sub", "cannot be made")]:
+        graph = agent(pool, scripted("1. plan", default=SUBMIT), tmp_path)
+        context = AgentContext(domain="python", workspace=str(tmp_path / bad))
+        with pytest.raises(ValueError, match=rf"workspace: .*{why}.*; give a directory"):
+            graph.invoke({"task": "add one"}, context=context)
+    assert (tmp_path / "notes.txt").read_text() == "keep me\n"
+
+
 def test_one_protected_name_given_as_a_string_protects_that_path_not_its_letters():
     assert AgentContext(workspace="ws", protected="tests").protected == ("tests",)
 
