@@ -29,6 +29,12 @@ class PlanNode:
 
     def __call__(self, state: CodingAgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         setup, context = self.setup, runtime.context
+        task = state.get("task")
+        if not isinstance(task, str) or not task.strip():
+            raise ValueError(
+                f"task: the agent needs the task's text, a non-empty string, as state['task'] "
+                f"(got {task!r:.60}); invoke the graph with {{'task': '...'}}"
+            )
         workspace = setup.workspace(state, context)
         files = describe_workspace(workspace, state["task"])
         task = f"Task:\n{state['task']}\n\n{files}"

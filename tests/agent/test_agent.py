@@ -483,6 +483,15 @@ def test_a_workspace_that_is_a_file_is_an_error_naming_it(pool, scripted, tmp_pa
     assert (tmp_path / "notes.txt").read_text() == "keep me\n"
 
 
+@pytest.mark.parametrize("task", [None, "", "  \n", 42, ["add one"]])
+def test_a_missing_or_empty_task_is_an_error_and_nothing_is_written(pool, scripted, tmp_path, task):
+    graph = agent(pool, scripted("1. plan", default=SUBMIT), tmp_path)
+    given = {} if task is None else {"task": task}
+    with pytest.raises(ValueError, match=r"task: the agent needs the task's text"):
+        graph.invoke(given, context=AgentContext(domain="python", workspace=str(tmp_path)))
+    assert pool.count() == 0 and not (tmp_path / "outbox.jsonl").exists()
+
+
 def test_one_protected_name_given_as_a_string_protects_that_path_not_its_letters():
     assert AgentContext(workspace="ws", protected="tests").protected == ("tests",)
 
