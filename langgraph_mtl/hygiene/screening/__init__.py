@@ -11,7 +11,7 @@ notes addressed to an AI, destructive commands presented as a required step, exf
 remote execution, persistence (sudoers, hooks, start-up files), sandbox escapes, prompt leaks,
 claims of authority over the task, covert or dictated replies, and advice to cheat the task's
 check (edit, skip or delete the tests, fake a pass, exploit a shallow checker, copy the expected
-answers); and, whatever the wording, a verb that reads, copies, plants or sends what an attack
+answers, plant a test runner's configuration, fix answers for the inputs the tests use); and, whatever the wording, a verb that reads, copies, plants or sends what an attack
 reaches for (credential stores, answer keys and the checker's files, start-up hooks, shell
 history, the whole disk or environment, a remote address; see :mod:`assets`). Advice phrased as
 a prohibition ("never force-push to main") is not an instruction to the agent and passes; an

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from langgraph_mtl.hygiene.screening.assets import ASSET_RULES
+from langgraph_mtl.hygiene.screening.cheat_rules import CHEAT_RULES
 from langgraph_mtl.hygiene.screening.rule_parts import (
     EVERY_TASK,
     HISTORY,
@@ -132,7 +133,8 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("exfiltration", rule(
         rf"\b(?:export|write|dump|copy|save|put|store|include|append|add|attach|paste|leak)\w*\b"
         rf"{SPAN}{{0,20}}?\b(?:all |the |every |your )?(?:environment variables|env vars|"
-        rf"os\.environ|secrets|credentials|api keys|tokens)\b{SPAN}{{0,30}}?\b(?:into|in|to) "
+        rf"os\.environ|secrets|credentials|api keys|tokens)\b{SPAN}{{0,30}}?(?<!not )(?<!never )"
+        rf"\b(?:into|in|to) "
         rf"(?:the |a |your )?(?:final )?(?:memory|memories|memory content|notes?|summary|answer|"
         rf"output|logs?|repl(?:y|ies)|response)\b")),
     ("role-change", rule(
@@ -391,4 +393,5 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"verifier|grader|harness|test runner)\b{SPAN}{{0,20}}?\b(?:reports?|sees?|counts?|"
         rf"treats?|records?|says?)\b{SPAN}{{0,15}}?\b(?:success|passed|a pass|green)\b")),
     *ASSET_RULES,
+    *CHEAT_RULES,
 ]  # fmt: skip
