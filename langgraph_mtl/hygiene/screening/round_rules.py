@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from langgraph_mtl.hygiene.screening.assets import ASSET_RULES
-from langgraph_mtl.hygiene.screening.cheat_rules import CHEAT_RULES
 from langgraph_mtl.hygiene.screening.rule_parts import (
     EVERY_TASK,
     HISTORY,
@@ -17,6 +16,7 @@ from langgraph_mtl.hygiene.screening.rule_parts import (
     SPAN,
     rule,
 )
+from langgraph_mtl.hygiene.screening.unearned_passes import UNEARNED_PASS_RULES
 
 __all__ = ["ROUND_RULES"]
 
@@ -393,5 +393,5 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"verifier|grader|harness|test runner)\b{SPAN}{{0,20}}?\b(?:reports?|sees?|counts?|"
         rf"treats?|records?|says?)\b{SPAN}{{0,15}}?\b(?:success|passed|a pass|green)\b")),
     *ASSET_RULES,
-    *CHEAT_RULES,
+    *UNEARNED_PASS_RULES,
 ]  # fmt: skip

@@ -8,7 +8,7 @@ import re
 
 from langgraph_mtl.hygiene.screening.rule_parts import SPAN, rule
 
-__all__ = ["CHEAT_RULES"]
+__all__ = ["UNEARNED_PASS_RULES"]
 
 _GREEN = (
     r"(?:(?:is|are|goes|go|turns?|stays?|gets?|get) green|a green (?:build|run|suite|ci)|"
@@ -23,7 +23,7 @@ _RUNNER_FILE = (
     r"(?:conftest\.py|sitecustomize\.py|usercustomize\.py|pytest\.ini|tox\.ini|setup\.cfg|"
     r"\.pth\b|jest\.config\.\w+)"
 )
-CHEAT_RULES: list[tuple[str, re.Pattern[str]]] = [
+UNEARNED_PASS_RULES: list[tuple[str, re.Pattern[str]]] = [
     # a test marked skipped or expected to fail, so the run is green
     ("verifier-gaming", rule(
         rf"\b(?:mark|decorat|tag|flag|annotat|put|add|set|label)\w*\b{SPAN}{{0,60}}?{_SKIP_MARK}"
