@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from langgraph_mtl.agent.sandbox import SandboxMode
+from langgraph_mtl.agent.sandbox import SandboxMode, path_names
 from langgraph_mtl.nodes.retrieval_node import RetrievalConfig
 from langgraph_mtl.nodes.writer_node import WriterConfig
 from langgraph_mtl.pool.search import checked_k
@@ -48,7 +48,7 @@ class SandboxConfig:
             raise ValueError(
                 f"sandbox.command_timeout: must be > 0 seconds, got {self.command_timeout!r}"
             )
-        object.__setattr__(self, "hide", tuple(str(p) for p in self.hide))
+        object.__setattr__(self, "hide", path_names(self.hide))
         if self.max_output_chars < 100:
             raise ValueError(
                 f"sandbox.max_output_chars: must be >= 100, got {self.max_output_chars!r}"
@@ -71,8 +71,15 @@ class Limits:
     def __post_init__(self) -> None:
         for name in _LIMITS:
             object.__setattr__(self, name, checked_k(getattr(self, name), f"limits.{name}"))
+        if not isinstance(self.kinds, Mapping):
+            raise ValueError(f"limits.kinds: expected {_KINDS_EXAMPLE}, got {self.kinds!r:.60}")
         kinds = {}
-        for kind, values in dict(self.kinds).items():
+        for kind, values in self.kinds.items():
+            if not isinstance(values, Mapping):
+                raise ValueError(
+                    f"limits.kinds[{kind!r}]: expected the kind's limits as a mapping like "
+                    f"{{'steps': 20}}, got {values!r:.60}"
+                )
             unknown = set(values) - set(_LIMITS)
             if unknown:
                 raise ValueError(
@@ -91,3 +98,4 @@ class Limits:
 
 
 _LIMITS = ("steps", "format_errors", "history_tokens")
+_KINDS_EXAMPLE = "limits by kind of task, like {'repository': {'steps': 20}}"

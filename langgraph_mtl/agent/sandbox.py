@@ -18,7 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -27,7 +27,7 @@ from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.hygiene.secret_rules import SECRET_NAME_WORDS
 
-__all__ = ["CommandResult", "Sandbox", "bubblewrap_available", "hidden_paths"]
+__all__ = ["CommandResult", "Sandbox", "bubblewrap_available", "hidden_paths", "path_names"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,14 @@ _SECRET_NAME = re.compile(
     rf"(?i)(?:{SECRET_NAME_WORDS})|(?:^|_)(?:CREDS|COOKIE|SESSION|PRIVATE|DSN)(?:_|$)"
 )
 _warned: list[bool] = []  # warn once per process about unsandboxed commands
+
+
+def path_names(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
+    """Paths given one or many as a tuple of strings: one path given alone stays one path
+    (``"tests"`` is not the letters t, e, s, t, s)."""
+    if isinstance(paths, str | os.PathLike):
+        return (os.fspath(paths),)
+    return tuple(os.fspath(p) for p in paths)
 
 
 @functools.cache
@@ -144,10 +152,10 @@ class Sandbox:
         bubblewrap only: without it the command is not isolated); ``env``: variables set for
         the command (e.g. HOME pointing at an empty folder)."""
         self.workspace = Path(workspace).resolve()
-        self.read_only = [Path(p).resolve() for p in read_only]
-        self.writable = [Path(p).resolve() for p in writable]
-        self.hidden = _existing([Path(p) for p in hidden])
-        self.protected = tuple(protected)
+        self.read_only = [Path(p).expanduser().resolve() for p in path_names(read_only)]
+        self.writable = [Path(p).expanduser().resolve() for p in path_names(writable)]
+        self.hidden = _existing([Path(p).expanduser() for p in path_names(hidden)])
+        self.protected = path_names(protected)
         self.env = dict(env or {})
         self.workspace.mkdir(parents=True, exist_ok=True)
         if mode == "auto":

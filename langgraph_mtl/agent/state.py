@@ -9,6 +9,7 @@ from typing import Annotated
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from langgraph_mtl.agent.sandbox import path_names
 from langgraph_mtl.agent.verdict import WorkspaceVerifier
 from langgraph_mtl.agent.workspace import outside_workspace
 from langgraph_mtl.nodes.base import MemoryContext, MemoryState
@@ -36,7 +37,7 @@ class AgentContext(MemoryContext):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        named = (self.protected,) if isinstance(self.protected, str) else tuple(self.protected)
+        named = path_names(self.protected)
         for name in named:
             if why := outside_workspace(name):
                 raise ValueError(

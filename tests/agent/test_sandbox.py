@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import langgraph_mtl
+from langgraph_mtl.agent import Limits, SandboxConfig
 from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
+from langgraph_mtl.agent.tools import create_sandbox_tools
 
 needs_bwrap = pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
 
@@ -255,3 +257,24 @@ def test_sandboxed_commands_see_protected_files_read_only(tmp_path):
     assert "done" in said.output
     assert (ws / "tests" / "test_add.py").read_text() == "ok\n"
     assert box.run("echo fine > add.py && cat add.py").output.strip() == "fine"
+
+
+@needs_bwrap
+def test_one_path_given_alone_is_hidden_whole_home_relative_too(tmp_path, visible, monkeypatch):
+    monkeypatch.setenv("HOME", str(visible / "home"))
+    keys = visible / "home" / "keys"
+    keys.mkdir(parents=True)
+    (keys / "id").write_text("KEY-MATERIAL\n")
+    for hide in (str(keys), "~/keys", SandboxConfig(hide="~/keys").hide):
+        tools = {t.name: t for t in create_sandbox_tools(sandbox="bwrap", hide=hide)}
+        command = f"echo ran; cat {keys}/id"
+        seen = tools["bash"].invoke({"command": command, "workspace": str(tmp_path)})
+        assert "ran" in seen and "KEY-MATERIAL" not in seen, (hide, seen)
+    assert SandboxConfig(hide="~/keys").hide == ("~/keys",)
+
+
+def test_limits_by_kind_given_in_the_wrong_shape_are_an_error_naming_it():
+    with pytest.raises(ValueError, match=r"limits\.kinds\['repository'\]: expected .* mapping"):
+        Limits(kinds={"repository": 20})
+    with pytest.raises(ValueError, match=r"limits\.kinds: expected limits by kind"):
+        Limits(kinds=[("repository", {"steps": 20})])
