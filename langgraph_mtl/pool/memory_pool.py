@@ -250,7 +250,7 @@ class MemoryPool(PoolReader):
         self,
         config: SearchConfig | None = None,
         *,
-        exclude_domains: Sequence[str] = (),
+        exclude_domains: str | Sequence[str] = (),
         **settings: Any,
     ) -> MemoryRetriever:
         """This pool as a LangChain retriever (see :class:`langgraph_mtl.pool.store.MemoryRetriever`):
@@ -259,7 +259,11 @@ class MemoryPool(PoolReader):
         from langgraph_mtl.pool.store import MemoryRetriever
 
         return MemoryRetriever(
-            pool=self, config=_config(config, settings), exclude_domains=tuple(exclude_domains)
+            pool=self,
+            config=_config(config, settings),
+            exclude_domains=(exclude_domains,)
+            if isinstance(exclude_domains, str)
+            else tuple(exclude_domains),
         )
 
     def drop(self) -> None:

@@ -35,7 +35,7 @@ from langgraph.store.base import (
     SearchItem,
     SearchOp,
 )
-from pydantic import ConfigDict, InstanceOf
+from pydantic import ConfigDict, InstanceOf, field_validator
 
 from langgraph_mtl.hygiene.sanitize import secrets_in_id
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType
@@ -226,6 +226,12 @@ class MemoryRetriever(BaseRetriever):
     pool: InstanceOf[MemoryPool]
     config: InstanceOf[SearchConfig] = SearchConfig()
     exclude_domains: tuple[str, ...] = ()
+
+    @field_validator("exclude_domains", mode="before")
+    @classmethod
+    def _one_domain_alone(cls, value: Any) -> Any:
+        """One domain given alone is that domain, not its letters."""
+        return (value,) if isinstance(value, str) else value
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun

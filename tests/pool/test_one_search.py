@@ -14,6 +14,7 @@ from langgraph_mtl import MemoryContext
 from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
 from langgraph_mtl.nodes.retrieval_node import create_memory_retrieval_node
 from langgraph_mtl.pool.search import SearchConfig
+from langgraph_mtl.pool.store import MemoryRetriever
 from langgraph_mtl.transfer.retrieval import RetrievalConfig
 
 QUERY = "validate the input before parsing the file"
@@ -144,5 +145,8 @@ def test_outside_a_run_the_retriever_and_the_store_apply_only_their_own_settings
     retriever = stocked.as_retriever(k=5, exclude_domains=["data"])
     domains = {d.metadata["domain"] for d in retriever.invoke(QUERY)}
     assert "data" not in domains
+    alone = stocked.as_retriever(k=5, exclude_domains="data")  # one domain, not its letters
+    assert {d.metadata["domain"] for d in alone.invoke(QUERY)} == domains
+    assert MemoryRetriever(pool=stocked, exclude_domains="data").exclude_domains == ("data",)
     assert {"python", "rust"} <= domains  # no run context: no run to leave out
     assert "verilog" not in domains  # quarantined memories never
