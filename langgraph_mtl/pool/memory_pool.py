@@ -183,19 +183,22 @@ class MemoryPool(PoolReader):
         """Write records (optionally with their vectors) as JSON lines. Returns the count."""
         return pool_jsonl.export_jsonl(self, out, with_embeddings=with_embeddings, **filters)
 
-    def export_ids(self, out: IO[str], ids: Sequence[str]) -> int:
+    def export_ids(self, out: IO[str], ids: str | Sequence[str]) -> int:
         """Write the given records with their vectors as JSON lines. Returns the count."""
-        return pool_jsonl.export_ids(self, out, ids)
+        return pool_jsonl.export_ids(self, out, as_values(ids))
 
     def import_jsonl(
         self,
-        lines: Iterable[str | bytes],
+        lines: str | bytes | Iterable[str | bytes],
         *,
         batch_size: int = 1000,
         progress: Callable[[int], None] | None = None,
     ) -> ImportReport:
-        """Import JSON lines; each line is checked on its own, what is stored already is
-        skipped, ``progress`` hears the lines read (see :mod:`langgraph_mtl.pool.jsonl`)."""
+        """Import JSON lines (an open file, a list of lines, or one text holding them); each
+        line is checked on its own, what is stored already is skipped, ``progress`` hears the
+        lines read (see :mod:`langgraph_mtl.pool.jsonl`)."""
+        if isinstance(lines, str | bytes):
+            lines = lines.splitlines()
         return pool_jsonl.import_jsonl(self, lines, batch_size=batch_size, progress=progress)
 
     # -- identity ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -218,3 +219,7 @@ def test_a_line_written_by_hand_without_an_id_gets_one_from_its_provenance(pool)
     keyless = {name: value for name, value in fields.items() if name != "key"}
     assert "record.key" in pool.import_jsonl([json.dumps({**keyless, "content": "c"})]).errors[0][1]
     assert "each line must be" in pool.import_jsonl(['["a list"]']).errors[0][1]
+    text = "\n".join(json.dumps({**fields, "task_id": t, "content": t}) for t in ("t3", "t4"))
+    assert pool.import_jsonl(text).imported == 2  # one text holding the lines, not its letters
+    out = io.StringIO()
+    assert pool.export_ids(out, memory_id("insight", "python", "t3", "k")) == 1
