@@ -43,7 +43,10 @@ def write_text(target: Path, text: str, path: str = "") -> str | None:
             f"[refused] {path or target.name} is kept in {encoding}, which cannot hold {bad!r}; "
             "nothing was changed. Give the change without that character."
         )
-    target.write_bytes(payload)
+    try:
+        target.write_bytes(payload)
+    except OSError as error:  # a full disk, a read-only file: the run goes on, told why
+        return f"[refused] {path or target.name} could not be written: {error.strerror or error}"
     return None
 
 

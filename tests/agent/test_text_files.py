@@ -67,3 +67,17 @@ def test_the_first_look_at_the_workspace_shows_a_latin_1_file_as_its_text(tmp_pa
     assert "DISH = 'café'" in shown and "blob.bin (binary)" in shown
     said = 'File "menu.py", line 2, in <module>'
     assert "2| DISH = 'café'" in referenced_lines(said, tmp_path)
+
+
+def test_a_file_that_cannot_be_written_is_an_answer_not_a_crash(tools, tmp_path, monkeypatch):
+    import errno
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+
+    def full(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    said = tools("edit_file", path="a.py", old="x = 1", new="x = 2")
+    assert said == "[refused] a.py could not be written: No space left on device"
+    assert tools("write_file", path="b.py", content="y = 1\n").startswith("[refused] b.py")
