@@ -10,6 +10,7 @@ your own graph whose state has a ``workspace`` key::
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import posixpath
 import re
@@ -107,7 +108,19 @@ CLOBBER = (
 
 
 def execute_action(action: Action, sandbox: Sandbox) -> str:
-    """Carry out an action in the sandbox's workspace; the observation."""
+    """Carry out an action in the sandbox's workspace; the observation (a path the file
+    system refuses, too long or through a file, is answered, not raised)."""
+    try:
+        return _carried_out(action, sandbox)
+    except OSError as error:
+        mark = "[refused]" if action.kind in ("write", "edit") else "[error]"
+        why = error.strerror or str(error)
+        if error.errno in (errno.EEXIST, errno.ENOTDIR):  # a.py/b.py where a.py is a file
+            why = "a folder on that path is a file"
+        return f"{mark} {action.path or action.query!r}: {why}; give another path"
+
+
+def _carried_out(action: Action, sandbox: Sandbox) -> str:
     root = sandbox.workspace
     if action.kind in ("write", "edit") and (name := sandbox.protects(action.path)):
         tested = imported_files(root, action.path)

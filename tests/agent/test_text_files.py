@@ -1,5 +1,6 @@
 """A change of a few lines leaves the rest of the file's bytes as they were: its line endings,
-its encoding, a byte-order mark; text the file's encoding cannot hold is refused, not raised."""
+its encoding, a byte-order mark; text the file's encoding cannot hold, a file that cannot be
+written and a path the file system refuses are answered, not raised."""
 
 from __future__ import annotations
 
@@ -81,3 +82,13 @@ def test_a_file_that_cannot_be_written_is_an_answer_not_a_crash(tools, tmp_path,
     said = tools("edit_file", path="a.py", old="x = 1", new="x = 2")
     assert said == "[refused] a.py could not be written: No space left on device"
     assert tools("write_file", path="b.py", content="y = 1\n").startswith("[refused] b.py")
+
+
+def test_a_path_the_file_system_refuses_is_an_answer_not_a_crash(tools, tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    said = tools("write_file", path="a.py/b.py", content="y = 1\n")
+    assert said == "[refused] 'a.py/b.py': a folder on that path is a file; give another path"
+    long = "n" * 300 + ".py"
+    assert "File name too long" in tools("view_file", path=long)
+    assert tools("edit_file", path=long, old="a", new="b").startswith("[refused]")
+    assert tools("search_files", query="x", path=long).startswith("[error]")
