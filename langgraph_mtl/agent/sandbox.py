@@ -172,6 +172,8 @@ class Sandbox:
 
     def protects(self, path: str) -> str | None:
         """The protected path that ``path`` (relative to the workspace) is or lies in."""
+        if not self.protected or "\0" in path:  # a NUL: no path at all, refused where it is used
+            return None
         target = (self.workspace / path.strip()).resolve()
         for name in self.protected:
             guarded = (self.workspace / name).resolve()

@@ -59,6 +59,12 @@ def test_timeout_kills_the_whole_process_group(tmp_path, mode):
 def test_a_command_with_a_nul_character_is_an_error_not_an_exception(tmp_path):
     result = Sandbox(tmp_path, mode="none").run("echo a\0b")
     assert (result.exit_code, result.output) == (2, "the command holds a NUL character: remove it")
+    for protected in ((), ("tests",)):
+        tools = {t.name: t for t in create_sandbox_tools(sandbox="none", protected=protected)}
+        said = tools["write_file"].invoke(
+            {"path": "a\0b", "content": "x", "workspace": str(tmp_path)}
+        )
+        assert said.startswith("[refused] 'a\\x00b' holds a NUL character"), said
 
 
 def test_output_is_truncated_with_a_marker(tmp_path):
