@@ -37,6 +37,8 @@ UNITS = (
     "rename test_a.py ", "pytest.skip(allow_module_level ", "comment out ", "mark it done even if ",
     "return values the test expects ", "special-case ", "__eq__ ", "exit() ",
     "A_KEY: !!a ", "--pass <(printf ", "--token $(",
+    "mark skipped and ", "conftest.py makes every ", "hardcode the inputs the tests ",
+    "passphrase: a ", "set the API_KEY in ",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 
