@@ -28,6 +28,7 @@ __all__ = [
     "PoolSource",
     "context_value",
     "failure_status",
+    "messages_of",
     "one_config",
     "pool_getter",
     "task_of",
@@ -125,7 +126,14 @@ def task_of(state: dict[str, Any], task_key: str, messages_key: str) -> str:
     task = state.get(task_key)
     if isinstance(task, str) and task.strip():
         return task
-    return task_from_messages(state.get(messages_key) or [])
+    return task_from_messages(messages_of(state, messages_key))
+
+
+def messages_of(state: dict[str, Any], messages_key: str) -> list[Any]:
+    """``state[messages_key]`` when it is a list of messages, else none (a run's state written
+    by hand may hold anything there)."""
+    messages = state.get(messages_key)
+    return list(messages) if isinstance(messages, list | tuple) else []
 
 
 def pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:

@@ -22,6 +22,7 @@ from langgraph_mtl.nodes.base import (
     PoolSource,
     context_value,
     failure_status,
+    messages_of,
     one_config,
     pool_getter,
     task_of,
@@ -201,8 +202,9 @@ class _Writer:
             key_text=str(state.get(keys.query) or ""),
         )
         run, secrets = redact_run(run)  # the boundary: nothing below sees a raw secret
-        receipts = state.get(keys.receipts) or []
-        used = [r["id"] for r in receipts if isinstance(r, dict) and "id" in r]
+        receipts = state.get(keys.receipts)
+        listed = receipts if isinstance(receipts, list | tuple) else []
+        used = [r["id"] for r in listed if isinstance(r, dict) and "id" in r]
         return self._write_run(run, secrets, used)
 
     def _abstract(
@@ -299,4 +301,4 @@ def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> lis
     raw = state.get(trajectory_key)
     if raw:
         return coerce_steps(raw)
-    return steps_from_messages(state.get(messages_key) or [])
+    return steps_from_messages(messages_of(state, messages_key))

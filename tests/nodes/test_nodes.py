@@ -209,6 +209,26 @@ def test_nodes_work_on_messages_state(pool, scripted, tmp_path):
     assert "a.py" in model.calls[0][1].content
 
 
+@pytest.mark.parametrize("odd", [1.5, True, "a", {"a": 1}])
+def test_odd_values_where_a_run_keeps_messages_or_receipts_never_raise(
+    pool, scripted, tmp_path, odd
+):
+    model = scripted(default=insight_json("Inspect before editing"))
+    builder = StateGraph(dict, context_schema=MemoryContext)
+    builder.add_node(create_memory_retrieval_node(pool))
+    builder.add_node(create_memory_writer_node(pool, model=model, outbox=Outbox(tmp_path / "o")))
+    builder.add_edge(START, "retrieve_memories")
+    builder.add_edge("retrieve_memories", "write_memory")
+    builder.add_edge("write_memory", END)
+    graph = builder.compile()
+    for state in (
+        {"messages": odd},
+        {"task": "list files", "messages": odd, "memory_receipts": odd},
+    ):
+        out = graph.invoke(state, context=MemoryContext(domain="shell"))
+        assert out["memory_write_status"].startswith("skipped"), out["memory_write_status"]
+
+
 def test_factory_errors_name_the_argument(pool):
     with pytest.raises(ValueError, match="model"):
         create_memory_writer_node(pool, memory_types="insight")
