@@ -48,7 +48,10 @@ class SandboxConfig:
             raise ValueError(
                 f"sandbox.command_timeout: must be > 0 seconds, got {self.command_timeout!r}"
             )
-        object.__setattr__(self, "hide", path_names(self.hide))
+        try:
+            object.__setattr__(self, "hide", path_names(self.hide))
+        except ValueError as exc:
+            raise ValueError(f"sandbox.hide: {exc}") from None
         if self.max_output_chars < 100:
             raise ValueError(
                 f"sandbox.max_output_chars: must be >= 100, got {self.max_output_chars!r}"

@@ -45,7 +45,10 @@ def path_names(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]])
     (``"tests"`` is not the letters t, e, s, t, s)."""
     if isinstance(paths, str | os.PathLike):
         return (os.fspath(paths),)
-    return tuple(os.fspath(p) for p in paths)
+    try:
+        return tuple(os.fspath(p) for p in paths)
+    except TypeError:
+        raise ValueError(f"expected file or folder paths, got {paths!r:.60}") from None
 
 
 @functools.cache

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import operator
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
@@ -37,7 +39,26 @@ class AgentContext(MemoryContext):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        named = path_names(self.protected)
+        if self.workspace is not None and not isinstance(self.workspace, str | os.PathLike):
+            raise ValueError(
+                f"context.workspace: expected a folder path, got {self.workspace!r:.60}"
+            )
+        if self.command_env is not None and not (
+            isinstance(self.command_env, Mapping)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in self.command_env.items())
+        ):
+            raise ValueError(
+                f"context.command_env: expected names and values as text, like {{'PATH': '/x'}}, "
+                f"got {self.command_env!r:.60}"
+            )
+        if self.verifier is not None and not callable(self.verifier):
+            raise ValueError(
+                f"context.verifier: expected a callable given the workspace, got {self.verifier!r:.60}"
+            )
+        try:
+            named = path_names(self.protected)
+        except ValueError as exc:
+            raise ValueError(f"context.protected: {exc}") from None
         for name in named:
             if why := outside_workspace(name):
                 raise ValueError(

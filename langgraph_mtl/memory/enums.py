@@ -42,9 +42,9 @@ def parse_memory_types(
     Raises ValueError naming ``argument`` and the choices."""
     if value is None:
         return ()
-    items = [value] if isinstance(value, str | MemoryType) else list(value)
     try:
+        items = [value] if isinstance(value, str | MemoryType) else list(value)
         return tuple(dict.fromkeys(MemoryType(item) for item in items))
-    except ValueError:
+    except (TypeError, ValueError):
         names = ", ".join(t.value for t in MemoryType)
         raise ValueError(f"{argument}: expected some of {names}, got {value!r}") from None

@@ -4,7 +4,7 @@ reach the pool, and the node type with a sync and a native async form."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypedDict, TypeVar
@@ -61,6 +61,8 @@ class MemoryContext:
         """A bad setting is an error here, where it was made, not later inside a run."""
         if self.domain is not None:
             self.domain = validate_domain(self.domain, "context.domain")
+        if self.task_id is not None and not isinstance(self.task_id, str):
+            raise ValueError(f"context.task_id: expected text, got {self.task_id!r:.60}")
         if self.memory_types is not None:
             kinds = parse_memory_types(self.memory_types, "context.memory_types")
             self.memory_types = tuple(kind.value for kind in kinds)
@@ -69,6 +71,8 @@ class MemoryContext:
         self.min_similarity = checked_min_similarity(self.min_similarity, "context.min_similarity")
         if self.source_domains is not None:
             named = self.source_domains
+            if not isinstance(named, str | Iterable):
+                raise ValueError(f"context.source_domains: expected domain names, got {named!r}")
             self.source_domains = tuple(
                 validate_domain(name, "context.source_domains")
                 for name in ((named,) if isinstance(named, str) else named)

@@ -56,7 +56,7 @@ class FlushReport:
 class Outbox:
     """A JSONL file of undelivered memories, safe across processes (file lock, atomic rewrite)."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path else default_outbox_path()
         self._lock = FileLock(str(self.path) + ".lock")
 

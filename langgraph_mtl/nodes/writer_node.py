@@ -7,6 +7,7 @@ Nothing raises into the agent's run: a model or pool failure leaves the run in t
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +58,7 @@ class WriterConfig:
     memory_types: Iterable[MemoryType | str] | MemoryType | str = (MemoryType.INSIGHT,)
     model: str | BaseChatModel | None = None
     judge: str | BaseChatModel | None = None
-    outbox: Outbox | str | None = None
+    outbox: Outbox | str | os.PathLike[str] | None = None
     agent_model: str | None = None
     review: bool = False
 
@@ -66,6 +67,10 @@ class WriterConfig:
         if not types:
             raise ValueError("writer.memory_types: name at least one memory type")
         object.__setattr__(self, "memory_types", types)
+        if self.outbox is not None and not isinstance(self.outbox, Outbox | str | os.PathLike):
+            raise ValueError(
+                f"writer.outbox: expected an Outbox or a file path, got {self.outbox!r:.60}"
+            )
 
     @property
     def types(self) -> tuple[MemoryType, ...]:

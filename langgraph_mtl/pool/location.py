@@ -81,6 +81,8 @@ def check_collection_name(name: str) -> str:
             periods in a row, or is an IP address.
     """
     longest = 512 - _LONGEST_PART_SUFFIX
+    if not isinstance(name, str):
+        raise PoolLocationError(f"collection name {name!r:.60} is not text: give a name")
     if not (3 <= len(name) <= longest and _COLLECTION_NAME.fullmatch(name)) or ".." in name:
         raise PoolLocationError(
             f"collection name {name[:80]!r} is not allowed: use 3 to {longest} letters, digits, "
@@ -107,13 +109,20 @@ def default_pool_location() -> str:
     return os.environ.get("MTL_POOL") or str(mtl_home() / "pool")
 
 
-def parse_location(text: str) -> PoolLocation:
+def parse_location(text: str | os.PathLike[str]) -> PoolLocation:
     """Parse ``text`` (a directory, ``http(s)://host:port`` or ``:memory:``).
 
     Raises:
         PoolLocationError: an unknown scheme, a ``host:port`` without scheme, an empty value,
             or a path that exists but is not a directory.
     """
+    if isinstance(text, os.PathLike):  # a pathlib.Path to a directory
+        text = os.fspath(text)
+    if not isinstance(text, str):
+        raise PoolLocationError(
+            f"pool location {text!r:.60} is not text: give a directory, http://host:port or "
+            "':memory:'"
+        )
     value = text.strip()
     if not value:
         raise PoolLocationError("pool location is empty: give a directory or http://host:port")

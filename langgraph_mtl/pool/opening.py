@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from contextlib import nullcontext
 from typing import Any
 
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 
 
 def open_pool(
-    location: str | None = None,
+    location: str | os.PathLike[str] | None = None,
     *,
     collection: str = DEFAULT_COLLECTION,
     embeddings: str | Embeddings | None = None,

@@ -21,6 +21,7 @@ from langgraph_mtl import (
     open_pool,
     retrieve_memories,
 )
+from langgraph_mtl.agent import AgentContext, SandboxConfig, WriterConfig
 from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.pool.location import PoolLocationError, PoolUnavailableError
 from langgraph_mtl.testing import HashingEmbeddings
@@ -480,11 +481,37 @@ def test_the_nodes_run_natively_async_off_the_event_loop(pool, scripted, monkeyp
         ({"memory_types": "insights"}, "context.memory_types"),
         ({"min_similarity": 2}, "context.min_similarity"),
         ({"source_domains": ("rust", "no domain")}, "context.source_domains"),
+        ({"source_domains": 5}, "context.source_domains"),
+        ({"memory_types": 5}, "context.memory_types"),
+        ({"task_id": 5}, "context.task_id"),
     ],
 )
 def test_a_bad_run_context_is_an_error_when_it_is_made(settings, named):
     with pytest.raises(ValueError, match=named):
         MemoryContext(**settings)
+
+
+@pytest.mark.parametrize(
+    ("make", "named"),
+    [
+        (lambda: AgentContext(workspace=5), "context.workspace"),
+        (lambda: AgentContext(command_env="PATH=/x"), "context.command_env"),
+        (lambda: AgentContext(command_env={"A": 1}), "context.command_env"),
+        (lambda: AgentContext(verifier="pytest"), "context.verifier"),
+        (lambda: AgentContext(protected=5), "context.protected"),
+        (lambda: SandboxConfig(hide=5), "sandbox.hide"),
+        (lambda: WriterConfig(outbox=5), "writer.outbox"),
+        (lambda: open_pool(5), "pool location 5 is not text"),
+        (lambda: open_pool(":memory:", collection=5), "collection name 5 is not text"),
+    ],
+)
+def test_a_setting_of_the_wrong_type_is_an_error_naming_it(make, named):
+    with pytest.raises(ValueError, match=named):
+        make()
+
+
+def test_a_pool_folder_may_be_given_as_a_path(tmp_path):
+    assert open_pool(tmp_path / "pool").count() == 0
 
 
 def test_a_run_context_takes_single_names_as_one_item():
