@@ -78,6 +78,14 @@ def create_coding_agent(
             or "search_replace" blocks.
         focused_memories: also show the memories in the calls that write a file or an edit.
     """
+    for name, given, kind in (
+        ("retrieval", retrieval, RetrievalConfig),
+        ("writer", writer, WriterConfig),
+        ("sandbox", sandbox, SandboxConfig),
+        ("limits", limits, Limits),
+    ):
+        if given is not None and not isinstance(given, kind):
+            raise ValueError(f"{name}: expected a {kind.__name__}(...), got {given!r:.60}")
     chat = resolve_chat_model(model)
     writing = writer or WriterConfig()
     writing = replace(  # abstracted by the acting model unless told, credited to it

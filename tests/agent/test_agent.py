@@ -742,6 +742,9 @@ def test_bad_arguments_are_named(pool, scripted):
         create_coding_agent(scripted(), pool=pool, writer=WriterConfig(memory_types=()))
     with pytest.raises(ValueError, match="model"):
         create_coding_agent("", pool=pool)
+    for setting, value in [("limits", 5), ("sandbox", "bwrap"), ("retrieval", {"k": 3})]:
+        with pytest.raises(ValueError, match=rf"{setting}: expected a \w+\(\.\.\.\), got"):
+            create_coding_agent(scripted(), pool=pool, **{setting: value})
 
 
 def test_the_same_action_three_times_ends_the_run(pool, scripted, tmp_path):
