@@ -123,7 +123,7 @@ def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replace
         return _gone(workspace, path) or (
             f"[edit refused] {path} does not exist; write it as a new file instead"
         )
-    text = read_text(target, path)
+    text = read_text(target)
     if text is None:
         return f"[edit refused] {path} is not a text file"
     before = text
@@ -236,7 +236,7 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
     target = inside(workspace, path)
     if isinstance(target, str) or not path.endswith(".py") or not target.is_file():
         return None
-    text = read_text(target, path)
+    text = read_text(target)
     if text is None:
         return None
     code = _plain(code)
@@ -272,7 +272,7 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     target = inside(workspace, path)
     if isinstance(target, str):
         return target
-    text = read_text(target, path) if target.is_file() else None
+    text = read_text(target) if target.is_file() else None
     if text is None and not target.exists() and (gone := _gone(workspace, path)):
         return gone
     if text is None:
@@ -364,7 +364,7 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
         )
-    now = (read_text(target, path) or "") if target.is_file() else None
+    now = (read_text(target) or "") if target.is_file() else None
     dropped = dropped_definitions(now, content) if now is not None else []
     if dropped:
         return (

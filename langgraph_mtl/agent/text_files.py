@@ -12,7 +12,7 @@ __all__ = ["read_text", "write_text"]
 _BINARY_PROBE = 8192  # a NUL byte in the first this many bytes: not a text file
 
 
-def read_text(target: Path, path: str = "") -> str | None:
+def read_text(target: Path) -> str | None:
     """The file's text with ``\\n`` line endings, or None when it holds binary data (a NUL
     byte) or cannot be read."""
     try:

@@ -151,7 +151,7 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
         return f"[{path} is a directory] " + " ".join(names[:200])
     if not target.is_file():
         return missing(workspace, path)
-    text = read_text(target, path)
+    text = read_text(target)
     if text is None:
         return f"[error] {path} is not a text file"
     total = len(text.splitlines())
@@ -326,7 +326,7 @@ def changed_files(
     for name, digest in file_hashes(root).items():
         if before.get(name) == digest:
             continue
-        text = read_text(root / name, name)
+        text = read_text(root / name)
         if text is not None:
             out[name] = text[-max_chars:]
     return out
@@ -349,7 +349,7 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
     hits: list[str] = []
     total = 0
     for file in candidates:
-        text = read_text(file, "") if file.stat().st_size < 2_000_000 else None
+        text = read_text(file) if file.stat().st_size < 2_000_000 else None
         if text is None:
             continue
         for number, line in enumerate(text.splitlines(), start=1):
