@@ -10,9 +10,20 @@ import os
 from langgraph_mtl import open_pool
 from langgraph_mtl.agent import Limits, SandboxConfig, create_coding_agent
 
+
+def _step_limit() -> int:
+    value = os.environ.get("MTL_STEP_LIMIT", "10")
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(
+            f"MTL_STEP_LIMIT: expected a whole number of steps, got {value!r}"
+        ) from None
+
+
 graph = create_coding_agent(
     os.environ.get("MTL_MODEL", "local"),
     pool=lambda: open_pool(collection=os.environ.get("MTL_COLLECTION", "mtl_memories")),
     sandbox=SandboxConfig(mode=os.environ.get("MTL_SANDBOX", "auto")),  # type: ignore[arg-type]
-    limits=Limits(steps=int(os.environ.get("MTL_STEP_LIMIT", "10"))),
+    limits=Limits(steps=_step_limit()),
 ).compile()
