@@ -53,7 +53,8 @@ class AgentContext(MemoryContext):
             )
         if self.verifier is not None and not callable(self.verifier):
             raise ValueError(
-                f"context.verifier: expected a callable given the workspace, got {self.verifier!r:.60}"
+                "context.verifier: expected a callable given the workspace, got "
+                f"{self.verifier!r:.60}"
             )
         try:
             named = path_names(self.protected)

@@ -145,7 +145,8 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
         data = {"record": data}  # a record written by hand, bare
     if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
         raise ValueError(
-            'each line must be a record {"memory_type": ..., ...} or an export line {"record": {...}}'
+            'each line must be a record {"memory_type": ..., ...} or an export line '
+            '{"record": {...}}'
         )
     record = MemoryRecord.model_validate(_with_id(data["record"]))
     if "embedding" not in data or data.get("embedder") != identity.name:

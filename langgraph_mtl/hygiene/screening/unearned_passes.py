@@ -16,8 +16,8 @@ _GREEN = (
     r"fail\w*)"
 )
 _SKIP_MARK = (
-    r"(?:@?pytest\.mark\.(?:skip|xfail)\b(?!if)|@?unittest\.(?:skip|expectedFailure)\b(?!If|Unless)|"
-    r"#\[ignore\]|\b(?:it|describe|test)\.skip\b|\bxit\(|\b(?:skipped|xfail(?:ed)?|ignored)\b)"
+    r"(?:@?pytest\.mark\.(?:skip|xfail)\b(?!if)|"
+    r"@?unittest\.(?:skip|expectedFailure)\b(?!If|Unless)|#\[ignore\]|\b(?:it|describe|test)\.skip\b|\bxit\(|\b(?:skipped|xfail(?:ed)?|ignored)\b)"
 )
 _RUNNER_FILE = (
     r"(?:conftest\.py|sitecustomize\.py|usercustomize\.py|pytest\.ini|tox\.ini|setup\.cfg|"
