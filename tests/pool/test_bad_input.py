@@ -211,6 +211,10 @@ def test_a_line_written_by_hand_without_an_id_gets_one_from_its_provenance(pool)
     assert stored.content == "Check empty input first."
     wrong = json.dumps({"record": {**fields, "memory_type": "recipe", "content": "c"}})
     assert "memory_type" in pool.import_jsonl([wrong]).errors[0][1]
+
+
+def test_hand_written_records_may_come_bare_or_as_one_text(pool):
+    fields = {"memory_type": "insight", "domain": "python", "task_id": "t1", "key": "k"}
     bare = json.dumps({**fields, "task_id": "t2", "content": "Check the last index too."})
     assert pool.import_jsonl([bare]).imported == 1  # the record alone, without its wrapper
     assert (
