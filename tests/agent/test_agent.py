@@ -729,6 +729,13 @@ def test_choose_protocol_reads_the_model_profile(scripted):
     assert choose_protocol(tools, "text") == "text"
 
 
+def test_limits_by_kind_given_in_the_wrong_shape_are_an_error_naming_it():
+    with pytest.raises(ValueError, match=r"limits\.kinds\['repository'\]: expected .* mapping"):
+        Limits(kinds={"repository": 20})
+    with pytest.raises(ValueError, match=r"limits\.kinds: expected limits by kind"):
+        Limits(kinds=[("repository", {"steps": 20})])
+
+
 def test_bad_arguments_are_named(pool, scripted):
     with pytest.raises(ValueError, match=r"limits\.steps"):
         create_coding_agent(scripted(), pool=pool, limits=Limits(steps=0))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import langgraph_mtl
-from langgraph_mtl.agent import Limits, SandboxConfig
+from langgraph_mtl.agent import SandboxConfig
 from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
 from langgraph_mtl.agent.tools import create_sandbox_tools
 
@@ -277,10 +277,3 @@ def test_one_path_given_alone_is_hidden_whole_home_relative_too(tmp_path, visibl
         seen = tools["bash"].invoke({"command": command, "workspace": str(tmp_path)})
         assert "ran" in seen and "KEY-MATERIAL" not in seen, (hide, seen)
     assert SandboxConfig(hide="~/keys").hide == ("~/keys",)
-
-
-def test_limits_by_kind_given_in_the_wrong_shape_are_an_error_naming_it():
-    with pytest.raises(ValueError, match=r"limits\.kinds\['repository'\]: expected .* mapping"):
-        Limits(kinds={"repository": 20})
-    with pytest.raises(ValueError, match=r"limits\.kinds: expected limits by kind"):
-        Limits(kinds=[("repository", {"steps": 20})])
