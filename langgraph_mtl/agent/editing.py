@@ -25,6 +25,7 @@ __all__ = [
     "NOT_APPLIED_MARKS",
     "Replacement",
     "apply_replacements",
+    "not_applied_line",
     "parse_replacements",
     "replace_definitions",
     "replace_lines",
@@ -35,6 +36,13 @@ __all__ = [
 NOT_APPLIED_MARKS = ("[unchanged]", "[edit refused]", "[refused]")
 # a line of an answer saying a change was applied ("[edited a.py: ...]", "[wrote a.py: ...]")
 APPLIED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
+
+
+def not_applied_line(answer: str) -> str:
+    """The line of ``answer`` saying its change was not applied ("" when none does)."""
+    return next((ln for ln in answer.splitlines() if ln.startswith(NOT_APPLIED_MARKS)), "")
+
+
 UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
     "the lines again, complete and indented as the file's."

@@ -15,7 +15,7 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from langgraph_mtl.agent.editing import APPLIED, NOT_APPLIED_MARKS
+from langgraph_mtl.agent.editing import APPLIED, not_applied_line
 from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.memory.trajectory import Step
@@ -40,7 +40,7 @@ def stuck(trajectory: list[Step]) -> bool:
         return True
     # a change refused three times for the same reason: its place (the action's first line,
     # "edit path 303-308") and its answer the same, whatever lines it gave
-    if last and _not_applied(last[-1][1]) and _thrice_unchanged(last[-RECENT:], _place):
+    if last and not_applied_line(last[-1][1]) and _thrice_unchanged(last[-RECENT:], _place):
         return True
     for length in range(2, LONGEST_CYCLE + 1):
         first, again = last[-2 * length : -length], last[-length:]
@@ -64,10 +64,6 @@ def _thrice_unchanged(steps: list[tuple[str, str]], key: Callable[[str], str]) -
 def _place(action: str) -> str:
     """Where a change goes: its action's first line (``edit path 303-308``)."""
     return action.split("\n", 1)[0]
-
-
-def _not_applied(answer: str) -> bool:
-    return any(line.startswith(NOT_APPLIED_MARKS) for line in answer.splitlines())
 
 
 def _unnoted(observation: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
-from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, NOT_APPLIED_MARKS
+from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, not_applied_line
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.prompts import (
     CHECKED_MARK,
@@ -92,7 +92,7 @@ def not_applied(path: str, trajectory: Sequence[Step]) -> str:
     if head[0] not in ("edit", "write_file") or head[1:2] != [path]:
         return ""
     observation = str(trajectory[-1].get("observation", ""))
-    return next((ln for ln in observation.splitlines() if ln.startswith(NOT_APPLIED_MARKS)), "")
+    return not_applied_line(observation)
 
 
 def _seen(trajectory: Sequence[Step], last: int = 2) -> str:
