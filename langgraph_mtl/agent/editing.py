@@ -367,12 +367,13 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             "without losing what you have not seen: view the part to change and edit it"
         )
     lines = content.count("\n") + (not content.endswith("\n") and bool(content))
-    if target.is_file() and read_text(target) == content:
+    held = read_text(target) if target.is_file() else None
+    if held == content:
         return (
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
         )
-    now = (read_text(target) or "") if target.is_file() else None
+    now = (held or "") if target.is_file() else None
     dropped = dropped_definitions(now, content) if now is not None else []
     if dropped:
         return (
