@@ -28,7 +28,7 @@ __all__ = [
     "PoolSource",
     "context_value",
     "failure_status",
-    "messages_of",
+    "listed",
     "one_config",
     "pool_getter",
     "task_of",
@@ -130,14 +130,14 @@ def task_of(state: dict[str, Any], task_key: str, messages_key: str) -> str:
     task = state.get(task_key)
     if isinstance(task, str) and task.strip():
         return task
-    return task_from_messages(messages_of(state, messages_key))
+    return task_from_messages(listed(state, messages_key))
 
 
-def messages_of(state: dict[str, Any], messages_key: str) -> list[Any]:
-    """``state[messages_key]`` when it is a list of messages, else none (a run's state written
-    by hand may hold anything there)."""
-    messages = state.get(messages_key)
-    return list(messages) if isinstance(messages, list | tuple) else []
+def listed(state: dict[str, Any], key: str) -> list[Any]:
+    """``state[key]`` when it is a list (the messages, the receipts), else none (a run's state
+    written by hand may hold anything there)."""
+    value = state.get(key)
+    return list(value) if isinstance(value, list | tuple) else []
 
 
 def pool_getter(pool: PoolSource) -> Callable[[], MemoryPool]:

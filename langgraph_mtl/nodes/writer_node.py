@@ -23,7 +23,7 @@ from langgraph_mtl.nodes.base import (
     PoolSource,
     context_value,
     failure_status,
-    messages_of,
+    listed,
     one_config,
     pool_getter,
     task_of,
@@ -207,9 +207,7 @@ class _Writer:
             key_text=str(state.get(keys.query) or ""),
         )
         run, secrets = redact_run(run)  # the boundary: nothing below sees a raw secret
-        receipts = state.get(keys.receipts)
-        listed = receipts if isinstance(receipts, list | tuple) else []
-        used = [r["id"] for r in listed if isinstance(r, dict) and "id" in r]
+        used = [r["id"] for r in listed(state, keys.receipts) if isinstance(r, dict) and "id" in r]
         return self._write_run(run, secrets, used)
 
     def _abstract(
@@ -306,4 +304,4 @@ def _steps(state: dict[str, Any], trajectory_key: str, messages_key: str) -> lis
     raw = state.get(trajectory_key)
     if raw:
         return coerce_steps(raw)
-    return steps_from_messages(messages_of(state, messages_key))
+    return steps_from_messages(listed(state, messages_key))
