@@ -261,13 +261,8 @@ class MemoryPool(PoolReader):
         fetches, the run's context who is asking."""
         from langgraph_mtl.pool.store import MemoryRetriever
 
-        return MemoryRetriever(
-            pool=self,
-            config=_config(config, settings),
-            exclude_domains=(exclude_domains,)
-            if isinstance(exclude_domains, str)
-            else tuple(exclude_domains),
-        )
+        fields = {"pool": self, "config": _config(config, settings)}
+        return MemoryRetriever.model_validate({**fields, "exclude_domains": exclude_domains})
 
     def drop(self) -> None:
         """Delete this pool's collections and everything in them."""
