@@ -1,10 +1,15 @@
 """Reading and writing a workspace's text files as they are kept: a change of one line leaves
 the file's line endings (``\\r\\n`` or ``\\n``) and its encoding (UTF-8, else Latin-1, which
-reads any bytes back as they were) as they were, so the diff holds only the change.
+reads any bytes back as they were) as they were, so the diff holds only the change. A write
+that fails part-way (a full disk) leaves the file as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 __all__ = ["read_text", "write_text"]
@@ -44,10 +49,43 @@ def write_text(target: Path, text: str, path: str = "") -> str | None:
             "nothing was changed. Give the change without that character."
         )
     try:
-        target.write_bytes(payload)
+        _replace(target, payload)
     except OSError as error:  # a full disk, a read-only file: the run goes on, told why
         return f"[refused] {path or target.name} could not be written: {error.strerror or error}"
     return None
+
+
+def _replace(target: Path, payload: bytes) -> None:
+    """Write ``payload`` to a file beside ``target`` and move it into place, so ``target`` holds
+    either its old bytes or all the new ones; its permission bits are kept."""
+    real = target.resolve()
+    if not real.exists():  # nothing to lose: written in place, removed if the write fails
+        _write_new(real, payload)
+        return
+    if not os.access(real, os.W_OK):
+        raise PermissionError(13, "Permission denied")
+    handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(payload)
+        shutil.copymode(real, temporary)
+        os.replace(temporary, real)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _write_new(path: Path, payload: bytes) -> None:
+    """Create ``path`` with ``payload``; a failed write leaves no part-written file."""
+    with open(path, "xb") as file:
+        try:
+            file.write(payload)
+            file.flush()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise
 
 
 def _decoded(data: bytes) -> tuple[str, str]:

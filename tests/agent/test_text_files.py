@@ -4,6 +4,11 @@ written and a path the file system refuses are answered, not raised."""
 
 from __future__ import annotations
 
+import os
+import stat
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -70,18 +75,50 @@ def test_the_first_look_at_the_workspace_shows_a_latin_1_file_as_its_text(tmp_pa
     assert "2| DISH = 'café'" in referenced_lines(said, tmp_path)
 
 
-def test_a_file_that_cannot_be_written_is_an_answer_not_a_crash(tools, tmp_path, monkeypatch):
-    import errno
-
+def test_a_write_cut_short_by_the_disk_leaves_the_file_as_it_was(tmp_path):
+    """A real fault: a file-size limit stops the write part-way, as a full disk would."""
     (tmp_path / "a.py").write_text("x = 1\n")
+    script = textwrap.dedent(
+        """
+        import resource, signal, sys
+        from pathlib import Path
+        from langgraph_mtl.agent.text_files import write_text
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+        folder = Path(sys.argv[1])
+        print(write_text(folder / "a.py", "x = 2\\n" * 100, "a.py"))
+        print(write_text(folder / "b.py", "y = 1\\n" * 100, "b.py"))
+        """
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.splitlines() == [
+        "[refused] a.py could not be written: File too large",
+        "[refused] b.py could not be written: File too large",
+    ]
+    assert (tmp_path / "a.py").read_text() == "x = 1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]
 
-    def full(self, data):
-        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_bytes", full)
-    said = tools("edit_file", path="a.py", old="x = 1", new="x = 2")
-    assert said == "[refused] a.py could not be written: No space left on device"
-    assert tools("write_file", path="b.py", content="y = 1\n").startswith("[refused] b.py")
+def test_an_edit_keeps_the_file_mode_and_writes_through_a_link(tools, tmp_path):
+    script = tmp_path / "run.sh"
+    script.write_text("echo one\n")
+    script.chmod(0o751)
+    (tmp_path / "link.sh").symlink_to("run.sh")
+    assert tools("edit_file", path="link.sh", old="one", new="two").startswith("[edited")
+    assert script.read_text() == "echo two\n" and stat.S_IMODE(script.stat().st_mode) == 0o751
+    assert (tmp_path / "link.sh").is_symlink()
+
+
+def test_a_file_without_write_permission_is_refused_not_replaced(tools, tmp_path, monkeypatch):
+    # a read-only file in a writable folder could be replaced; it is refused as a write would be
+    read_only = tmp_path / "fixed.py"
+    read_only.write_text("x = 1\n")
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path).name != "fixed.py")
+    said = tools("edit_file", path="fixed.py", old="x = 1", new="x = 2")
+    assert said == "[refused] fixed.py could not be written: Permission denied"
+    assert read_only.read_text() == "x = 1\n"
 
 
 def test_a_path_the_file_system_refuses_is_an_answer_not_a_crash(tools, tmp_path):
