@@ -1,19 +1,22 @@
 """Reading and writing a workspace's text files as they are kept: a change of one line leaves
-the file's line endings (``\\r\\n`` or ``\\n``) and its encoding (UTF-8, else Latin-1, which
-reads any bytes back as they were) as they were, so the diff holds only the change. A write
-that fails part-way (a full disk) leaves the file as it was.
+the file's line endings (``\\r\\n``, ``\\n`` or ``\\r``, mixed too) and its encoding (UTF-8,
+else Latin-1, which reads any bytes back as they were) as they were, so the diff holds only the
+change. A write that fails part-way (a full disk) leaves the file as it was.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 __all__ = ["read_text", "write_text"]
 
+_ENDING = re.compile(r"\r\n|\r|\n")
 _BINARY_PROBE = 8192  # a NUL byte in the first this many bytes: not a text file
 
 
@@ -37,9 +40,8 @@ def write_text(target: Path, text: str, path: str = "") -> str | None:
         data = target.read_bytes() if target.is_file() else b""
     except OSError:
         data = b""
-    encoding = _decoded(data)[1]
-    if data.count(b"\r\n") * 2 > data.count(b"\n"):  # most lines end in \r\n
-        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+    kept, encoding = _decoded(data)
+    text = _with_line_endings(kept, text)
     try:
         payload = text.encode(encoding)
     except UnicodeEncodeError as error:
@@ -53,6 +55,33 @@ def write_text(target: Path, text: str, path: str = "") -> str | None:
     except OSError as error:  # a full disk, a read-only file: the run goes on, told why
         return f"[refused] {path or target.name} could not be written: {error.strerror or error}"
     return None
+
+
+def _with_line_endings(old: str, new: str) -> str:
+    """``new`` with the line endings ``old`` has: the lines it keeps at its start and its end
+    keep theirs (a file of mixed endings stays so), the lines between take the ending most of
+    ``old``'s lines have. An empty ``old`` (a new file) leaves ``new`` as given."""
+    if not old:
+        return new
+    lines, endings = _ENDING.split(old), _ENDING.findall(old)
+    usual = Counter(endings).most_common(1)
+    after = new.replace("\r\n", "\n").split("\n")
+    chosen = [usual[0][0] if usual else "\n"] * (len(after) - 1)  # after[i] ends in chosen[i]
+    shortest = min(len(after), len(lines))
+    start = 0
+    while start < shortest and after[start] == lines[start]:
+        if start < min(len(chosen), len(endings)):
+            chosen[start] = endings[start]
+        start += 1
+    end = 1  # after[-end] is lines[-end]; past the last line, it has an ending
+    while end <= shortest - start and after[-end] == lines[-end]:
+        if end > 1:
+            chosen[-end + 1] = endings[-end + 1]
+        end += 1
+    for index in range(len(chosen) - 1):  # \r, then an empty line ending in \n, reads as one
+        if chosen[index] == "\r" and not after[index + 1] and chosen[index + 1] == "\n":
+            chosen[index] = "\r\n"
+    return "".join(line + ending for line, ending in zip(after, chosen, strict=False)) + after[-1]
 
 
 def _replace(target: Path, payload: bytes) -> None:

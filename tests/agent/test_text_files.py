@@ -37,6 +37,21 @@ def test_an_edit_keeps_windows_line_endings(tools, tmp_path):
     assert (tmp_path / "lf.py").read_bytes() == b"a = 1\nb = 3\n"
 
 
+def test_an_edit_of_a_file_of_mixed_line_endings_changes_only_the_edited_line(tools, tmp_path):
+    mixed = tmp_path / "mixed.py"
+    mixed.write_bytes(b"a = 1\r\nb = 2\nc = 3\r\nd = 4\n")
+    tools("edit_file", path="mixed.py", old="c = 3", new="c = 33\ncc = 34")
+    assert mixed.read_bytes() == b"a = 1\r\nb = 2\nc = 33\r\ncc = 34\r\nd = 4\n"
+    old_mac = tmp_path / "old_mac.txt"  # lines ended by a lone carriage return
+    old_mac.write_bytes(b"one\rtwo\rthree\r")
+    tools("edit_file", path="old_mac.txt", old="two", new="two\n")
+    assert old_mac.read_bytes() == b"one\rtwo\r\rthree\r"
+    assert tools("view_file", path="old_mac.txt").count("|") == 4
+    (tmp_path / "both.txt").write_bytes(b"a\rb\nc\n")  # \r then \n would read as one ending
+    tools("edit_file", path="both.txt", old="a", new="a\n")
+    assert tools("view_file", path="both.txt").count("|") == 4
+
+
 def test_a_latin_1_file_is_shown_searched_and_edited_byte_for_byte(tools, tmp_path):
     (tmp_path / "notes.txt").write_bytes(b"caf\xe9 au lait\nprice = 2\n")
     assert "café au lait" in tools("view_file", path="notes.txt")
