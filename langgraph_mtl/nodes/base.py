@@ -4,6 +4,8 @@ reach the pool, and the node type with a sync and a native async form."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -109,10 +111,26 @@ def one_config(config: C | None, settings: dict[str, Any], kind: type[C]) -> C:
             f"give the settings as config= or as keywords, not both ({', '.join(settings)})"
         )
     if config is None:
+        _known_settings(settings, kind)
         return kind(**settings)
     if not isinstance(config, kind):
         raise TypeError(f"config: expected a {getattr(kind, '__name__', kind)}, got {config!r}")
     return config
+
+
+def _known_settings(settings: dict[str, Any], kind: type[Any]) -> None:
+    """Raise a TypeError naming a keyword that is none of ``kind``'s fields, and the likely one."""
+    if not dataclasses.is_dataclass(kind):
+        return
+    names = [field.name for field in dataclasses.fields(kind) if field.init]
+    for given in settings:
+        if given not in names:
+            near = difflib.get_close_matches(given, names, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            raise TypeError(
+                f"{given!r} is not a {kind.__name__} setting: {hint}the settings are "
+                + ", ".join(names)
+            )
 
 
 # errors that a retry will not fix: reported as "misconfigured", not as an outage

@@ -246,6 +246,19 @@ def test_factory_errors_name_the_argument(pool):
     assert create_memory_writer_node(pool, memory_types="trajectory").__name__ == "write_memory"
 
 
+def test_a_misspelt_setting_is_named_with_the_likely_one(pool):
+    from langgraph_mtl.nodes.memory_tool import create_search_memory_tool
+
+    with pytest.raises(
+        TypeError, match="'memory_type' is not a WriterConfig setting: did you mean 'memory_types'"
+    ):
+        create_memory_writer_node(pool, memory_type="insight")
+    with pytest.raises(TypeError, match=r"'top_k' is not a RetrievalConfig setting: .*\bk\b"):
+        create_memory_retrieval_node(pool, top_k=3)
+    with pytest.raises(TypeError, match="'min_sim' is not a SearchConfig setting: did you mean"):
+        create_search_memory_tool(pool, min_sim=0.2)
+
+
 @pytest.mark.parametrize(
     ("arguments", "says"),
     [
