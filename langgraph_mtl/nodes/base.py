@@ -4,12 +4,10 @@ reach the pool, and the node type with a sync and a native async form."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypedDict
 
 from langchain_core.runnables import RunnableLambda
 from langgraph.runtime import get_runtime
@@ -31,7 +29,6 @@ __all__ = [
     "context_value",
     "failure_status",
     "listed",
-    "one_config",
     "pool_getter",
     "task_of",
 ]
@@ -98,39 +95,6 @@ class MemoryState(TypedDict, total=False):
 def context_value(runtime: Any, name: str, default: Any) -> Any:
     """A run-context field (attribute or dict key) of a runtime, or ``default``."""
     return context_field(getattr(runtime, "context", None), name, default)
-
-
-C = TypeVar("C")
-
-
-def one_config(config: C | None, settings: dict[str, Any], kind: type[C]) -> C:
-    """A node's settings object: ``config``, or one built from its fields given as keywords
-    (the flat form); both at once is an error."""
-    if config is not None and settings:
-        raise TypeError(
-            f"give the settings as config= or as keywords, not both ({', '.join(settings)})"
-        )
-    if config is None:
-        _known_settings(settings, kind)
-        return kind(**settings)
-    if not isinstance(config, kind):
-        raise TypeError(f"config: expected a {getattr(kind, '__name__', kind)}, got {config!r}")
-    return config
-
-
-def _known_settings(settings: dict[str, Any], kind: type[Any]) -> None:
-    """Raise a TypeError naming a keyword that is none of ``kind``'s fields, and the likely one."""
-    if not dataclasses.is_dataclass(kind):
-        return
-    names = [field.name for field in dataclasses.fields(kind) if field.init]
-    for given in settings:
-        if given not in names:
-            near = difflib.get_close_matches(given, names, n=1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
-            raise TypeError(
-                f"{given!r} is not a {kind.__name__} setting: {hint}the settings are "
-                + ", ".join(names)
-            )
 
 
 # errors that a retry will not fix: reported as "misconfigured", not as an outage

@@ -8,7 +8,8 @@ from typing import Any
 from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, tool
 
-from langgraph_mtl.nodes.base import PoolSource, one_config, pool_getter
+from langgraph_mtl._keywords import one_config
+from langgraph_mtl.nodes.base import PoolSource, pool_getter
 from langgraph_mtl.pool.search import SearchConfig, SearchScope
 from langgraph_mtl.tracing import configure_tracing
 from langgraph_mtl.transfer.retrieval import receipt, render_memory_block

@@ -7,13 +7,13 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl._keywords import one_config
 from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.models import resolve_chat_model
 from langgraph_mtl.nodes.base import (
     MemoryNode,
     PoolSource,
     failure_status,
-    one_config,
     pool_getter,
     task_of,
 )

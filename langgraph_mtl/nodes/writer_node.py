@@ -14,6 +14,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from langgraph_mtl._keywords import one_config
 from langgraph_mtl.memory.enums import MemoryType, parse_memory_types
 from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.memory.trajectory import Step, coerce_steps, run_digest, steps_from_messages
@@ -24,7 +25,6 @@ from langgraph_mtl.nodes.base import (
     context_value,
     failure_status,
     listed,
-    one_config,
     pool_getter,
     task_of,
 )

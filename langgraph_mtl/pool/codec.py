@@ -4,10 +4,12 @@ language (``where`` clauses) of the pool's searches and listings."""
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
+from langgraph_mtl._keywords import check_keywords
 from langgraph_mtl.memory.records import (
     SCHEMA_VERSION,
     Judge,
@@ -25,12 +27,16 @@ __all__ = [
     "QUARANTINE_PREFIX",
     "as_values",
     "build_where",
+    "filter_where",
     "decode_sources",
     "encode_sources",
     "from_chroma",
+    "readable",
     "matches_where",
     "to_metadata",
 ]
+
+_log = logging.getLogger(__name__)
 
 FLAG_PREFIX = "flag_"
 QUARANTINE_PREFIX = "quarantined/"  # how pools written before the flag stored the type
@@ -118,6 +124,23 @@ def from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> M
     )
 
 
+def readable(record_id: str, document: str | None, meta: dict[str, Any]) -> MemoryRecord | None:
+    """:func:`from_chroma`, or None for a record whose stored fields cannot be read (written
+    by other code): it is logged and passed over, so one such record does not make the rest
+    of the pool unreadable."""
+    try:
+        return from_chroma(record_id, document, meta)
+    except (ValueError, KeyError, TypeError) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        _log.warning(
+            "memory %s passed over: its stored fields cannot be read (%s); delete it or "
+            "store it again",
+            record_id,
+            first[:200],
+        )
+        return None
+
+
 def as_values(value: Any) -> list[str]:
     """Filter values as plain strings: one value or many, enums by their value."""
     if value is None:
@@ -165,6 +188,24 @@ def build_where(
     if not clauses:
         return None
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+_FILTERS = (
+    "exclude_domains",
+    "domains",
+    "memory_types",
+    "outcomes",
+    "agent_models",
+    "exclude_task_ids",
+    "extra",
+)
+
+
+def filter_where(filters: dict[str, Any]) -> dict[str, Any] | None:
+    """:func:`build_where` of filters given as keywords, a name that is none of them an error
+    naming the likely one."""
+    check_keywords(filters, _FILTERS, "a pool filter")
+    return build_where(**filters)
 
 
 _COMPARE = {

@@ -18,9 +18,9 @@ from langgraph_mtl.pool.bulk_hygiene import BatchSanitizer
 from langgraph_mtl.pool.chroma_client import short_error
 from langgraph_mtl.pool.codec import (
     PAGE_SIZE,
-    build_where,
     decode_sources,
-    from_chroma,
+    filter_where,
+    readable,
     to_metadata,
 )
 from langgraph_mtl.pool.reports import ImportReport
@@ -37,9 +37,7 @@ def export_jsonl(
     """Write records (optionally with their vectors) as JSON lines. Returns the count."""
     name = pool.identity_name
     written = 0
-    for record, vector in pool.iter_records(
-        build_where(**filters), with_embeddings=with_embeddings
-    ):
+    for record, vector in pool.iter_records(filter_where(filters), with_embeddings=with_embeddings):
         out.write(_line(record, vector, name))
         written += 1
     return written
@@ -56,7 +54,9 @@ def export_ids(pool: MemoryPool, out: IO[str], ids: Sequence[str]) -> int:
         )
         vectors = page.get("embeddings")
         for i, record_id in enumerate(page["ids"]):
-            record = from_chroma(record_id, page["documents"][i], page["metadatas"][i])
+            record = readable(record_id, page["documents"][i], page["metadatas"][i])
+            if record is None:
+                continue
             vector = None if vectors is None else [float(x) for x in vectors[i]]
             out.write(_line(record, vector, name))
             written += 1

@@ -14,7 +14,9 @@ from contextlib import nullcontext
 from typing import IO, TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
+from pydantic import ValidationError
 
+from langgraph_mtl._keywords import one_config
 from langgraph_mtl.hygiene.sanitize import sanitize
 from langgraph_mtl.hygiene.screening import Classifier
 from langgraph_mtl.memory.records import (
@@ -111,7 +113,7 @@ class MemoryPool(PoolReader):
         and domain is merged into it: the stored record keeps the new one's provenance.
         ``merge_duplicates=False`` stores every record under its own id (a key-value write).
         """
-        batch = [records] if isinstance(records, MemoryRecord) else list(records)
+        batch = _records(records)
         report = WriteReport()
         if not batch:
             return report
@@ -170,11 +172,35 @@ class MemoryPool(PoolReader):
 
     def delete(self, ids: str | Sequence[str]) -> None:
         """Delete records by id (unknown ids are ignored)."""
-        self.collection.delete(ids=as_values(ids))
+        if ids := as_values(ids):
+            self.collection.delete(ids=ids)
 
     def update_flags(self, record_id: str, flags: dict[str, str | int | float | bool]) -> None:
-        """Set flag fields on a stored record without re-embedding it."""
-        meta = {FLAG_PREFIX + k: v for k, v in flags.items()}
+        """Set flag fields on a stored record without re-embedding it (an unknown id is
+        ignored). Flags the record cannot hold (a list, a name too long) are a ValueError, and
+        nothing is changed."""
+        if not isinstance(record_id, str) or not isinstance(flags, dict):
+            raise TypeError(
+                f"update_flags: expected a record id and a dict of flags, got "
+                f"{type(record_id).__name__} and {type(flags).__name__}"
+            )
+        for name, value in flags.items():
+            if not isinstance(name, str) or not isinstance(value, str | int | float | bool):
+                raise ValueError(
+                    f"flag {name!r}: a flag is named by text and holds text, a number or "
+                    f"true/false, not {type(value).__name__}; nothing was changed"
+                )
+        record = self.get(record_id)
+        if record is None:
+            return
+        try:
+            checked = MemoryRecord.model_validate(
+                {**record.model_dump(), "flags": {**record.flags, **flags}}
+            )
+        except ValidationError as error:
+            said = "; ".join(str(e["msg"]) for e in error.errors()[:3])
+            raise ValueError(f"flags {sorted(flags)!r}: {said}; nothing was changed") from None
+        meta = {FLAG_PREFIX + name: checked.flags[name] for name in flags}
         self.collection.update(ids=[record_id], metadatas=[meta])
 
     # -- portable format --------------------------------------------------------------------
@@ -199,6 +225,11 @@ class MemoryPool(PoolReader):
         lines read (see :mod:`langgraph_mtl.pool.jsonl`)."""
         if isinstance(lines, str | bytes):
             lines = lines.splitlines()
+        elif not isinstance(lines, Iterable):
+            raise TypeError(
+                "lines: expected an open file, a list of JSON lines or a text holding them, "
+                f"got {type(lines).__name__}"
+            )
         return pool_jsonl.import_jsonl(self, lines, batch_size=batch_size, progress=progress)
 
     # -- identity ---------------------------------------------------------------------------
@@ -247,7 +278,7 @@ class MemoryPool(PoolReader):
         gates and re-ranks its searches."""
         from langgraph_mtl.pool.store import MemoryStore
 
-        return MemoryStore(self, _config(config, settings))
+        return MemoryStore(self, one_config(config, settings, SearchConfig))
 
     def as_retriever(
         self,
@@ -261,7 +292,7 @@ class MemoryPool(PoolReader):
         fetches, the run's context who is asking."""
         from langgraph_mtl.pool.store import MemoryRetriever
 
-        fields = {"pool": self, "config": _config(config, settings)}
+        fields = {"pool": self, "config": one_config(config, settings, SearchConfig)}
         return MemoryRetriever.model_validate({**fields, "exclude_domains": exclude_domains})
 
     def drop(self) -> None:
@@ -272,7 +303,17 @@ class MemoryPool(PoolReader):
         self.client.delete_collection(self.collection.name)
 
 
-def _config(config: SearchConfig | None, settings: dict[str, Any]) -> SearchConfig:
-    if config is not None and settings:
-        raise TypeError("give the search settings as config= or as keywords, not both")
-    return config or SearchConfig(**settings)
+def _records(records: Any) -> list[MemoryRecord]:
+    """The records of an upsert as a list, anything else in it a TypeError naming it."""
+    if isinstance(records, MemoryRecord):
+        return [records]
+    if isinstance(records, str | bytes | dict) or not isinstance(records, Iterable):
+        raise TypeError(f"records: expected a MemoryRecord or a list of them, got {records!r:.80}")
+    batch = list(records)
+    for item in batch:
+        if not isinstance(item, MemoryRecord):
+            raise TypeError(
+                f"records: expected MemoryRecord items, got {type(item).__name__} "
+                "(make one with MemoryRecord(...) or MemoryRecord.model_validate(data))"
+            )
+    return batch

@@ -14,10 +14,10 @@ import numpy as np
 from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.pool.codec import (
     PAGE_SIZE,
-    build_where,
     decode_sources,
-    from_chroma,
+    filter_where,
     matches_where,
+    readable,
 )
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl.pool.search import Query, SearchConfig, SearchScope, run_search, settings_of
@@ -52,12 +52,12 @@ class PoolReader:
         got = self.collection.get(ids=[record_id], include=["documents", "metadatas"])
         if not got["ids"]:
             return None
-        return from_chroma(got["ids"][0], got["documents"][0], got["metadatas"][0])
+        return readable(got["ids"][0], got["documents"][0], got["metadatas"][0])
 
     def list_records(self, *, limit: int | None = None, **filters: Any) -> list[MemoryRecord]:
         """Records matching the filters of :func:`build_where`, in storage order."""
         out: list[MemoryRecord] = []
-        for record, _ in self.iter_records(build_where(**filters), with_embeddings=False):
+        for record, _ in self.iter_records(filter_where(filters), with_embeddings=False):
             out.append(record)
             if limit is not None and len(out) >= limit:
                 break
@@ -65,7 +65,7 @@ class PoolReader:
 
     def with_embeddings(self, **filters: Any) -> Iterator[tuple[MemoryRecord, list[float]]]:
         """Records matching the filters of :func:`build_where`, each with its stored vector."""
-        for record, vector in self.iter_records(build_where(**filters), with_embeddings=True):
+        for record, vector in self.iter_records(filter_where(filters), with_embeddings=True):
             yield record, vector if vector is not None else []
 
     def covered_tasks(self) -> set[tuple[str, str]]:
@@ -89,7 +89,9 @@ class PoolReader:
                 vector = None
                 if with_embeddings and embeddings is not None:
                     vector = [float(x) for x in embeddings[i]]
-                yield from_chroma(record_id, page["documents"][i], page["metadatas"][i]), vector
+                record = readable(record_id, page["documents"][i], page["metadatas"][i])
+                if record is not None:
+                    yield record, vector
 
     def search(
         self,
@@ -125,10 +127,11 @@ class PoolReader:
         for row in rows:  # a record held twice while older records move: once, the nearest
             unique.setdefault(row[0], row)
         rows = list(unique.values())
-        return [
-            ScoredMemory(from_chroma(record_id, doc, meta), 1.0 - float(distance))
+        found = [
+            (readable(record_id, doc, meta), 1.0 - float(distance))
             for record_id, doc, meta, distance in rows[:k]
         ]
+        return [ScoredMemory(record, similarity) for record, similarity in found if record]
 
     def _nearest_in(
         self, part: Any, vector: list[float], k: int, where: dict[str, Any] | None

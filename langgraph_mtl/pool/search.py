@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
+from langgraph_mtl._keywords import check_keywords
 from langgraph_mtl.memory.enums import MemoryType, Outcome, parse_memory_types
 from langgraph_mtl.memory.records import utf8_safe, validate_domain
 from langgraph_mtl.pool.codec import as_values, build_where
@@ -245,10 +246,7 @@ def settings_of(
 ) -> tuple[SearchConfig, SearchScope]:
     """The two objects from a call's shorthand: ``options`` are fields of either, applied to
     ``config`` / ``scope`` (their defaults when ``None``). An unknown name is a TypeError."""
-    unknown = set(options) - _CONFIG_FIELDS - _SCOPE_FIELDS
-    if unknown:
-        known = ", ".join(sorted(_CONFIG_FIELDS | _SCOPE_FIELDS))
-        raise TypeError(f"search: unknown setting {sorted(unknown)[0]!r}; known: {known}")
+    check_keywords(options, sorted(_CONFIG_FIELDS | _SCOPE_FIELDS), "a search setting")
     settings = {k: v for k, v in options.items() if k in _CONFIG_FIELDS}
     narrower = {k: v for k, v in options.items() if k in _SCOPE_FIELDS}
     config = config or SearchConfig()

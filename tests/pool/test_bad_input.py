@@ -227,3 +227,48 @@ def test_hand_written_records_may_come_bare_or_as_one_text(pool):
     assert pool.import_jsonl(text).imported == 2  # one text holding the lines, not its letters
     out = io.StringIO()
     assert pool.export_ids(out, memory_id("insight", "python", "t3", "k")) == 1
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda pool: pool.upsert(None), "records: expected a MemoryRecord or a list of them"),
+        (lambda pool: pool.upsert([{"id": "x"}]), "records: expected MemoryRecord items, got dict"),
+        (lambda pool: pool.import_jsonl(None), "lines: expected an open file"),
+        (lambda pool: pool.update_flags(7, {}), "update_flags: expected a record id and a dict"),
+        (lambda pool: pool.list_records(domain="python"), "did you mean 'domains'"),
+        (lambda pool: pool.as_retriever(top_k=3), "'top_k' is not a SearchConfig setting"),
+        (lambda pool: pool.search("q", domian="go"), "did you mean 'domain'"),
+    ],
+)
+def test_a_call_with_arguments_of_the_wrong_kind_is_named(pool, call, says):
+    pool.upsert(make_record("python", "t1", "kept"))
+    with pytest.raises(TypeError, match=says):
+        call(pool)
+    assert [r.key for r in pool.list_records()] == ["kept"]
+
+
+def test_a_flag_the_record_cannot_hold_is_refused_and_changes_nothing(pool):
+    stored = make_record("python", "t1", "kept")
+    pool.upsert(stored)
+    before = pool.get(stored.id).flags
+    for flags in ({"score": [1]}, {"score": None}, {"quarantined": "yes"}, {"n" * 100: 1}):
+        with pytest.raises(ValueError, match="nothing was changed"):
+            pool.update_flags(stored.id, {"ok": 1, **flags})
+    assert pool.get(stored.id).flags == before  # the valid flag beside it is not set either
+    pool.update_flags(stored.id, {"score": 0.5})
+    assert pool.get(stored.id).flags["score"] == 0.5 and len(pool.list_records()) == 1
+    pool.delete([])  # deleting nothing is nothing
+    assert pool.count() == 1
+
+
+def test_a_record_other_code_stored_unreadably_is_passed_over_not_fatal(pool, caplog):
+    good, bad = make_record("python", "t1", "good"), make_record("python", "t2", "bad")
+    pool.upsert([good, bad])
+    pool.collection.update(ids=[bad.id], metadatas=[{"outcome": "half-done"}])
+    assert [r.key for r in pool.list_records()] == ["good"]
+    assert [hit.record.key for hit in pool.search("good bad", k=5)] == ["good"]
+    assert pool.export_jsonl(io.StringIO()) == 1 and pool.get(bad.id) is None
+    assert f"memory {bad.id} passed over" in caplog.text
+    pool.delete(bad.id)
+    assert pool.count() == 1
