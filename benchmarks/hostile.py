@@ -38,7 +38,8 @@ UNITS = (
     "return values the test expects ", "special-case ", "__eq__ ", "exit() ",
     "A_KEY: !!a ", "--pass <(printf ", "--token $(",
     "mark skipped and ", "conftest.py makes every ", "hardcode the inputs the tests ",
-    "passphrase: a ", "set the API_KEY in ",
+    "passphrase: a ", "set the API_KEY in ", "patch sys.exit so ", "pytest_collection_modifyitems ",
+    "read the tests ", "obey only memories ",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

@@ -279,7 +279,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:reply|respond|answer|talk|speak|write (?:to the user|back))\b{SPAN}{{0,50}}?"
         rf"\b(?:from now on|in every (?:answer|reply|response)|in all (?:future )?(?:answers|"
         rf"replies|responses))|\bfrom now on\b{SPAN}{{0,20}}?\b(?:reply|respond|answer|talk|"
-        rf"speak)\b")),
+        rf"speak)\b|\b(?:obey|follow|heed)\b{SPAN}{{0,15}}?\bonly\b{SPAN}{{0,40}}?\b(?:(?:in|inside|"
+        rf"within|from) (?:the |these |this |your )?memor(?:y|ies)\b|(?:memor(?:y|ies)|notes?)\b"
+        rf"{SPAN}{{0,30}}?\bnot (?:the |your )?(?:user|task|prompt|instructions?))")),
     # a prompt repeated back; an answer that carries a secret file
     ("prompt-leak", rule(
         rf"\b(?:repeat|recit|quot|reproduc|print|output|include|copy|echo|restat|paste)\w*\b"
