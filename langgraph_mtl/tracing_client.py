@@ -5,9 +5,10 @@ quick to give up.
   secret redaction (:func:`langgraph_mtl.hygiene.redaction.redact_value`) before they leave the
   process; so do the dataset examples and feedback comments the experiments upload.
 - **Never waiting on a dead endpoint**: requests time out after a few seconds and are not retried;
-  once the endpoint has failed (refused, a server error, or no answer in time), every later
-  request fails at once, and the run says so in one line. The final flush at exit then takes
-  no longer than the first failure did.
+  once the endpoint has failed (refused, a server error, no answer in time, the API key refused,
+  no LangSmith API at that address), every later request fails at once, and the run says so in
+  one line naming the setting to check. The final flush at exit then takes no longer than the
+  first failure did.
 """
 
 from __future__ import annotations
@@ -42,13 +43,13 @@ def endpoint_down() -> bool:
 
 
 def _went_down(url: str, why: str) -> None:
+    """Say once why LangSmith failed (``why`` completes "LangSmith at <host> ...") and send
+    nothing more."""
     if _DOWN.is_set():
         return
     _DOWN.set()
     host = url.split("/", 3)[2] if "://" in url else url
-    log.warning(
-        "LangSmith at %s is not answering (%s): tracing is off for the rest of this run", host, why
-    )
+    log.warning("LangSmith at %s %s: tracing is off for the rest of this run", host, why)
     logging.getLogger("langsmith").setLevel(logging.CRITICAL)  # said once, here
 
 
@@ -73,13 +74,30 @@ def _guarded_session() -> Any:
                     if "refused" in said
                     else type(exc).__name__
                 )
-                _went_down(target, why)
+                _went_down(target, f"is not answering ({why})")
                 raise
-            if response.status_code >= 500:
-                _went_down(target, f"HTTP {response.status_code}")
+            if failure := _failure(response.status_code, target):
+                _went_down(target, failure)
             return response
 
     return GuardedSession()
+
+
+def _failure(status: int, url: str) -> str | None:
+    """What an answer's status says about the endpoint, when it means nothing will get through:
+    a server error, the key refused, or no run ingestion at that address."""
+    if status >= 500:
+        return f"is not answering (HTTP {status})"
+    if status in (401, 403):
+        return f"refused the API key (HTTP {status}): check LANGSMITH_API_KEY"
+    if status in (404, 405) and "/runs" in url:
+        return f"takes no traces (HTTP {status} for {url.split('?')[0]}): check LANGSMITH_ENDPOINT"
+    return None
+
+
+def _client_url() -> str:
+    """The endpoint of the process's client, for a failure the SDK reports without one."""
+    return str(getattr(_CLIENT[0], "api_url", "LangSmith")) if _CLIENT else "LangSmith"
 
 
 # run fields beyond inputs, outputs and metadata that can carry text: a model's serialized
@@ -121,7 +139,9 @@ def redacting_client() -> Any:
                     anonymizer=redact_for_trace,
                     retry_config=Retry(total=0, raise_on_status=False),
                     timeout_ms=(int(CONNECT_SECONDS * 1000), int(READ_SECONDS * 1000)),
-                    tracing_error_callback=lambda exc: _went_down("LangSmith", type(exc).__name__),
+                    tracing_error_callback=lambda exc: _went_down(
+                        _client_url(), f"failed ({type(exc).__name__})"
+                    ),
                 )
             )
         return _CLIENT[0]

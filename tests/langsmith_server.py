@@ -2,7 +2,8 @@
 byte it is sent: ``/info``; run ingestion (multipart, batch and single, compressed or not);
 datasets, examples, sessions (projects and experiments) and feedback.
 
-``mode`` "ok" answers; "500" answers every request with a server error; "hang" accepts and never
+``mode`` "ok" answers; "500" answers every request with a server error; "401" refuses every
+request's API key; "404" has no run ingestion (as a wrong address would); "hang" accepts and never
 answers. Start it with :func:`serving` (a context manager giving the URL) or run this file
 (``python tests/langsmith_server.py MODE RECORD_FILE``), which prints the URL and records each
 request as a JSON line: method, path, query and the body as text (multipart and zstd decoded).
@@ -265,6 +266,10 @@ def _handler(recorder: Recorder) -> type[BaseHTTPRequestHandler]:
                 return
             if recorder.mode == "500":
                 status, payload = 500, {"detail": "server error"}
+            elif recorder.mode == "401":
+                status, payload = 401, {"detail": "Invalid token"}
+            elif recorder.mode == "404" and "/runs" in self.path:
+                status, payload = 404, {"detail": "Not Found"}
             else:
                 status, payload = recorder.answer(
                     self.command, self.path, body, self.headers.get("Content-Type", "")

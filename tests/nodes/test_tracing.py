@@ -121,8 +121,17 @@ def _closed_port() -> str:
 
 
 @pytest.mark.integration  # a real LangSmith SDK against a loopback server
-@pytest.mark.parametrize("mode", ["refused", "500", "hang"])
-def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(mode, tmp_path):
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        ("refused", "is not answering (connection refused)"),
+        ("500", "is not answering (HTTP 500)"),
+        ("hang", "is not answering (no answer in 3 s)"),
+        ("401", "refused the API key (HTTP 401): check LANGSMITH_API_KEY"),
+        ("404", "takes no traces (HTTP 404 for "),
+    ],
+)
+def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(mode, says, tmp_path):
     _, offline = _case("drop-in", tmp_path / "offline", None)
     _, offline_experiment = _case("experiment", tmp_path / "offline-x", None)
     with contextlib.ExitStack() as stack:
@@ -138,6 +147,7 @@ def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(mode, tmp_
     for said in (dropped["stderr"], result["stderr"]):  # one line, and nothing else about it
         lines = [line for line in said.splitlines() if "langsmith" in line.lower()]
         assert len(lines) == 1 and "tracing is off for the rest of this run" in lines[0], said
+        assert f"LangSmith at 127.0.0.1:{url.rsplit(':', 1)[1]} {says}" in lines[0], said
 
 
 @pytest.mark.integration  # a real LangSmith SDK against a loopback server
