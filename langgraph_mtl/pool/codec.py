@@ -3,6 +3,7 @@ language (``where`` clauses) of the pool's searches and listings."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 from collections.abc import Iterable
@@ -27,12 +28,12 @@ __all__ = [
     "QUARANTINE_PREFIX",
     "as_values",
     "build_where",
-    "filter_where",
     "decode_sources",
     "encode_sources",
+    "filter_where",
     "from_chroma",
-    "readable",
     "matches_where",
+    "readable",
     "to_metadata",
 ]
 
@@ -190,15 +191,7 @@ def build_where(
     return clauses[0] if len(clauses) == 1 else {"$and": clauses}
 
 
-_FILTERS = (
-    "exclude_domains",
-    "domains",
-    "memory_types",
-    "outcomes",
-    "agent_models",
-    "exclude_task_ids",
-    "extra",
-)
+_FILTERS = tuple(inspect.signature(build_where).parameters)
 
 
 def filter_where(filters: dict[str, Any]) -> dict[str, Any] | None:
