@@ -86,7 +86,8 @@ def _with_line_endings(old: str, new: str) -> str:
 
 def _replace(target: Path, payload: bytes) -> None:
     """Write ``payload`` to a file beside ``target`` and move it into place, so ``target`` holds
-    either its old bytes or all the new ones; its permission bits are kept."""
+    either its old bytes or all the new ones; its permission bits and, where the process may
+    set them, its owner and group are kept."""
     real = target.resolve()
     if not real.exists():  # nothing to lose: written in place, removed if the write fails
         _write_new(real, payload)
@@ -98,6 +99,9 @@ def _replace(target: Path, payload: bytes) -> None:
         with os.fdopen(handle, "wb") as file:
             file.write(payload)
         shutil.copymode(real, temporary)
+        held = real.stat()
+        with contextlib.suppress(OSError):  # only the superuser may give a file away
+            os.chown(temporary, held.st_uid, held.st_gid)
         os.replace(temporary, real)
     except BaseException:
         with contextlib.suppress(OSError):
