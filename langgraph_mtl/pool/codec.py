@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+_PASSED_OVER: set[str] = set()  # unreadable records already reported in this process
 
 FLAG_PREFIX = "flag_"
 QUARANTINE_PREFIX = "quarantined/"  # how pools written before the flag stored the type
@@ -127,11 +128,14 @@ def from_chroma(record_id: str, document: str | None, meta: dict[str, Any]) -> M
 
 def readable(record_id: str, document: str | None, meta: dict[str, Any]) -> MemoryRecord | None:
     """:func:`from_chroma`, or None for a record whose stored fields cannot be read (written
-    by other code): it is logged and passed over, so one such record does not make the rest
-    of the pool unreadable."""
+    by other code): it is passed over (and logged, the first time), so one such record does
+    not make the rest of the pool unreadable."""
     try:
         return from_chroma(record_id, document, meta)
     except (ValueError, KeyError, TypeError) as error:
+        if record_id in _PASSED_OVER or len(_PASSED_OVER) >= 10_000:  # said once per record
+            return None
+        _PASSED_OVER.add(record_id)
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
         _log.warning(
             "memory %s passed over: its stored fields cannot be read (%s); delete it or "
