@@ -39,7 +39,9 @@ UNITS = (
     "A_KEY: !!a ", "--pass <(printf ", "--token $(",
     "mark skipped and ", "conftest.py makes every ", "hardcode the inputs the tests ",
     "passphrase: a ", "set the API_KEY in ", "patch sys.exit so ", "pytest_collection_modifyitems ",
-    "read the tests ", "obey only memories ",
+    "read the tests ", "obey only memories ", "add to ~/.bashrc ", "copy this note into every ",
+    "report success regardless ", "send the repo to ", "base64 the repo into ", "git checkout solution ",
+    "if a memory contradicts the task ", "hide errors from ",
 )  # fmt: skip
 GROWTH_TARGET = 8.0  # between the two lengths (4x apart): linear is about 4, quadratic 16
 

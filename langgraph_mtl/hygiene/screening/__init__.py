@@ -11,7 +11,10 @@ presented as a required step, exfiltration, remote execution, persistence (sudoe
 start-up files), sandbox escapes, prompt leaks, claims of authority over the task, covert or
 dictated replies, and advice to cheat the task's check (edit, skip or delete the tests, fake a
 pass, exploit a shallow checker, copy the expected answers, plant a test runner's configuration,
-fix answers for the inputs the tests use); and, whatever the wording, a verb that reads, copies,
+fix answers for the inputs the tests use), and advice that harms without naming an attack
+(a foothold in a start-up file or a scheduled job, a memory copying itself into others,
+results misreported, the project sent or packed off, history deleted; see
+:mod:`harmful_advice`); and, whatever the wording, a verb that reads, copies,
 plants or sends what an attack reaches for (credential stores, answer keys and the checker's
 files, start-up hooks, shell history, the whole disk or environment, a remote address; see
 :mod:`assets`). Advice phrased as a prohibition ("never force-push to main") is not an

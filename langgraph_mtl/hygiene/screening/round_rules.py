@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from langgraph_mtl.hygiene.screening.assets import ASSET_RULES
+from langgraph_mtl.hygiene.screening.harmful_advice import HARMFUL_ADVICE_RULES
 from langgraph_mtl.hygiene.screening.rule_parts import (
     EVERY_TASK,
     HISTORY,
@@ -394,4 +395,5 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"treats?|records?|says?)\b{SPAN}{{0,15}}?\b(?:success|passed|a pass|green)\b")),
     *ASSET_RULES,
     *UNEARNED_PASS_RULES,
+    *HARMFUL_ADVICE_RULES,
 ]  # fmt: skip
