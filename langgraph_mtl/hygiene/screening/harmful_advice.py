@@ -12,9 +12,10 @@ from langgraph_mtl.hygiene.screening.rule_parts import SPAN, rule
 __all__ = ["HARMFUL_ADVICE_RULES"]
 
 _START_UP = (
-    r"(?:~/|\$HOME/|/root/|/etc/)?\.?(?:bashrc|bash_profile|zshrc|profile|zprofile|login)\b|"
+    r"(?:~/|\$HOME/|/root/)?\.(?:bashrc|bash_profile|bash_login|zshrc|profile|zprofile)\b|"
+    r"/etc/(?:profile|bash\.bashrc)\b|\b(?:bashrc|zshrc)\b|"
     r"\bcron ?(?:jobs?|tabs?|entry|entries)\b|\bcrontab\b|/etc/cron\w*|\bsystemd (?:units?|"
-    r"services?|timers?)\b|\bauthorized_keys\b|/etc/rc\.local\b|\blaunch ?agents?\b"
+    r"services?|timers?)\b|\bauthorized_keys\b|/etc/rc\.local\b|\blaunchagents\b"
 )
 _PROJECT = (
     r"(?:(?:every|each|all|any) (?:files?|changes?|edits?)(?: you (?:edit|change|write|touch))?|"
