@@ -367,13 +367,14 @@ def write_file(workspace: str | Path, path: str, content: str) -> str:
             "without losing what you have not seen: view the part to change and edit it"
         )
     lines = content.count("\n") + (not content.endswith("\n") and bool(content))
-    held = read_text(target) if target.is_file() else None
+    exists = target.is_file()
+    held = read_text(target) if exists else None
     if held == content:
         return (
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
         )
-    now = (held or "") if target.is_file() else None
+    now = (held or "") if exists else None
     dropped = dropped_definitions(now, content) if now is not None else []
     if dropped:
         return (
