@@ -126,12 +126,11 @@ class PoolReader:
         unique: dict[str, _Row] = {}
         for row in rows:  # a record held twice while older records move: once, the nearest
             unique.setdefault(row[0], row)
-        rows = list(unique.values())
         found = [
             (readable(record_id, doc, meta), 1.0 - float(distance))
-            for record_id, doc, meta, distance in rows[:k]
+            for record_id, doc, meta, distance in unique.values()
         ]
-        return [ScoredMemory(record, similarity) for record, similarity in found if record]
+        return [ScoredMemory(record, similarity) for record, similarity in found if record][:k]
 
     def _nearest_in(
         self, part: Any, vector: list[float], k: int, where: dict[str, Any] | None
@@ -140,7 +139,7 @@ class PoolReader:
 
         Chroma's filtered query costs many times its index (and grows with the pool), so the
         index is asked for more neighbours than needed, unfiltered, and the filter applied
-        here, asking for four times as many while too few pass; a filter so rare that even
+        here (a record other code stored unreadably passes no filter), asking for four times as many while too few pass; a filter so rare that even
         ``OVERFETCH_MAX`` neighbours hold fewer than ``k`` goes to Chroma's filtered query.
         The share that passed is remembered per filter, so the first request usually does.
         """
@@ -156,7 +155,7 @@ class PoolReader:
                 return _filtered(part, vector, k, where)
             rows = _rows(found)
             try:
-                passing = [row for row in rows if matches_where(where, row[2])]
+                passing = [row for row in rows if matches_where(where, row[2]) and _readable(row)]
             except ValueError:  # an operator only Chroma knows (in extra_where): Chroma decides
                 return _filtered(part, vector, k, where)
             if where is not None:
@@ -183,6 +182,13 @@ class PoolReader:
 
 
 _Row = tuple[str, str, dict[str, Any], float]
+
+
+def _readable(row: _Row) -> bool:
+    """Whether a row can be read as a record: one that cannot does not count towards ``k``."""
+    return readable(row[0], row[1], row[2]) is not None
+
+
 _INCLUDE = ["documents", "metadatas", "distances"]
 _STORED = ["documents", "metadatas", "embeddings"]
 

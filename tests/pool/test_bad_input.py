@@ -273,3 +273,14 @@ def test_a_record_other_code_stored_unreadably_is_passed_over_not_fatal(pool, ca
     assert caplog.text.count(f"memory {bad.id} passed over") == 1  # said once, read four times
     pool.delete(bad.id)
     assert pool.count() == 1
+
+
+def test_a_search_still_finds_k_readable_memories_past_unreadable_ones(pool):
+    near = [make_record("python", f"t{i}", f"parse the date {i}") for i in range(4)]
+    far = [make_record("python", f"f{i}", f"render a chart {i}") for i in range(3)]
+    pool.upsert(near + far)
+    broken = [r.id for r in near[:2]]
+    pool.collection.update(ids=broken, metadatas=[{"outcome": "half-done"}] * 2)
+    for options in ({}, {"domain": "rust"}, {"memory_types": "insight"}):
+        hits = pool.search("parse the date", k=4, **options)
+        assert len(hits) == 4 and not {h.record.id for h in hits} & set(broken), options
