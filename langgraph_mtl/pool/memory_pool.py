@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from langchain_core.embeddings import Embeddings
 from pydantic import ValidationError
@@ -26,7 +26,6 @@ from langgraph_mtl.pool import jsonl as pool_jsonl
 from langgraph_mtl.pool.chroma_client import Transaction
 from langgraph_mtl.pool.codec import (
     FLAG_PREFIX,
-    as_values,
     matches_where,
     to_metadata,
 )
@@ -172,7 +171,7 @@ class MemoryPool(PoolReader):
 
     def delete(self, ids: str | Sequence[str]) -> None:
         """Delete records by id (unknown ids are ignored)."""
-        if ids := as_values(ids):
+        if ids := _ids(ids):
             self.collection.delete(ids=ids)
 
     def update_flags(self, record_id: str, flags: dict[str, str | int | float | bool]) -> None:
@@ -207,11 +206,13 @@ class MemoryPool(PoolReader):
 
     def export_jsonl(self, out: IO[str], *, with_embeddings: bool = False, **filters: Any) -> int:
         """Write records (optionally with their vectors) as JSON lines. Returns the count."""
-        return pool_jsonl.export_jsonl(self, out, with_embeddings=with_embeddings, **filters)
+        return pool_jsonl.export_jsonl(
+            self, _writable(out), with_embeddings=with_embeddings, **filters
+        )
 
     def export_ids(self, out: IO[str], ids: str | Sequence[str]) -> int:
         """Write the given records with their vectors as JSON lines. Returns the count."""
-        return pool_jsonl.export_ids(self, out, as_values(ids))
+        return pool_jsonl.export_ids(self, _writable(out), _ids(ids))
 
     def import_jsonl(
         self,
@@ -223,6 +224,12 @@ class MemoryPool(PoolReader):
         """Import JSON lines (an open file, a list of lines, or one text holding them); each
         line is checked on its own, what is stored already is skipped, ``progress`` hears the
         lines read (see :mod:`langgraph_mtl.pool.jsonl`)."""
+        name = lines.strip() if isinstance(lines, str) else ""
+        if "\n" not in name and name.endswith((".jsonl", ".json")):  # a path, not its lines
+            raise ValueError(
+                f"lines: {name!r:.80} is a file name, not JSON lines: pass the file open, "
+                "pool.import_jsonl(open(path))"
+            )
         if isinstance(lines, str | bytes):
             lines = lines.splitlines()
         elif not isinstance(lines, Iterable):
@@ -301,6 +308,26 @@ class MemoryPool(PoolReader):
             if part is not None:
                 self.client.delete_collection(part_name(self.collection.name, memory_type))
         self.client.delete_collection(self.collection.name)
+
+
+def _ids(ids: Any) -> list[str]:
+    """Memory ids as a list, anything else a TypeError naming it."""
+    items = [ids] if isinstance(ids, str) else ids
+    if not isinstance(items, Iterable) or isinstance(items, bytes | dict):
+        raise TypeError(f"ids: expected a memory id or a list of them, got {ids!r:.80}")
+    items = list(items)
+    if not all(isinstance(item, str) for item in items):
+        raise TypeError(f"ids: expected memory ids (str), got {items!r:.80}")
+    return items
+
+
+def _writable(out: Any) -> IO[str]:
+    """``out`` when it is an open file, else a TypeError saying what to pass."""
+    if not callable(getattr(out, "write", None)):
+        raise TypeError(
+            f"out: expected a file open for writing text (open(path, 'w')), got {out!r:.80}"
+        )
+    return cast("IO[str]", out)
 
 
 def _records(records: Any) -> list[MemoryRecord]:

@@ -20,7 +20,14 @@ from langgraph_mtl.pool.codec import (
     readable,
 )
 from langgraph_mtl.pool.reports import ScoredMemory
-from langgraph_mtl.pool.search import Query, SearchConfig, SearchScope, run_search, settings_of
+from langgraph_mtl.pool.search import (
+    Query,
+    SearchConfig,
+    SearchScope,
+    checked_k,
+    run_search,
+    settings_of,
+)
 from langgraph_mtl.pool.typed_collections import TypedCollections, collection_pages, types_in
 
 if TYPE_CHECKING:
@@ -49,6 +56,8 @@ class PoolReader:
 
     def get(self, record_id: str) -> MemoryRecord | None:
         """One record by id, or ``None``."""
+        if not isinstance(record_id, str):
+            raise TypeError(f"record_id: expected a memory id (str), got {record_id!r:.80}")
         got = self.collection.get(ids=[record_id], include=["documents", "metadatas"])
         if not got["ids"]:
             return None
@@ -56,6 +65,8 @@ class PoolReader:
 
     def list_records(self, *, limit: int | None = None, **filters: Any) -> list[MemoryRecord]:
         """Records matching the filters of :func:`build_where`, in storage order."""
+        if limit is not None:
+            limit = checked_k(limit, "limit")
         out: list[MemoryRecord] = []
         for record, _ in self.iter_records(filter_where(filters), with_embeddings=False):
             out.append(record)

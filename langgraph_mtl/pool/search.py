@@ -15,6 +15,7 @@ Quarantined memories are never returned unless the scope asks for them.
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ __all__ = [
     "SearchScope",
     "checked_k",
     "checked_min_similarity",
+    "checked_query",
     "context_field",
     "run_search",
     "settings_of",
@@ -188,7 +190,32 @@ class SearchScope:
         )
 
 
-Query = str | Sequence[float] | Mapping[MemoryType, str]
+Query = str | Sequence[float] | Mapping[MemoryType, str | Sequence[float]]
+_QUERY = "query: expected the task's text, a vector (a list of numbers) or a text per memory type"
+
+
+def checked_query(query: object) -> Query:
+    """``query`` as the search takes it (a mapping's keys as memory types), or a short error
+    naming what is wrong: no query, bytes, a misspelt memory type, a vector holding anything
+    but finite numbers."""
+    if isinstance(query, Mapping):
+        parse_memory_types(list(query), "query (its keys)")
+        texts = {MemoryType(kind): text for kind, text in query.items() if text is not None}
+        return {kind: _text_or_vector(text) for kind, text in texts.items()}
+    return _text_or_vector(query)
+
+
+def _text_or_vector(query: object) -> str | list[float]:
+    if isinstance(query, str):
+        return query
+    if isinstance(query, bytes | bytearray | Mapping) or not isinstance(query, Iterable):
+        raise TypeError(f"{_QUERY}, got {type(query).__name__}")
+    vector = list(query)
+    if not vector or not all(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x) for x in vector
+    ):
+        raise ValueError(f"query: a vector must hold finite numbers only, got {vector[:4]!r}...")
+    return [float(x) for x in vector]
 
 
 def run_search(
@@ -205,6 +232,7 @@ def run_search(
     ``query`` is a text, a vector, or one text per memory type (types that share a text are
     searched together). Returns ``config.k`` memories, or ``candidates`` when given (a caller
     that re-ranks them further, with a model, say)."""
+    query = checked_query(query)
     wanted = candidates or config.k
     reach = max((getattr(s, "reach", 3) for s in config.scorers), default=1)  # x k candidates
     fetch = max(wanted, reach * config.k)

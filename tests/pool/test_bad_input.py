@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import uuid
 
 import pytest
@@ -284,3 +285,44 @@ def test_a_search_still_finds_k_readable_memories_past_unreadable_ones(pool):
     for options in ({}, {"domain": "rust"}, {"memory_types": "insight"}):
         hits = pool.search("parse the date", k=4, **options)
         assert len(hits) == 4 and not {h.record.id for h in hits} & set(broken), options
+
+
+@pytest.mark.parametrize(
+    ("query", "error", "says"),
+    [
+        (None, TypeError, "got NoneType"),
+        (5, TypeError, "got int"),
+        (b"parse the date", TypeError, "got bytes"),
+        ([float("nan")] * 384, ValueError, "finite numbers"),
+        (["a"] * 384, ValueError, "finite numbers"),
+        ([], ValueError, "finite numbers"),
+        ({"insights": "parse the date"}, ValueError, "query (its keys)"),
+        ({"insight": {"workflow": "x"}}, TypeError, "got dict"),
+    ],
+)
+def test_a_search_names_a_query_it_cannot_take(pool, query, error, says):
+    pool.upsert([make_record("python", "t1", "parse the date")])
+    with pytest.raises(error, match=re.escape(says)):
+        pool.search(query, k=1)
+    assert [h.record.key for h in pool.search({"insight": "parse the date"}, k=1)] == [
+        "parse the date"
+    ]
+
+
+def test_ids_limits_and_files_of_the_wrong_kind_are_named_and_nothing_is_lost(pool, tmp_path):
+    pool.upsert([make_record("python", f"t{i}", f"key {i}") for i in range(3)])
+    for call, says in [
+        (lambda: pool.get(5), "record_id: expected a memory id"),
+        (lambda: pool.delete(5), "ids: expected a memory id"),
+        (lambda: pool.delete([5]), "ids: expected memory ids"),
+        (lambda: pool.export_jsonl(str(tmp_path / "out.jsonl")), "out: expected a file open"),
+        (lambda: pool.export_ids(str(tmp_path / "out.jsonl"), []), "out: expected a file open"),
+    ]:
+        with pytest.raises(TypeError, match=re.escape(says)):
+            call()
+    for limit in (-1, 0, "2", 1.5):
+        with pytest.raises(ValueError, match="limit: must be a whole number"):
+            pool.list_records(limit=limit)
+    with pytest.raises(ValueError, match=r"is a file name, not JSON lines: pass the file open"):
+        pool.import_jsonl(str(tmp_path / "pool.jsonl"))
+    assert pool.count() == 3 and len(pool.list_records(limit=2)) == 2
