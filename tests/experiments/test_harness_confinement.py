@@ -5,12 +5,17 @@ frames through its libraries still works."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
+from langgraph_mtl_experiments.cheats_in_process import HOOK_CHEATS, THREAD_ARGS_CHEAT
 from langgraph_mtl_experiments.verifiers import UnittestSuite
 from langgraph_mtl_experiments.verifiers.pytest_suite import PytestSuite
 from langgraph_mtl_experiments.verifiers.scratch import read_result
 
+HARNESS = (
+    Path(__file__).resolve().parents[2] / "experiments/langgraph_mtl_experiments/verifiers/harness"
+)
 STUB = "def f(x):\n"
 SUITE = (
     "import unittest\nclass T(unittest.TestCase):\n"
@@ -158,6 +163,7 @@ DRIVE = (
             FORGE.replace("'ran': 2, ", "'failed': 0, ") + "import sys\n_forge(sys._getframe())\n",
         ),
         ("counter driven", DRIVE),
+        *HOOK_CHEATS.items(),
     ],
 )
 def test_a_project_module_cannot_forge_the_pytest_report(name, head):
@@ -171,3 +177,36 @@ def test_a_project_module_cannot_forge_the_pytest_report(name, head):
 def test_test_machinery_given_a_new_body_in_place_is_refused_by_name(suite):
     verdict = suite.check({"solution.py": CHEATS["a body replaced in place"] + WRONG}, "none")
     assert "refused: a new __code__ for TestCase.assertEqual" in verdict.report, verdict.report
+
+
+def test_the_harness_state_is_out_of_reach_of_the_threads_the_solution_lists(suite):
+    """The worker thread forgets its target and arguments as it starts: listing the threads
+    finds no count to raise."""
+    verdict = suite.check({"solution.py": THREAD_ARGS_CHEAT + WRONG}, "none")
+    assert not verdict.passed and "0 of 2 tests passed" in verdict.report, verdict.report
+
+
+def test_a_report_holding_anything_but_plain_counts_and_texts_is_tampering():
+    saved = list(sys.path)
+    sys.path.insert(0, str(HARNESS))
+    try:
+        from run_unittests import plain
+    finally:
+        sys.path[:] = saved
+
+    class Quiet(list):
+        def __repr__(self) -> str:
+            return "[], 'passed': 2, 'ran': 2"
+
+    clean = {"ran": 2, "passed": 1, "tampered": [], "errors": ["test_list: AssertionError"]}
+    assert plain(dict(clean), ["patched: x"], ["sys._getframe"])["tampered"] == [
+        "patched: x",
+        "refused: sys._getframe",
+    ]
+    for changed in (
+        {**clean, "errors": Quiet()},
+        {**clean, "passed": True},
+        {**clean, "extra": 1},
+        {**clean, "errors": [type("S", (str,), {})("x")]},
+    ):
+        assert plain(changed, [], [])["tampered"] == ["the report was changed"]

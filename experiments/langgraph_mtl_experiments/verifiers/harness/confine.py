@@ -193,3 +193,20 @@ def _raw_memory(path: str) -> bool:
     parts = path.replace("\\", "/").rstrip("/").split("/")
     in_proc = len(parts) >= 4 and parts[1] == "proc"
     return (in_proc and parts[-1] in ("mem", "pagemap")) or path in ("/dev/mem", "/dev/kmem")
+
+
+def run_apart(target: Callable[..., object], *args: object) -> None:
+    """Run ``target(*args)`` in a daemon thread of its own and wait for it. The thread forgets
+    both as it starts, so code under test that lists the threads (``threading.enumerate()``)
+    cannot reach the harness's state through the running one's ``_target`` or ``_args``."""
+    import threading
+
+    box = [(target, args)]
+
+    def start() -> None:
+        call, arguments = box.pop()
+        call(*arguments)
+
+    worker = threading.Thread(target=start, daemon=True)
+    worker.start()
+    worker.join()

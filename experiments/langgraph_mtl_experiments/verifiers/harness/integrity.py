@@ -6,8 +6,9 @@ function and class attribute of the loaded modules named by prefix (of a functio
 body and default arguments, which can be replaced or changed in place) and returns two functions:
 one taking such a record now, one listing what differs from the first record (or from one
 given, such as the record taken as the suite called the solution, so the suite's own mocks are
-not taken for the solution's patches). ``equality_probe()`` returns a function telling a result forged to
-equal anything. Both hold on to everything they use (the ``sys.modules`` mapping, the builtins
+not taken for the solution's patches). ``hook_watch`` does the same for a pytest plugin
+manager's hooks, ``cells_watch`` for what the harness keeps in closures. ``equality_probe()``
+returns a function telling a result forged to equal anything. They hold on to what they use (the ``sys.modules`` mapping, the builtins
 they call), so patching this module, ``builtins`` or ``sys`` afterwards cannot blind them.
 """
 
@@ -77,6 +78,67 @@ def watch(
         return [key for key, ident in before.items() if now.get(key) != ident][:5]
 
     return snapshot, changed
+
+
+def hook_watch(manager: Any, trusted: Iterable[str]) -> Callable[[], list[str]]:
+    """Snapshot the hooks of a pytest plugin manager now; returns a function listing the hooks
+    whose implementations differ from that snapshot (first five): a plugin registered by the
+    code under test, an implementation's function replaced or given a new body, the executor
+    swapped. The ``conftest.py`` modules of ``trusted`` (paths, those on disk before the run)
+    are pytest's own to register, once each."""
+    trusted_files = frozenset(trusted)
+    vars_, list_, id_, getattr_, tuple_, isinstance_ = vars, list, id, getattr, tuple, isinstance
+    module_type, function_type, hash_, sorted_ = types.ModuleType, types.FunctionType, hash, sorted
+
+    def identity(value: Any) -> int:
+        if not isinstance_(value, function_type):
+            return id_(value)
+        parts = (value, value.__code__, value.__defaults__, value.__kwdefaults__)
+        return hash_(tuple_(id_(p) for p in parts))
+
+    def snapshot() -> dict[str, Any]:
+        seen: dict[str, Any] = {"(executor)": id_(getattr_(manager, "_inner_hookexec", None))}
+        conftests: dict[str, set[int]] = {}
+        for name, caller in list_(vars_(manager.hook).items()):
+            impls = getattr_(caller, "get_hookimpls", None)
+            if impls is None:
+                continue
+            own = []
+            for impl in impls():
+                plugin = impl.plugin
+                where = (
+                    getattr_(plugin, "__file__", None) if isinstance_(plugin, module_type) else None
+                )
+                if where in trusted_files:
+                    conftests.setdefault(where, set()).add(id_(plugin))
+                    continue
+                own.append((id_(plugin), identity(impl.function), impl.hookwrapper, impl.wrapper))
+            seen[name] = (id_(getattr_(caller, "_hookexec", None)), tuple_(own))
+        for where, modules in conftests.items():
+            seen[f"(conftest {where})"] = len(modules)
+        return seen
+
+    first = snapshot()
+
+    def changed() -> list[str]:
+        now = snapshot()
+        keys = sorted_({*first, *now})
+        return [key for key in keys if first.get(key, 1) != now.get(key, 1)][:5]
+
+    return changed
+
+
+def cells_watch(functions: Iterable[Any]) -> Callable[[], bool]:
+    """Record what the closure cells of ``functions`` hold now; returns a function telling
+    whether any of them has since been made to hold another object (state the harness keeps
+    in closures, swapped by code that found the functions)."""
+    held = [(cell, cell.cell_contents) for f in functions for cell in f.__closure__ or ()]
+    any_ = any
+
+    def swapped() -> bool:
+        return any_(cell.cell_contents is not value for cell, value in held)
+
+    return swapped
 
 
 class Sentinel:

@@ -7,21 +7,21 @@ of its own under ``confine`` (no frames, tracing, garbage-collector lists or raw
 project's code, and no signal handlers), and the harness works only with what it took before
 pytest started. The report is ``MTL-RESULT <nonce> {...}`` (a Python literal): tests passed,
 failed, errored and skipped as pytest's own reports told them (each test's last report counts,
-and only pytest's own report objects do), and any patching of pytest's machinery or request
-``confine`` refused. An exit status means nothing: without the tagged line the run fails.
+and only pytest's own report objects do), and any patching of pytest's machinery, change to
+its hooks after collection began (a plugin registered, an implementation replaced), swap of the
+harness's own counts, or request ``confine`` refused. An exit status means nothing: without the tagged line the run fails.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from confine import confine
-from integrity import watch
+from confine import confine, run_apart
+from integrity import cells_watch, hook_watch, watch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WATCH = (
@@ -36,22 +36,42 @@ WATCH = (
 )
 
 
-def reporter(report_type: type) -> tuple[Any, Callable[[], dict[str, int]]]:
-    """A pytest plugin counting outcomes, and the function that reads its counts (held in
-    the plugin's closure, not in attributes the code under test could reach). Only pytest's
-    own report objects for the tests it collected count, each test phase by its last report
-    (so a report forged ahead of pytest's is overwritten), a collected test without a report
-    is an error, and so is the plugin being unregistered."""
+def reporter(
+    report_type: type, hookimpl: Callable[..., Any], trusted: list[str]
+) -> tuple[Any, Callable[[], dict[str, int]], Callable[[], list[str]]]:
+    """A pytest plugin counting outcomes, the function that reads its counts (held in the
+    plugin's closure, not in attributes the code under test could reach), and one listing
+    the hooks changed since collection began (checked as each report is made, and at the end).
+    Only pytest's own report objects for the tests it collected count, each test phase by its
+    last report (so a report forged ahead of pytest's is overwritten), a collected test
+    without a report is an error, and so is the plugin being unregistered."""
     last: dict[tuple[str, str], str | None] = {}
     collected: list[str] = []
     managers: list[Any] = []
+    watching: list[Callable[[], list[str]]] = []
+    changed_hooks: dict[str, None] = {}
     errors = [0]
-    type_, set_ = type, set
+    type_, set_, list_ = type, set, list
+
+    def hooks_changed() -> list[str]:
+        for name in watching[0]() if watching else []:
+            changed_hooks[name] = None
+        return list_(changed_hooks)[:5]
 
     class Counter:
         def pytest_configure(self, config: Any) -> None:
             if not managers:  # pytest's own call comes before any code under test is imported
                 managers.append(config.pluginmanager)
+
+        @hookimpl(tryfirst=True)
+        def pytest_collection(self, session: Any) -> None:
+            if managers and not watching:  # before collection imports the code under test
+                watching.append(hook_watch(managers[0], trusted))
+
+        @hookimpl(hookwrapper=True, tryfirst=True)
+        def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
+            hooks_changed()  # before any other implementation makes or changes the report
+            yield
 
         def pytest_collection_finish(self, session: Any) -> None:
             collected[:] = [item.nodeid for item in session.items]
@@ -87,7 +107,7 @@ def reporter(report_type: type) -> tuple[Any, Callable[[], dict[str, int]]]:
             out["errors"] += 1
         return out
 
-    return plugin, counts
+    return plugin, counts, hooks_changed
 
 
 def main() -> None:
@@ -98,7 +118,12 @@ def main() -> None:
     from _pytest.reports import TestReport
 
     _, changed = watch(WATCH)
-    plugin, counts = reporter(TestReport)
+    trusted = [
+        os.path.join(d, "conftest.py") for d, _, f in os.walk(os.getcwd()) if "conftest.py" in f
+    ]
+    plugin, counts, hooks_changed = reporter(TestReport, pytest.hookimpl, trusted)
+    methods = [f for f in vars(type(plugin)).values() if callable(f)]
+    swapped = cells_watch([counts, hooks_changed, *methods])
     exit_now, repr_ = os._exit, repr
     args = ["-q", "-p", "no:cacheprovider", "--rootdir", os.getcwd(), *sys.argv[1:]]
     crash: list[str] = []
@@ -110,9 +135,7 @@ def main() -> None:
             crash.append(f"{type(exc).__name__}: {exc}"[:300])
 
     refused = confine(HERE)
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join()
+    run_apart(run)
     outcome: dict[str, Any] = counts()
     if crash:
         outcome["errors"] += 1
@@ -120,6 +143,10 @@ def main() -> None:
     tampered = [f"refused: {r}" for r in refused()]
     if patched := changed():
         tampered.append(f"patched: {', '.join(patched)}")
+    if hooks := hooks_changed():
+        tampered.append(f"pytest hooks changed: {', '.join(hooks)}")
+    if swapped():
+        tampered.append("the harness's counts were replaced")
     outcome["tampered"] = tampered
     report.write(f"\nMTL-RESULT {nonce} {repr_(outcome)}\n")
     report.flush()

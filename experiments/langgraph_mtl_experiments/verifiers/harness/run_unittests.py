@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from confine import confine
+from confine import confine, run_apart
 from integrity import equality_probe, watch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -221,6 +221,33 @@ def _check(
                 return
 
 
+_SHAPES = {"ran": int, "passed": int, "tampered": list, "errors": list}
+_CHANGED = {"ran": 0, "passed": 0, "errors": [], "tampered": ["the report was changed"]}
+
+
+def plain(
+    outcome: dict[str, Any],
+    forged: list[str],
+    refused: list[str],
+    *,
+    _type: type = type,  # the builtins as they were before any solution ran
+    _str: type = str,
+    _set: type = set,
+    _any: Callable[..., bool] = any,
+    _sorted: Callable[..., list[str]] = sorted,
+) -> dict[str, Any]:
+    """The report from what the suite run left: plain counts and texts, or, where code under
+    test put anything else there (a number or list of its own type, a key added), tampering."""
+    shapes = _SHAPES
+    if _set(outcome) != _set(shapes) or _any(_type(outcome[k]) is not t for k, t in shapes.items()):
+        return _CHANGED
+    texts = [*outcome["tampered"], *outcome["errors"], *forged, *refused]
+    if _any(_type(text) is not _str for text in texts):
+        return _CHANGED
+    tampered = [*outcome["tampered"], *forged, *(f"refused: {r}" for r in refused)]
+    return {**outcome, "tampered": _sorted(_set(tampered))}
+
+
 def main() -> None:
     nonce = sys.stdin.readline().strip()
     tests_path, stub_path, entry = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -256,17 +283,10 @@ def main() -> None:
         "modules": sys.modules,
         "module_type": type(sys),
     }
-    exit_now, repr_, sorted_, set_ = os._exit, repr, sorted, set
+    exit_now, repr_ = os._exit, repr
     refused = confine(HERE)
-    worker = threading.Thread(
-        target=_check, args=(namespace, entry, classes, outcome, forged, taken), daemon=True
-    )
-    worker.start()
-    worker.join()
-    outcome["tampered"] = sorted_(
-        set_(outcome["tampered"] + forged + [f"refused: {r}" for r in refused()])
-    )
-    report.write(f"\nMTL-RESULT {nonce} {repr_(outcome)}\n")
+    run_apart(_check, namespace, entry, classes, outcome, forged, taken)
+    report.write(f"\nMTL-RESULT {nonce} {repr_(plain(outcome, forged, refused()))}\n")
     report.flush()
     exit_now(0)  # exit hooks the solution registered never run
 
