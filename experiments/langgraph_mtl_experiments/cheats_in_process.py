@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from langgraph_mtl_experiments.tasks import Task
 
-__all__ = ["HOOK_CHEATS", "THREAD_ARGS_CHEAT", "data_cheats", "repo_cheats"]
+__all__ = [
+    "HOOK_CHEATS",
+    "TESTS_REWRITTEN_CHEAT",
+    "THREAD_ARGS_CHEAT",
+    "data_cheats",
+    "repo_cheats",
+]
 
 Files = dict[str, str]
 
@@ -50,6 +56,26 @@ THREAD_ARGS_CHEAT = _COUNT_TESTS + (
     "    for _a in getattr(_th, '_args', None) or ():\n"
     "        if type(_a) is dict and 'passed' in _a:\n"
     "            _a['passed'] = _n\n"
+)
+# every test file pytest has not imported yet rewritten on disk, its assertions made ``pass``
+TESTS_REWRITTEN_CHEAT = (
+    "import os as _o, sys as _s, ast as _ast\n"
+    "def _quiet(src):\n"
+    "    lines = src.splitlines(True)\n"
+    "    found = [n for n in _ast.walk(_ast.parse(src)) if isinstance(n, _ast.Assert)]\n"
+    "    for node in sorted(found, key=lambda n: -n.lineno):\n"
+    "        pad = lines[node.lineno - 1][: node.col_offset]\n"
+    "        lines[node.lineno - 1 : node.end_lineno] = [pad + 'pass\\n']\n"
+    "    return ''.join(lines)\n"
+    "for _d, _, _fs in _o.walk(_o.getcwd()):\n"
+    "    for _f in _fs:\n"
+    "        if _f.startswith('test') and _f.endswith('.py') and _f[:-3] not in _s.modules:\n"
+    "            try:\n"
+    "                _p = _o.path.join(_d, _f)\n"
+    "                _t = _quiet(open(_p).read())\n"
+    "                open(_p, 'w').write(_t)\n"
+    "            except (OSError, SyntaxError):\n"
+    "                pass\n"
 )
 HOOK_CHEATS = {  # a pytest run turned green from inside the module under test
     "a plugin it registers forces every report to pass": _PYTEST
@@ -191,6 +217,10 @@ def repo_cheats(task: Task) -> dict[str, Files]:
         **{
             f"{name} (module under test)": {**broken, module: source + broken[module]}
             for name, source in HOOK_CHEATS.items()
+        },
+        "tests rewritten on disk by the module under test": {
+            **broken,
+            module: TESTS_REWRITTEN_CHEAT + broken[module],
         },
         "the harness's counter driven by the module under test": {
             **broken,

@@ -8,7 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from langgraph_mtl_experiments.cheats_in_process import HOOK_CHEATS, THREAD_ARGS_CHEAT
+from langgraph_mtl_experiments.cheats_in_process import (
+    HOOK_CHEATS,
+    TESTS_REWRITTEN_CHEAT,
+    THREAD_ARGS_CHEAT,
+)
 from langgraph_mtl_experiments.verifiers import UnittestSuite
 from langgraph_mtl_experiments.verifiers.pytest_suite import PytestSuite
 from langgraph_mtl_experiments.verifiers.scratch import read_result
@@ -210,3 +214,17 @@ def test_a_report_holding_anything_but_plain_counts_and_texts_is_tampering():
         {**clean, "errors": [type("S", (str,), {})("x")]},
     ):
         assert plain(changed, [], [])["tampered"] == ["the report was changed"]
+
+
+def test_tests_rewritten_on_disk_before_pytest_imports_them_are_tampering():
+    """Without a sandbox to keep the project read-only, the harness compares the sources."""
+    project = {
+        "mod.py": "def f():\n    return 1\n",
+        "test_a.py": "from mod import f\n\ndef test_one():\n    assert f() == 1\n",
+        "test_b.py": "from mod import f\n\ndef test_two():\n    assert f() == 1\n",
+    }
+    suite = PytestSuite(project, ("mod.py",), ".", lambda: 2)
+    assert suite.check({"mod.py": project["mod.py"]}, "none").passed
+    wrong = "def f():\n    return 0\n"
+    verdict = suite.check({"mod.py": TESTS_REWRITTEN_CHEAT + wrong}, "none")
+    assert not verdict.passed and "source file" in verdict.report, verdict.report

@@ -42,7 +42,10 @@ class PytestSuite(Verifier):
         chosen = {k: v for k, v in files.items() if k in self.modules}
         with scratch(("run_pytest.py", "integrity.py", "confine.py")) as dirs:
             dirs.write({**self.tree, **chosen})
-            box = dirs.box(mode, timeout=self.timeout, read_only=(dirs.harness,))
+            project = tuple(sorted({name.split("/")[0] for name in self.tree}))
+            box = dirs.box(  # the project as written, not as code under test rewrites it
+                mode, timeout=self.timeout, read_only=(dirs.harness,), protected=project
+            )
             command = (
                 f"PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {shlex.quote(sys.executable)} -I "
                 f"{dirs.harness / 'run_pytest.py'} -x {shlex.quote(self.tests)}"

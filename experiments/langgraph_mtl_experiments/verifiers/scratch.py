@@ -67,8 +67,10 @@ class Scratch:
         cwd: Path | None = None,
         read_only: tuple[Path, ...] = (),
         writable: tuple[Path, ...] = (),
+        protected: tuple[str, ...] = (),
     ) -> Sandbox:
-        """A sandbox in ``cwd`` (default ``work``) with HOME, caches and user site emptied."""
+        """A sandbox in ``cwd`` (default ``work``) with HOME, caches and user site emptied;
+        ``protected``: files or folders of ``cwd`` the command sees read-only."""
         env = {
             "HOME": str(self.home),
             "XDG_CACHE_HOME": str(self.home / ".cache"),
@@ -84,6 +86,7 @@ class Scratch:
             max_output_chars=6000,
             read_only=read_only,
             writable=(self.home, *writable),
+            protected=protected,
             env=env,
         )
 

@@ -7,7 +7,8 @@ body and default arguments, which can be replaced or changed in place) and retur
 one taking such a record now, one listing what differs from the first record (or from one
 given, such as the record taken as the suite called the solution, so the suite's own mocks are
 not taken for the solution's patches). ``hook_watch`` does the same for a pytest plugin
-manager's hooks, ``cells_watch`` for what the harness keeps in closures. ``equality_probe()``
+manager's hooks, ``files_watch`` for the sources on disk, ``cells_watch`` for what the
+harness keeps in closures. ``equality_probe()``
 returns a function telling a result forged to equal anything. They hold on to what they use (the ``sys.modules`` mapping, the builtins
 they call), so patching this module, ``builtins`` or ``sys`` afterwards cannot blind them.
 """
@@ -124,6 +125,38 @@ def hook_watch(manager: Any, trusted: Iterable[str]) -> Callable[[], list[str]]:
         now = snapshot()
         keys = sorted_({*first, *now})
         return [key for key in keys if first.get(key, 1) != now.get(key, 1)][:5]
+
+    return changed
+
+
+def files_watch(
+    root: str, suffixes: tuple[str, ...] = (".py", ".cfg", ".ini", ".toml")
+) -> Callable[[], list[str]]:
+    """Record the sources under ``root`` now (the project's code, tests and their settings);
+    returns a function listing those changed, removed or added since (first five): tests
+    rewritten on disk by the code under test before pytest imports them."""
+    import os
+
+    walk, join, open_, hash_, sorted_ = os.walk, os.path.join, open, hash, sorted
+
+    def read() -> dict[str, int]:
+        seen = {}
+        for folder, _, names in walk(root):
+            for name in names:
+                if name.endswith(suffixes):
+                    path = join(folder, name)
+                    try:
+                        with open_(path, "rb") as handle:
+                            seen[path] = hash_(handle.read())
+                    except OSError:
+                        seen[path] = -1
+        return seen
+
+    first = read()
+
+    def changed() -> list[str]:
+        now = read()
+        return sorted_(p for p in {*first, *now} if first.get(p) != now.get(p))[:5]
 
     return changed
 

@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confine import confine, run_apart
-from integrity import cells_watch, hook_watch, watch
+from integrity import cells_watch, files_watch, hook_watch, watch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WATCH = (
@@ -38,7 +38,7 @@ WATCH = (
 
 def reporter(
     report_type: type, hookimpl: Callable[..., Any], trusted: list[str]
-) -> tuple[Any, Callable[[], dict[str, int]], Callable[[], list[str]]]:
+) -> tuple[Any, Callable[[], dict[str, int]], Callable[..., list[str]]]:
     """A pytest plugin counting outcomes, the function that reads its counts (held in the
     plugin's closure, not in attributes the code under test could reach), and one listing
     the hooks changed since collection began (checked as each report is made, and at the end).
@@ -50,12 +50,17 @@ def reporter(
     managers: list[Any] = []
     watching: list[Callable[[], list[str]]] = []
     changed_hooks: dict[str, None] = {}
+    sources = files_watch(os.getcwd())
     errors = [0]
     type_, set_, list_ = type, set, list
 
-    def hooks_changed() -> list[str]:
+    def hooks_changed(*, imports: bool = False) -> list[str]:
+        """What changed: pytest's hooks; with ``imports`` also the sources on disk (at the end
+        of collection and of the run)."""
         for name in watching[0]() if watching else []:
             changed_hooks[name] = None
+        for path in sources() if imports else []:
+            changed_hooks[f"source file {path}"] = None
         return list_(changed_hooks)[:5]
 
     class Counter:
@@ -68,13 +73,14 @@ def reporter(
             if managers and not watching:  # before collection imports the code under test
                 watching.append(hook_watch(managers[0], trusted))
 
+        def pytest_collection_finish(self, session: Any) -> None:
+            collected[:] = [item.nodeid for item in session.items]
+            hooks_changed(imports=True)  # the tests came from their files, through pytest
+
         @hookimpl(hookwrapper=True, tryfirst=True)
         def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
             hooks_changed()  # before any other implementation makes or changes the report
             yield
-
-        def pytest_collection_finish(self, session: Any) -> None:
-            collected[:] = [item.nodeid for item in session.items]
 
         def pytest_runtest_logreport(self, report: Any) -> None:
             if type_(report) is not report_type:
@@ -143,7 +149,7 @@ def main() -> None:
     tampered = [f"refused: {r}" for r in refused()]
     if patched := changed():
         tampered.append(f"patched: {', '.join(patched)}")
-    if hooks := hooks_changed():
+    if hooks := hooks_changed(imports=True):
         tampered.append(f"pytest hooks changed: {', '.join(hooks)}")
     if swapped():
         tampered.append("the harness's counts were replaced")
