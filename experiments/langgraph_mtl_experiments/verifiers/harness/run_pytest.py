@@ -14,6 +14,7 @@ harness's own counts, or request ``confine`` refused. An exit status means nothi
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections.abc import Callable
@@ -38,21 +39,27 @@ WATCH = (
 
 def reporter(
     report_type: type, hookimpl: Callable[..., Any], trusted: list[str]
-) -> tuple[Any, Callable[[], dict[str, int]], Callable[..., list[str]]]:
-    """A pytest plugin counting outcomes, the function that reads its counts (held in the
-    plugin's closure, not in attributes the code under test could reach), and one listing
-    the hooks changed since collection began (checked as each report is made, and at the end).
+) -> tuple[Any, Callable[[], tuple[dict[str, int], bool]], Callable[..., list[str]]]:
+    """A pytest plugin keeping a journal of what pytest reports, the function that counts
+    outcomes from it (and tells whether the journal is as written), and one listing the
+    hooks changed since collection began (checked as each report is made, and at the end).
+
     Only pytest's own report objects for the tests it collected count, each test phase by its
-    last report (so a report forged ahead of pytest's is overwritten), a collected test
-    without a report is an error, and so is the plugin being unregistered."""
-    last: dict[tuple[str, str], str | None] = {}
-    collected: list[str] = []
+    last report (so a report forged ahead of pytest's is overwritten), a collected test without
+    a report is an error, and so is the plugin being unregistered. Each journal entry also goes
+    into a running sha256 the code under test can add to but never rewind, so an entry changed
+    in place afterwards (from a thread, say) no longer matches it."""
+    journal: list[tuple[str, ...]] = []
+    seal = hashlib.sha256()
     managers: list[Any] = []
     watching: list[Callable[[], list[str]]] = []
     changed_hooks: dict[str, None] = {}
     sources = files_watch(os.getcwd())
-    errors = [0]
-    type_, set_, list_ = type, set, list
+    type_, set_, list_, repr_, sha256_ = type, set, list, repr, hashlib.sha256
+
+    def record(*entry: str) -> None:
+        journal.append(entry)
+        seal.update(repr_(entry).encode())
 
     def hooks_changed(*, imports: bool = False) -> list[str]:
         """What changed: pytest's hooks; with ``imports`` also the sources on disk (at the end
@@ -74,7 +81,7 @@ def reporter(
                 watching.append(hook_watch(managers[0], trusted))
 
         def pytest_collection_finish(self, session: Any) -> None:
-            collected[:] = [item.nodeid for item in session.items]
+            record("collected", *(str(item.nodeid) for item in session.items))
             hooks_changed(imports=True)  # the tests came from their files, through pytest
 
         @hookimpl(hookwrapper=True, tryfirst=True)
@@ -84,34 +91,46 @@ def reporter(
 
         def pytest_runtest_logreport(self, report: Any) -> None:
             if type_(report) is not report_type:
-                errors[0] += 1
+                record("error", "a report pytest did not make")
                 return
-            outcome = None
+            outcome = ""
             if report.when == "call" and report.passed:
                 outcome = "passed"
             elif report.failed:
                 outcome = "failed" if report.when == "call" else "errors"
             elif report.skipped:
                 outcome = "skipped"
-            last[(report.nodeid, report.when)] = outcome
+            record("report", str(report.nodeid), str(report.when), outcome)
 
         def pytest_collectreport(self, report: Any) -> None:
             if report.failed:
-                errors[0] += 1
+                record("error", "a collection error")
 
     plugin = Counter()
 
-    def counts() -> dict[str, int]:
-        out = {"passed": 0, "failed": 0, "errors": errors[0], "skipped": 0}
-        known = set_(collected)
+    def counts() -> tuple[dict[str, int], bool]:
+        check = sha256_()
+        for entry in journal:
+            check.update(repr_(entry).encode())
+        intact = check.digest() == seal.digest()
+        out = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
+        known: set[str] = set_()
+        last: dict[tuple[str, str], str] = {}
+        for kind, *fields in journal:
+            if kind == "collected":
+                known = set_(fields)
+            elif kind == "report":
+                last[(fields[0], fields[1])] = fields[2]
+            else:
+                out["errors"] += 1
         for (nodeid, _), outcome in last.items():
-            if outcome is not None and nodeid in known:
+            if outcome and nodeid in known:
                 out[outcome] += 1
         reported = {nodeid for (nodeid, when), o in last.items() if when == "call" or o}
         out["errors"] += len(known - reported)
         if not managers or not managers[0].is_registered(plugin):
             out["errors"] += 1
-        return out
+        return out, intact
 
     return plugin, counts, hooks_changed
 
@@ -142,7 +161,8 @@ def main() -> None:
 
     refused = confine(HERE)
     run_apart(run)
-    outcome: dict[str, Any] = counts()
+    counted, intact = counts()
+    outcome: dict[str, Any] = dict(counted)
     if crash:
         outcome["errors"] += 1
         outcome["crash"] = crash[0]
@@ -153,6 +173,8 @@ def main() -> None:
         tampered.append(f"pytest hooks changed: {', '.join(hooks)}")
     if swapped():
         tampered.append("the harness's counts were replaced")
+    if not intact:
+        tampered.append("the harness's journal was changed")
     outcome["tampered"] = tampered
     report.write(f"\nMTL-RESULT {nonce} {repr_(outcome)}\n")
     report.flush()
