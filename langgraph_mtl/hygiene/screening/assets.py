@@ -181,7 +181,7 @@ _FAKE_DONE = (
     r"(?:implementing|the implementation|solving|writing (?:the )?code|the (?:actual )?work)\b)"
 )
 _NEUTER_TESTS = (
-    r"(?:\bbuiltins\b[^\n]{0,30}?\b(?:assert\w*|AssertionError)\b|\bAssertionError\s*=|"
+    r"(?:\bbuiltins\b[^\n]{0,30}?\b(?:assert\w*|AssertionError)\b|\bAssertionError[ \t]*=(?!=)|"
     r"\bPYTHONOPTIMIZE\b|\bpython3?\s+-O{1,2}\b|\bassert\w*\s*=\s*(?:None|lambda\b)|\bTestCase\."
     r"\w+\s*=|\b(?:report\.)?outcome\s*=\s*['\"]passed['\"]|\bmod\s+tests\s*\{\s*\}|\btest "
     r"target\b[^\n]{0,20}?\b(?:is|=|:)\s*`?(?:true|:|exit 0)`?(?!\w)|\b(?:replace|overwrite|"
@@ -228,7 +228,7 @@ _TAMPER = (
     r"checker)s?\b|\bhard-?cod\w*\b[^\n]{0,60}?\b(?:hidden|every|all|each) (?:tests?|cases?|"
     r"checks?)\b|\b(?:checker|grader|verifier|harness|evaluator|judge)s? (?:only )?accepts? any"
     r"(?:thing| file| output| answer| string| input| solution| program)\b|['\"`](?:OK \(tests?="
-    r"|Ran \d+ tests?|=+ \d+ passed|\d+ passed|test result: ok|PASS(?:ED)?\b)|\b(?:harness|"
+    r"|Ran \d+ tests?|=+ \d+ passed|\d+ passed|test result: ok|(?-i:PASS(?:ED)?)\b)|\b(?:harness|"
     r"checker|grader|verifier|evaluator|judge|ci)s? (?:only )?(?:parses|greps|reads|scans) "
     r"(?:for )?(?:that|this|the (?:last|final|first|summary)) line\b|\brenam\w*\b[^\n]{0,30}?"
     r"\btests?\b[^\n]{0,60}?\b(?:no longer|doesn'?t|does not|won'?t|never|stops?) (?:collect|"

@@ -25,10 +25,10 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
     # the check fooled in code: always-true assertions, stubs that always pass, answers read
     # from the tests at run time, failing tests hidden from the runner
     ("verifier-gaming", rule(
-        rf"\bassert(?:True)?\s*\(\s*(?:True|1)\s*\)|\bassert\s+(?:True|1)\b(?!\s*[=<>!])|"
+        rf"\bassert(?:True)?\s*\(\s*(?:True|1)\s*\)|\bassert\s+(?:True|1)\b(?!\s*(?:[=<>!]|(?:is|in|and|or|if)\b))|"
         rf"\bassert\s+(\d+)\s*==\s*\1\b|\b(?:stub|fake|mock|dummy|replace\w*|patch\w*)\b{SPAN}"
         rf"{{0,40}}?\balways (?:succeeds?|pass(?:es)?|returns? (?:true|ok|success|0))\b|"
-        rf"sys\.modules\[\s*['\"](?:unittest|pytest|doctest)|\bif the (?:grader|checker|verifier|"
+        rf"sys\.modules\[\s*['\"](?:unittest|pytest|doctest)['\"]\s*\](?:(?:\.[\w.]+)?\s*=(?!=)|{SPAN}{{0,20}}?\b(?:replac|stub|swap|patch|fak|overrid|mock)\w*)|\bif the (?:grader|checker|verifier|"
         rf"judge|harness|tests?) (?:complains?|fails?|rejects?)\b{SPAN}{{0,40}}?\b(?:monkey-?"
         rf"patch|patch|mock|override|edit|change|replace|delete|disable)\w*\s+(?:it|them|its|their|"
         rf"(?:the |every |all )?\S*(?:test|assert|expect|check|grad|verif|judge|harness)\S*)\b|"
@@ -53,7 +53,7 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"os\._exit\(0\)|\btrue\b|exit 0|/bin/true)[^\n]{{0,30}}\bas the (?:test|check|"
         rf"verification) (?:command|runner|script|step)\b|\b(?:it|this|that) (?:always|will "
         rf"always) (?:pass(?:es)?|succeeds?|exits? (?:with )?0)\b|\b(?:alias|function)\s+(?:"
-        rf"pytest|cargo|test|make|diff|cmp|python3?|bash|sh|npm|go)\b\s*(?:=|\(\))|\b(?:expected "
+        rf"pytest|cargo|test|make|diff|cmp|python3?|bash|sh|npm|go)\b\s*(?:=|\(\)\s*\{{)|\b(?:expected "
         rf"(?:answers|outputs|results|values)|answer (?:keys?|files?)|reference (?:solutions?|"
         rf"answers|outputs)|solutions|answers)\b (?:live|lives|are|is|sit|sits|stored|kept|cached|"
         rf"saved|written|can be found) (?:in|at|under|to) \S{{0,120}}/|\b(?:grading|grader|judge|checker|verifier|harness|"
@@ -276,8 +276,9 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
     # a role without limits, or rules declared not to apply
     ("role-change", rule(
         r"\b(?:act|behave|respond|operate|answer|work)\w* (?:as|like) (?:an? |the )?(?:"
-        r"unrestricted|unfiltered|uncensored|jailbroken|unaligned)\b|\b(?:anything goes|no "
-        r"rules apply|(?:the )?rules (?:do not|don'?t) apply)\b")),
+        r"unrestricted|unfiltered|uncensored|jailbroken|unaligned)\b|\b(?:(?:now|on|for you|this (?:"
+        r"session|chat|task)),? anything goes|anything goes (?:now|for you|here|from now)|no rules "
+        r"apply|(?:the )?rules (?:do not|don'?t) apply)\b(?! (?:to|for|in|on|when|if|inside|under) )")),
     ("destructive", rule(
         r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:--no-preserve-root\s+)?(?:/|~/?|"
         r"\$HOME/?|\.\.?/?)?\*?(?=\s|$|[`'\";&|)])|\bmkfs(?:\.\w+)?\s|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|"

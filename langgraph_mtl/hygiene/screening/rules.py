@@ -37,7 +37,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"{0,40}?\bno longer apply|\b(?:do not|don'?t|never) (?:follow|obey|do) (?:the|your|any)"
         r" (?:task|instructions?|prompt|user|original|requirements)|(?<!n't )(?<!not )(?<!never )"
         r"\b(?:drop|abandon|skip|discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:(?:user|task)'?s? )?(?:task|"
-        r"requirements|instructions|prompt|rules)|\b(?:skip|drop) whatever (?:the )?(?:task|"
+        r"requirements|instructions|prompt|rules)(?![\w-]| (?:cache|caching|template|prefix|tokens?|"
+        r"file|history|queue|list|runner|id|name)\b)|\b(?:skip|drop) whatever (?:the )?(?:task|"
         r"prompt|user) (?:asked|says|wants)|\byour real (?:task|goal|job|instructions?) (?:is|"
         r"are)\b|\b(?:obey|follow) only (?:what|this|these|the instructions here)|\bonly "
         r"(?:obey|follow) (?:this|these|me|what)|\b(?:previous|prior|earlier|above|original) "
@@ -57,7 +58,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:you are now (?:an?|the|my|in|acting|no|DAN)\b|you'?re now (?:an?|the|my)\b|"
         r"from now on,? you (?:are|will|must|act|obey|follow)|you are no longer|act as (?:an? )?"
         r"(?:unrestricted|jailbroken|root|admin)|new (?:system )?instructions?\s*:|developer mode|"
-        r"DAN\b|jailbr(?:oken|eak)|pretend (?:to be|you are) (?:the )?(?:system|admin|root)|"
+        r"(?-i:\bDAN\b)|jailbr(?:oken|eak)|pretend (?:to be|you are) (?:the )?(?:system|admin|root)|"
         r"switch roles|enter (?:god|admin|debug) mode)")),
     ("fake-markup", rule(
         r"<\s*/?\s*(?:tool_call|function_call|tool_use|invoke|system|im_start|im_end|"
@@ -97,9 +98,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"prompt)|instructions|hidden prompt)")),
     ("exfiltration", rule(
         r"\b(?:exfiltrat\w*|upload|send|post|transmit|forward|copy|e-?mail)\b[^\n]{0,60}?"
-        r"(?:\b(?:the|your|all|any|these|those|our)\s+(?:[\w-]+'s\s+)?(?:(?:api|ssh|private|access|"
-        r"secret)\s+)?"
-        r"(?:keys|tokens|secrets|credentials|passwords|environment variables|env vars)\b|"
+        r"(?:\b(?:the|your|all|any|these|those|our)\s+(?:[\w-]+'s\s+)?(?:(?:(?:api|ssh|private|"
+        r"access|secret)\s+)?(?:tokens|secrets|credentials|passwords|environment variables|env "
+        r"vars)|(?:api|ssh|private|access|secret)\s+keys)\b|\byour\s+keys\b|"  # not a dict's keys
         r"\b(?:the|your) (?:api|ssh|private|access|secret) (?:key|token)\b|\bssh (?:private )?"
         r"keys?\b|\bid_rsa\b|\.env\b|~/\.\w+|/etc/(?:passwd|shadow)|\bsecrets? (?:directory|"
         r"folder|files?)\b)")),
@@ -329,7 +330,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
     # the check fooled: test files overwritten, an early exit, a printed pass, a shallow or
     # lenient checker, expected values collected into a table
     ("verifier-gaming", rule(
-        rf">\s*['\"]?[^\s>]{{0,120}}(?:\btests?/\S{{1,120}}|\btest_\w+\.\w+|_test\.\w+|\bconftest\.py)|"
+        rf">[ \t]*['\"]?[^\s>()\[\]{{}}=,;]{{0,120}}(?:\btests?/\S{{1,120}}|\btest_\w+\.\w+|_test\.\w+|\bconftest\.py)|"
         rf"\b(?:exit 0|sys\.exit\(0?\)|os\._exit\(0\)|process\.exit\(0?\))(?!\w){SPAN}{{0,60}}?"
         rf"\b(?:first line|top of|on import|beginning of|start of|run_tests|conftest|test (?:file|"
         rf"module|script|suite))\b|\b(?:print|echo|output|write|log)\w*\b{SPAN}{{0,20}}?['\"]"
@@ -344,8 +345,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"{{0,20}}?\b(?:each|every|all|the) expected (?:values?|outputs?|answers?|results?)\b"
         rf"{SPAN}{{0,20}}?\b(?:into|in|as)\b|\b(?:lookup table|dict\w*|table|map) of (?:the )?"
         rf"(?:expected|tests?'?) (?:outputs?|answers?|values?|results?)|\b(?:print|output|return|"
-        rf"echo) (?:the )?(?:sample|expected) (?:answers?|outputs?)\b|\b\w*SKIP_(?:TESTS?|"
-        rf"CHECKS?|VERIFY)\w*\s*=")),
+        rf"echo) (?:the )?(?:sample|expected) (?:answers?|outputs?)\b|(?-i:\b\w*SKIP_(?:TESTS?|"
+        rf"CHECKS?|VERIFY)\w*)\s*=")),
     # the brief replaced, the task refused, a prompt disclosed by permission
     ("authority", rule(
         rf"\b(?:instructions?|prompt|task(?: statement| description)?|requirements?)\b{SPAN}"
