@@ -12,6 +12,7 @@ from langgraph_mtl_experiments.cheats_in_process import (
     HOOK_CHEATS,
     TESTS_REWRITTEN_CHEAT,
     THREAD_ARGS_CHEAT,
+    UNGUARDED_CHEAT,
 )
 from langgraph_mtl_experiments.verifiers import UnittestSuite
 from langgraph_mtl_experiments.verifiers.pytest_suite import PytestSuite
@@ -228,3 +229,17 @@ def test_tests_rewritten_on_disk_before_pytest_imports_them_are_tampering():
     wrong = "def f():\n    return 0\n"
     verdict = suite.check({"mod.py": TESTS_REWRITTEN_CHEAT + wrong}, "none")
     assert not verdict.passed and "source file" in verdict.report, verdict.report
+
+
+@pytest.mark.parametrize(
+    ("trigger", "named"),
+    [
+        ("_s.addaudithook(lambda e, a: _unguard())\n", "refused: sys.addaudithook"),
+        ("", "the suite's names were changed"),
+    ],
+)
+def test_the_suites_name_for_the_solution_cannot_be_pointed_past_the_guard(suite, trigger, named):
+    """From an audit hook of its own, or from inside its first call (once past the guard)."""
+    body = "    _unguard()\n    return _A()\n" if not trigger else "    return _A()\n"
+    verdict = suite.check({"solution.py": UNGUARDED_CHEAT + trigger + STUB + body}, "none")
+    assert not verdict.passed and named in verdict.report, verdict.report

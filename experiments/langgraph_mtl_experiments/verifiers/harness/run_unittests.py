@@ -198,17 +198,28 @@ def _check(
         if function is not None and not forged
         else None
     )
+    names = list(namespace.items())  # what the suite's code sees by name, as it was set up
+
+    def renamed() -> bool:
+        return len(namespace) != len(names) or any(namespace.get(k) is not v for k, v in names)
+
     for cls in classes:
         if not taken["from_suite"](cls):
             outcome["tampered"].append(f"test class {cls.__name__} is not the suite's")
             continue
         for test in taken["loader"].loadTestsFromTestCase(cls):
             result = taken["result_type"]()
+            if renamed():
+                outcome["tampered"].append("the suite's names were changed")
+                return
             try:
                 taken["runs"][cls](test, result)
             except BaseException as exc:
                 outcome["errors"].append(f"{test}: {type(exc).__name__}")
                 continue
+            if renamed():
+                outcome["tampered"].append("the suite's names were changed")
+                return
             outcome["ran"] += 1
             problems = result.failures + result.errors + result.skipped
             if taken["was_successful"](result) and not problems and result.testsRun == 1:
