@@ -150,8 +150,9 @@ class PoolReader:
 
         Chroma's filtered query costs many times its index (and grows with the pool), so the
         index is asked for more neighbours than needed, unfiltered, and the filter applied
-        here (a record other code stored unreadably passes no filter), asking for four times as many while too few pass; a filter so rare that even
-        ``OVERFETCH_MAX`` neighbours hold fewer than ``k`` goes to Chroma's filtered query.
+        here (a record other code stored unreadably passes no filter), asking for four times
+        as many while too few pass; a filter so rare that even ``OVERFETCH_MAX`` neighbours
+        hold fewer than ``k`` goes to Chroma's filtered query.
         The share that passed is remembered per filter, so the first request usually does.
         """
         signature = f"{part.name} {json.dumps(where, sort_keys=True)}"

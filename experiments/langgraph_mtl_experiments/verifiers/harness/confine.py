@@ -10,7 +10,7 @@ suite, code they compile), the ways into the harness's state:
   generator's or coroutine's frame); libraries asking for their own purposes pass (pandas
   finding a warning's stack level, ``collections.namedtuple`` naming its module);
 - while it is running at all: every thread's frames, tracing of every thread, monitoring
-  callbacks and the garbage collector's object lists;
+  callbacks, the garbage collector's object lists and an audit hook of its own;
 - asked for by it: tracing or profiling, raw memory (``ctypes``), code objects made by hand or
   passed off as a library's, a new body or new default arguments for a function written in
   another file (``__code__``, ``__defaults__``, ``__kwdefaults__``: the test machinery changed
