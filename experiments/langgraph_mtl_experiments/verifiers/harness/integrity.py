@@ -37,6 +37,23 @@ CALLABLE = (
 Snapshot = dict[str, int]
 
 
+def identity_of() -> Callable[[Any], int]:
+    """A function giving a value's identity: of a function also its body and default
+    arguments (its keyword defaults item by item: a dict, changed in place as easily as
+    replaced). It holds the builtins it calls, so patching them afterwards cannot blind it."""
+    isinstance_, list_, id_, hash_, function_type = isinstance, list, id, hash, types.FunctionType
+
+    def identity(value: Any) -> int:
+        if not isinstance_(value, function_type):
+            return id_(value)
+        keywords = value.__kwdefaults__
+        parts = (value, value.__code__, value.__defaults__, keywords)
+        named = list_(keywords.items()) if keywords else []
+        return hash_((*(id_(p) for p in parts), *((k, id_(v)) for k, v in named)))
+
+    return identity
+
+
 def watch(
     prefixes: Iterable[str],
 ) -> tuple[Callable[[], Snapshot], Callable[[Snapshot | None], list[str]]]:
@@ -44,16 +61,8 @@ def watch(
     replaced or removed since ``since`` (default: now) (first five)."""
     wanted = tuple(prefixes)
     modules, module_type, kinds = sys.modules, types.ModuleType, CALLABLE
-    isinstance_, vars_, list_, id_, any_ = isinstance, vars, list, id, any
-    function_type, hash_ = types.FunctionType, hash
-
-    def identity(value: Any) -> int:
-        if not isinstance_(value, function_type):
-            return id_(value)
-        keywords = value.__kwdefaults__  # a dict, changed in place as easily as replaced
-        parts = (value, value.__code__, value.__defaults__, keywords)
-        named = list_(keywords.items()) if keywords else []
-        return hash_((*(id_(p) for p in parts), *((k, id_(v)) for k, v in named)))
+    isinstance_, vars_, list_, any_ = isinstance, vars, list, any
+    identity = identity_of()
 
     def snapshot() -> Snapshot:
         seen: Snapshot = {}
@@ -89,13 +98,7 @@ def hook_watch(manager: Any, trusted: Iterable[str]) -> Callable[[], list[str]]:
     are pytest's own to register, once each."""
     trusted_files = frozenset(trusted)
     vars_, list_, id_, getattr_, tuple_, isinstance_ = vars, list, id, getattr, tuple, isinstance
-    module_type, function_type, hash_, sorted_ = types.ModuleType, types.FunctionType, hash, sorted
-
-    def identity(value: Any) -> int:
-        if not isinstance_(value, function_type):
-            return id_(value)
-        parts = (value, value.__code__, value.__defaults__, value.__kwdefaults__)
-        return hash_(tuple_(id_(p) for p in parts))
+    module_type, sorted_, identity = types.ModuleType, sorted, identity_of()
 
     def snapshot() -> dict[str, Any]:
         seen: dict[str, Any] = {"(executor)": id_(getattr_(manager, "_inner_hookexec", None))}
