@@ -31,6 +31,7 @@ from langgraph_mtl_experiments.domains import Domain, Task
 __all__ = [
     "AgentSettings",
     "ResultStore",
+    "ResultsFileError",
     "StandIn",
     "action_counts",
     "attempt_task",
@@ -140,6 +141,41 @@ def action_counts(trajectory: Sequence[Step]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+class ResultsFileError(ValueError):
+    """A results file holds a line that is JSON but not an attempt row."""
+
+
+# what every attempt row carries, and its type
+_ROW_FIELDS = {"condition": str, "domain": str, "task_id": str, "attempt": int, "passed": bool}
+
+
+def _fits(value: Any, kind: type) -> bool:
+    """``value`` is of ``kind`` exactly (a bool is no attempt number; 0 and 1 pass as bools)."""
+    if kind is bool and type(value) is int:
+        return value in (0, 1)
+    return type(value) is kind
+
+
+def _checked_row(row: Any, path: Path, number: int) -> dict[str, Any]:
+    """``row`` if it is an attempt row, else a :class:`ResultsFileError` naming the line."""
+    if not isinstance(row, dict):
+        problem = f"a JSON {type(row).__name__}, not an object"
+    else:
+        missing = [name for name in _ROW_FIELDS if name not in row]
+        wrong = [
+            f"{name!r} is {type(row[name]).__name__}, not {kind.__name__}"
+            for name, kind in _ROW_FIELDS.items()
+            if name in row and not _fits(row[name], kind)
+        ]
+        if not missing and not wrong:
+            return row
+        problem = f"missing {', '.join(map(repr, missing))}" if missing else "; ".join(wrong)
+    raise ResultsFileError(
+        f"{path} line {number} is not an attempt row ({problem}): rows are written by "
+        "`mtl experiment run`; remove that line or give another --out"
+    )
+
+
 class ResultStore:
     """Append-only JSONL of attempt results, safe to resume and to share between threads."""
 
@@ -156,11 +192,12 @@ class ResultStore:
         if not self.path.exists():
             return
         with self.path.open(encoding="utf-8") as handle:
-            for line in handle:
+            for number, line in enumerate(handle, start=1):
                 try:
-                    yield json.loads(line)
+                    row = json.loads(line)
                 except json.JSONDecodeError:  # a torn line from a killed run
                     continue
+                yield _checked_row(row, self.path, number)
 
     def by_key(self) -> dict[str, dict[str, Any]]:
         """Every stored attempt, by key."""

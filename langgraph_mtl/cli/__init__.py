@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         message, code = describe(exc)
         print(f"mtl: error: {message}", file=sys.stderr)
-        if code == 1 and not message.startswith("no ") and "--debug" not in message:
+        said = isinstance(exc, CliError) or message.startswith("no ") or "--debug" in message
+        if code == 1 and not said:  # a message written for the user needs no traceback
             print("mtl: (run again with --debug for the traceback)", file=sys.stderr)
         return code
     return status if isinstance(status, int) else 0

@@ -466,3 +466,42 @@ def test_the_harness_adds_mtl_experiment_through_its_entry_point():
 
     (entry,) = [e for e in entry_points(group="langgraph_mtl.cli") if e.name == "experiment"]
     assert entry.value == "langgraph_mtl_experiments.cli:experiment_app"
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ('{"condition": 5, "passed": "yes"}', "missing 'domain', 'task_id', 'attempt'"),
+        ("[1, 2]", "a JSON list, not an object"),
+        ("null", "a JSON NoneType, not an object"),
+        (
+            '{"condition": "zero-shot", "domain": "python", "task_id": "t2", "attempt": "0", '
+            '"passed": true}',
+            "'attempt' is str, not int",
+        ),
+        (
+            '{"condition": "zero-shot", "domain": "python", "task_id": "t2", "attempt": 0, '
+            '"passed": "yes"}',
+            "'passed' is str, not bool",
+        ),
+    ],
+)
+def test_a_results_line_that_is_no_attempt_row_is_named_by_report_and_run(
+    home, capsys, line, named
+):
+    from langgraph_mtl_experiments.runner import ResultStore
+
+    run = home / "run"
+    row = {"condition": "zero-shot", "domain": "python", "task_id": "t1", "attempt": 0}
+    ResultStore(run / "results.jsonl").add({**row, "passed": True})
+    with (run / "results.jsonl").open("a") as handle:
+        handle.write(line + "\n")
+    before = (run / "results.jsonl").read_text()
+    for args in (("report", str(run)), ("run", "--out", str(run), "--domains", "python")):
+        refused = run_cli(capsys, "experiment", *args)
+        assert refused.code in (1, 2), refused.text
+        assert f"results.jsonl line 2 is not an attempt row ({named})" in refused.err
+        assert "Traceback" not in refused.text and "--debug" not in refused.text
+        _short(refused)
+    assert (run / "results.jsonl").read_text() == before  # nothing stored is lost
+    assert not (run / "report.md").exists()

@@ -592,7 +592,14 @@ def test_stored_results_name_no_path_of_this_machine(tmp_path, monkeypatch):
     store = ResultStore(tmp_path / "results.jsonl")
     trace = f'File "{home}/envs/data/lib/site.py", line 3\nFile "{Path.home()}/x.py"'
     store.add(
-        {"condition": "c", "domain": "d", "task_id": "t", "attempt": 0, "verification": trace}
+        {
+            "condition": "c",
+            "domain": "d",
+            "task_id": "t",
+            "attempt": 0,
+            "passed": False,
+            "verification": trace,
+        }
     )
     text = (tmp_path / "results.jsonl").read_text()
     assert str(home) not in text

@@ -66,13 +66,17 @@ def report(
     as_json: JsonOpt = False,
 ) -> None:
     """(Re)write the report of a results directory."""
+    from langgraph_mtl_experiments.attempts import ResultsFileError
     from langgraph_mtl_experiments.report import write_report
     from langgraph_mtl_experiments.runner import ResultStore, summarize, supported_k
 
     results = out / "results.jsonl"
     if not results.is_file():
         raise CliError(f"no results at {results}: give a directory made by `mtl experiment run`")
-    rows = list(ResultStore(results).rows())
+    try:
+        rows = list(ResultStore(results).rows())
+    except ResultsFileError as exc:
+        raise CliError(str(exc)) from None
     try:
         k = supported_k(rows, attempts)
     except ValueError as exc:

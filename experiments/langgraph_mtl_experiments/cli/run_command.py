@@ -127,6 +127,7 @@ def run(
     from langgraph_mtl.cli.resources import chat_model, check_model
     from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.opening import open_pool
+    from langgraph_mtl_experiments.attempts import ResultsFileError
     from langgraph_mtl_experiments.conditions import resolve_conditions
     from langgraph_mtl_experiments.pools import write_snapshot
     from langgraph_mtl_experiments.report import write_report
@@ -169,6 +170,10 @@ def run(
         check_model(memory_model)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out} is a file; give a directory", code=2)
+    try:  # rows another program wrote are named before any work, not hours into it
+        ResultStore(out / "results.jsonl").by_key()
+    except ResultsFileError as exc:
+        raise CliError(str(exc), code=2) from None
     out.mkdir(parents=True, exist_ok=True)
     given = {
         "out": out,
