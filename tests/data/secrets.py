@@ -23,6 +23,10 @@ SECRET_CASES: list[tuple[str, str]] = [
     ("credentials: admin:Adm1nP@ss", "Adm1nP@ss"),
     ("[database]\nuser = app\npass = Sup3rS3cret", "Sup3rS3cret"),
     ("smtp_pass: Zz9!zz9!q", "Zz9!zz9!q"),
+    # an inventory's or a tool's "<something>_pass" setting
+    ("ansible_ssh_pass: gaRgmQ9!u0M4md", "gaRgmQ9!u0M4md"),
+    ("ansible_become_pass=Xy7!kq2Lm", "Xy7!kq2Lm"),
+    ('vault_pass = "s3cr3tVal"', "s3cr3tVal"),
     ("client 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", "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"),
     # flags named for a secret, key tools, files that hold passwords or their hashes
     ("ssh-keygen -t ed25519 -N 'blue-Falcon-42' -f ~/.ssh/id_deploy", "blue-Falcon-42"),
