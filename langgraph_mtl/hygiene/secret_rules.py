@@ -32,8 +32,11 @@ _ASSIGNED = (
     r"(?i)(?:password|passwd|passphrase|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|"
     r"token|private[_-]?key(?:[_-]?id)?|(?<![a-z_.])(?:(?:[a-z0-9]{1,20}[_-])?(?:db|user|admin|root|smtp|"
     r"mail|ftp|sftp|sql|mysql|pg|redis|mongo|amqp|ldap|bind|proxy|wifi|vpn|login|ssh|sudo|become|"
-    r"vault|master|keystore|truststore|store|smb|rdp|vnc|winrm)[_-]?)?pass|" + _PASSWORD_ELSEWHERE
-    + r")" + _NAME_SUFFIX + r"\b[\"']?\s*"
+    r"vault|master|keystore|truststore|store|smb|rdp|vnc|winrm)[_-]?)?pass|"
+    + _PASSWORD_ELSEWHERE
+    + r")"
+    + _NAME_SUFFIX
+    + r"\b[\"']?\s*"
     # a typed declaration (TOKEN: &str = ..., password: str = ...), Go's :=, or = and : (also
     # the full-width colon)
     r"(?::\s*[&*\w<>\[\]'.]{1,40}(?:\s+[\w<>\[\]'.]{1,20}){0,2}\s*=|:=|[=:\uff1a])\s*"
