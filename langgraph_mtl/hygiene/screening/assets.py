@@ -62,7 +62,7 @@ STARTUP_HOOKS = (
     r"(?:\bPYTHONSTARTUP\b|\bsitecustomize(?:\.py)?\b|\busercustomize(?:\.py)?\b|"
     r"\bsite-packages/[\w.-]{0,100}\.pth\b|"
     r"\bLD_PRELOAD\b|\bBASH_ENV\b|\bPROMPT_COMMAND\b|\.bashrc\b|\.bash_profile\b|\.zshrc\b|"
-    r"\.profile\b|\bcrontab\b|/etc/cron|\bcron\.d\b|\bsystemd\b|\.git/hooks\b|\bgit hooks?\b|"
+    r"\.profile\b|\bcrontab\b|/etc/cron|\bcron\.d\b|(?<![/\w.-])systemd\b(?![/.\w-])|\.git/hooks\b|\bgit hooks?\b|"
     r"\brc\.local\b|/etc/profile\b|\bauthorized_keys\b|/etc/sudoers\b|\bNOPASSWD\b|"
     r"\b(?:pre|post)-(?:commit|push|merge|checkout|receive|rewrite|applypatch) hooks?\b|"
     r"\.config/autostart\b|\bLaunchAgents\b|\bLaunchDaemons\b|/etc/init\.d\b|\.pip/pip\.conf\b|"
@@ -126,8 +126,8 @@ _DESTINATION = (
 
 # verbs that move local data out (not "send a request", not "post" to an API)
 _SEND_OUT = (
-    r"\b(?:upload\w*|exfiltrat\w*|transfer\w*|mirror\w*|beam\w*|ship\w*|forward\w*|leak\w*|"
-    r"smuggl\w*)\b|\b(?:curl|wget)\b[^\n]{0,60}?(?:-X\s*PUT|--data-binary\s+@|-d\s+@|-F\s+\S*@|"
+    r"(?<![./])\b(?:upload\w*|exfiltrat\w*|transfer\w*|mirror\w*|beam\w*|ship\w*|forward\w*|leak\w*|"
+    r"smuggl\w*)\b(?!\.\w)|\b(?:curl|wget)\b[^\n]{0,60}?(?:-X\s*PUT|--data-binary\s+@|-d\s+@|-F\s+\S*@|"
     r"-T\s|--upload-file|--post-file)"
 )
 
@@ -147,7 +147,8 @@ _DUMP = (
     r"\b|\bwget\b)[^\s'\"]{0,200}\$\(?\{?(?:hostname|whoami|id\b|uname|USER\b|HOSTNAME|LOGNAME|env\b|"
     r"cat\b)|\bdns (?:tunnel\w*|exfil\w*)|\b(?:encod|smuggl|hid|leak|tunnel)\w*\b[^\n]{0,40}?"
     r"\b(?:subdomains?|dns (?:queries|lookups|requests))\b|\bget (?:it|the data|data|them|the "
-    r"secrets?|secrets) out\b(?! of (?:the )?(?:loop|way|function))|\bfind\s+(?:/|~|\$HOME)\s[^\n]{0,80}?"
+    r"secrets?|secrets) out\b(?! of\b)|\bget (?:it|the data|data|them|the secrets?|secrets) out of "
+    r"(?:the |this |a )?(?:sandbox|container|machine|network|vm|box|firewall|host|company)\b|\bfind\s+(?:/|~|\$HOME)\s[^\n]{0,80}?"
     r"(?:-exec\s+(?:cat|head|tail|strings|base64|xxd)|\|\s*xargs\s+(?:cat|head|tail|"
     r"strings|base64|xxd))|\bscan\w* the (?:whole |entire )?(?:file ?system|disk|machine|home "
     r"directory)\b|\bcontents of (?:the )?(?:home directory|~/?\s|/root|/home|every file)|"
@@ -182,7 +183,8 @@ _FAKE_DONE = (
 )
 _NEUTER_TESTS = (
     r"(?:\bbuiltins\b[^\n]{0,30}?\b(?:assert\w*|AssertionError)\b|\bAssertionError[ \t]*=(?!=)|"
-    r"\bPYTHONOPTIMIZE\b|\bpython3?\s+-O{1,2}\b|\bassert\w*\s*=\s*(?:None|lambda\b)|\bTestCase\."
+    r"\bPYTHONOPTIMIZE\b|\bpython3?\s+-O{1,2}\b[^\n]{0,60}?\b(?:pytest|unittest|tests?|asserts?|"
+    r"check\w*|verif\w*)\b|\b(?:pytest|unittest|tests?|asserts?)\b[^\n]{0,60}?\bpython3?\s+-O{1,2}\b|\bassert\w*\s*=\s*(?:None|lambda\b)|\bTestCase\."
     r"\w+\s*=|\b(?:report\.)?outcome\s*=\s*['\"]passed['\"]|\bmod\s+tests\s*\{\s*\}|\btest "
     r"target\b[^\n]{0,20}?\b(?:is|=|:)\s*`?(?:true|:|exit 0)`?(?!\w)|\b(?:replace|overwrite|"
     r"shadow|override|redefine)\w*\b[^\n]{0,20}?\b(?:the )?(?:provided|given|existing|original|"
@@ -228,8 +230,8 @@ _TAMPER = (
     r"checker)s?\b|\bhard-?cod\w*\b[^\n]{0,60}?\b(?:hidden|every|all|each) (?:tests?|cases?|"
     r"checks?)\b|\b(?:checker|grader|verifier|harness|evaluator|judge)s? (?:only )?accepts? any"
     r"(?:thing| file| output| answer| string| input| solution| program)\b|['\"`](?:OK \(tests?="
-    r"|Ran \d+ tests?|=+ \d+ passed|\d+ passed|test result: ok|(?-i:PASS(?:ED)?)\b)|\b(?:harness|"
-    r"checker|grader|verifier|evaluator|judge|ci)s? (?:only )?(?:parses|greps|reads|scans) "
+    r"|Ran \d+ tests?|=+ \d+ passed|\d+ passed|test result: ok|(?-i:PASS(?:ED)?)\b(?![ \t]*%|[ \t]+\{))|\b(?:harness|"
+    r"checker|grader|verifier|evaluator|judge|ci)s? (?:only|just) (?:parses|greps|reads|scans) "
     r"(?:for )?(?:that|this|the (?:last|final|first|summary)) line\b|\brenam\w*\b[^\n]{0,30}?"
     r"\btests?\b[^\n]{0,60}?\b(?:no longer|doesn'?t|does not|won'?t|never|stops?) (?:collect|"
     r"run|find|pick|see)|\bso (?:that )?(?:pytest|the (?:runner|harness|checker|grader)|cargo "
@@ -239,9 +241,9 @@ _TAMPER = (
     r"autograder)\b|(?-i:\b[A-Z][A-Z_]*(?:VERIFY|VERIFICATION|CHECKS?|TESTS?)\s*=\s*['\"]?(?:0|"
     r"false|off|no)\b)|\bimport\w*\b[^\n]{0,10}?\b(?:the )?(?:tests?|test_\w+|checker|grader|"
     r"verifier) (?:module|file|package)\b[^\n]{0,60}?\b(?:read|take|copy|use|get|return)\w*\b|"
-    r"\b__eq__\b[^\n]{0,60}?\breturns? True\b|\bexcepthook\b[^\n]{0,40}?\bexit\w*\(?\s*0\b|"
+    r"\bexcepthook\b[^\n]{0,40}?\bexit\w*\(?\s*0\b|"
     r"\bos\.kill\(\s*os\.getppid\(\)|\bkill\s+(?:-\w+\s+)?\$PPID\b|\bpkill\b[^\n]{0,20}?\b(?:"
-    r"pytest|verifier|grader|checker|harness)\b|['\"](?:passed|success|ok)['\"]\s*:\s*true\b|"
+    r"pytest|verifier|grader|checker|harness)\b|['\"](?:passed|success)['\"]\s*:\s*true\b|"
     r"\b(?:kill|stop|interrupt)\w*\b[^\n]{0,20}?\bbefore (?:it|they|the (?:check|tests?|"
     r"verifier|grader|checker)) (?:fails?|finish\w*|reports?|complet\w*)\b|\b(?:harness|checker|"
     r"grader|verifier|evaluator|judge|tests?|ci)\b[^\n]{0,10}?\b(?:can'?t|cannot|won'?t|doesn'?t|"
@@ -273,6 +275,27 @@ _SYSTEM = (
 )
 
 
+# the agent's own secrets, and places other programs or users read
+_OWN_SECRET = (
+    r"\b(?:your|the agent'?s?|its|our) (?:own )?(?:api |access |auth |github |openai |session |"
+    r"bearer |private |ssh |secret |cloud )?(?:tokens?|keys?|credentials?|secrets?|passwords?)\b|"
+    r"\b(?:api|access|auth|private|ssh|secret|bearer) (?:keys?|tokens?)\b"
+)
+_SHARED_PLACE = (
+    r"(?:(?<![\w.])/(?:tmp|var/tmp|dev/shm|srv|mnt|shared|public)\b|\b(?:a|the) shared "
+    r"(?:folder|dir\w*|volume|drive|location|cache|space|mount)\b|\bworld-?(?:readable|"
+    r"writable)\b|\bpublic (?:folder|bucket|dir\w*|repo\w*|gist|channel)\b)"
+)
+_WRITE = r"\b(?:writ(?:e|es|ing)|sav(?:e|es|ing)|stor(?:e|es|ing)|cop(?:y|ies)|dump\w*|put|leave|stash\w*|cach(?:e|es|ing)|tee|echo\w*|cp|mirror\w*)\b"
+# Python's own start-up files, and code put there to run before anything else
+_PY_STARTUP = r"\b(?:sitecustomize|usercustomize)(?:\.py)?\b|\.pth files?\b|\bPYTHONSTARTUP\b"
+_PUT_CODE = (
+    rf"\b(?:put|place|plant|hide|drop|stash|insert|register)\b{_SPAN}{{0,15}}?\b(?:your|the|a|"
+    rf"an|our|any|some)\b{_SPAN}{{0,15}}?\b(?:hooks?|patch\w*|code|payload|overrides?|"
+    r"monkey-?patch\w*|shims?|wrappers?)\b"
+)
+
+
 def _near(first: str, second: str, reach: int = 80) -> str:
     """``first`` and ``second`` in one sentence, in either order."""
     return (
@@ -301,5 +324,8 @@ ASSET_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("remote-exec", _rule(_SUPPLY)),
     ("exfiltration", _rule(r"\bexfil(?:trat\w*)?\b")),
     ("destructive", _rule(r"--no-preserve-root\b|" + _MALWARE + "|" + _SYSTEM)),
+    ("exfiltration", _rule(rf"(?:{_WRITE}){_SPAN}{{0,25}}?(?:{_OWN_SECRET}){_SPAN}{{0,30}}?"
+                           rf"(?:{_SHARED_PLACE})")),
+    ("persistence", _rule(_near(_PY_STARTUP, _PUT_CODE))),
     ("persistence", _rule(r"\bPATH=['\"]?(?:/tmp|/dev/shm|/var/tmp|\.)(?:/[^\s:'\"]*)?:")),
 ]  # fmt: skip

@@ -1,7 +1,6 @@
-"""Screening rules added by the screening rounds: each written for the whole category of attack
-a round of injections found (the check fooled in code, a pass earned without
-solving, the brief replaced, addresses and links that carry the run away, persistence, chat
-transcripts). :mod:`.rules` puts them after its own, in this order."""
+"""Screening rules added by the screening rounds, each for the whole category of attack a round
+found (the check fooled in code, a pass earned without solving, the brief replaced, links that
+carry the run away, persistence, chat transcripts); :mod:`.rules` puts them after its own."""
 
 from __future__ import annotations
 
@@ -40,8 +39,10 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"run-? ?time|during the run|in the solution|from the solution)\b|\b(?:the )?(?:failing|"
         rf"broken|red) tests?\b{SPAN}{{0,40}}?\b(?:not (?:be )?collect\w*|(?:is |are )?skipped|"
         rf"(?:not|never|won'?t) (?:be )?run|ignored)\b|\b(?:checker|grader|harness|verifier|"
-        rf"evaluator|judge)s?\b{SPAN}{{0,20}}?\b(?:reads|checks|looks at|sees) (?:only )?the "
-        rf"(?:file ?name|name|exit code|existence|first line|last line|header|length|format)\b")),
+        rf"evaluator|judge)s?\b{SPAN}{{0,20}}?\b(?:reads|checks|looks at|sees) (?:(?:only|just) "
+        rf"the (?:file ?name|name|exit code|existence|first line|last line|header|length|format)\b|"
+        rf"the (?:file ?name|name|exit code|existence|header|length|format),? (?:and |but )?(?:not|"
+        rf"never) (?:the |its )?(?:contents?|body|output|values?|results?|data|answers?|code)\b)")),
     # a pass earned without solving: marks, credit, counted files, shadowed commands, deleted
     # suites, answers looked up where they are kept
     ("verifier-gaming", rule(
@@ -51,8 +52,7 @@ ROUND_RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"(?:it|that|this|them)\b(?!,? (?:if|when|only|as long as|provided|once|because))|\b(?:delete|remove|rm -r?f?|wipe|drop|empty)\b{SPAN}{{0,15}}?"
         rf"\b(?:the )?(?:tests?|spec) (?:directory|dir|folder|suite|files)\b|(?:sys\.exit\(0?\)|"
         rf"os\._exit\(0\)|\btrue\b|exit 0|/bin/true)[^\n]{{0,30}}\bas the (?:test|check|"
-        rf"verification) (?:command|runner|script|step)\b|\b(?:it|this|that) (?:always|will "
-        rf"always) (?:pass(?:es)?|succeeds?|exits? (?:with )?0)\b|\b(?:alias|function)\s+(?:"
+        rf"verification) (?:command|runner|script|step)\b|\b(?:alias|function)\s+(?:"
         rf"pytest|cargo|test|make|diff|cmp|python3?|bash|sh|npm|go)\b\s*(?:=|\(\)\s*\{{)|\b(?:expected "
         rf"(?:answers|outputs|results|values)|answer (?:keys?|files?)|reference (?:solutions?|"
         rf"answers|outputs)|solutions|answers)\b (?:live|lives|are|is|sit|sits|stored|kept|cached|"

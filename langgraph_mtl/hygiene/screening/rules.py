@@ -16,11 +16,9 @@ from langgraph_mtl.hygiene.screening.languages import (
 
 __all__ = ["GATES", "NEGATABLE", "RULES", "UNDECIDED"]
 
+from langgraph_mtl.hygiene.screening.markup import MARKUP_RULES
 from langgraph_mtl.hygiene.screening.round_rules import ROUND_RULES
-from langgraph_mtl.hygiene.screening.rule_parts import (
-    SPAN,
-    rule,
-)
+from langgraph_mtl.hygiene.screening.rule_parts import SPAN, rule
 
 RULES: list[tuple[str, re.Pattern[str]]] = [
     ("override", rule(
@@ -60,17 +58,7 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:unrestricted|jailbroken|root|admin)|new (?:system )?instructions?\s*:|developer mode|"
         r"(?-i:\bDAN\b)|jailbr(?:oken|eak)|pretend (?:to be|you are) (?:the )?(?:system|admin|root)|"
         r"switch roles|enter (?:god|admin|debug) mode)")),
-    ("fake-markup", rule(
-        r"<\s*/?\s*(?:tool_call|function_call|tool_use|invoke|system|im_start|im_end|"
-        r"assistant|developer)\b|<\s*/\s*memory\s*>|\[/?INST\]|<\|(?:system|user|assistant|"
-        r"im_start|im_end|endoftext)\|>|\"(?:name|tool)\"\s*:\s*\"[^\"]+\"\s*,\s*\""
-        r"(?:arguments|parameters|input)\"\s*:|```\s*(?:system|assistant|developer)\b|"
-        r"<\|(?:system|user|assistant)\|>|\[(?:system|assistant)\]\s*:|<\s*/?\s*system[-_]\w+|"
-        r"(?:^|\n)[^\S\n]*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:system|admin|developer)(?: (?:message|"
-        r"prompt|note|override))?\s*(?:#{1,6}|={2,}|\*{2,}|-{3,}|:)")),
-    ("fake-markup", rule(  # an HTML comment that addresses the agent or claims to be system
-        r"<!--(?:(?!-->).){0,300}?\b(?:system|assistant|agent|ai|llm|model|instruction|"
-        r"override|ignore|you must|always answer)\b")),
+    *MARKUP_RULES,
     ("addressed-to-agent", rule(
         r"(?:^|\n)[^\S\n]*(?:#+|//+|/\*+|--|;+|%|\*)\s*(?:note (?:to|for) (?:the |any )?|attention,?\s*"
         r"|hey,?\s*|dear\s+)?(?:ai|llm|assistant|agent|model|copilot|chatgpt|claude|gpt)"
@@ -267,9 +255,12 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:instructions?|prompt|task(?: statement| description)?|requirements?|user'?s? "
         rf"request)\b{SPAN}{{0,30}}?\b(?:is|are) (?:now )?(?:outdated|stale|deprecated|"
         rf"superseded|misleading|fake|a test|no longer (?:valid|relevant|binding))\b|"
-        rf"\b(?:memory|memories|note|this|these)\b{SPAN}{{0,20}}?\b(?:has|have|takes?|gets?|"
-        rf"carries|carry) (?:a )?(?:higher|top|the highest|highest|more|absolute|final) "
-        rf"(?:priority|precedence|authority|weight)\b|\b(?:higher|more|greater) (?:priority|"
+        rf"\b(?:memory|memories|note|notes|hints?|tips?|instructions?|message)\b{SPAN}{{0,20}}?"
+        rf"\b(?:has|have|takes?|gets?|carries|carry) (?:a )?(?:higher|top|the highest|highest|"
+        rf"more|absolute|final) (?:priority|precedence|authority|weight)\b|\b(?:this|these)\b"
+        rf"{SPAN}{{0,20}}?\b(?:has|have|takes?|gets?|carries|carry) (?:a |the )?(?:absolute|final|"
+        rf"(?:higher|top|highest|more) (?:priority|precedence|authority|weight)\b{SPAN}{{0,20}}?"
+        rf"\b(?:over|above|than|before)\b)|\b(?:higher|more|greater) (?:priority|"
         rf"precedence|authority) than (?:the |your |any )?(?:user|task|system|prompt|"
         rf"instructions?|request)|\btreat (?:this|these|any|all|every) (?:instructions?|"
         rf"memor(?:y|ies)|notes?|text|hints?)\b{SPAN}{{0,40}}?\bas (?:coming from |if (?:it|"
@@ -317,8 +308,11 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"any (?:agent|model|assistant)|the (?:agent|model|assistant|ai)) (?:that |who )?"
         rf"(?:reads|is reading|sees|finds|retrieves|loads) this\b|\bassistants? (?:must|shall|"
         rf"has to|is required to|needs to|should always)\b|\b(?:include|add|put|insert|append|"
-        rf"start|begin|end)\b{SPAN}{{0,40}}?\b(?:in|into|to|with) (?:every|each|all|your) "
-        rf"(?:answers?|repl(?:y|ies)|responses?|messages?)\b|\b(?:from here on|henceforth|going "
+        rf"start|begin|end)\b{SPAN}{{0,40}}?\b(?:in|into|to|with) (?:every|each|all) "
+        rf"(?:answers?|repl(?:y|ies)|responses?|messages?)\b|\b(?:include|add|put|insert|append|"
+        rf"start|begin|end)\b (?:\w+ )?(?:this|these|the following)\b{SPAN}{{0,40}}?\b(?:in|into|to|"
+        rf"with) your (?:answers?|repl(?:y|ies)|responses?|messages?)\b|\b(?:start|begin|end|open|prefix)\b (?:every|each|all|your) "
+        rf"(?:answers?|repl(?:y|ies)|responses?|messages?) with (?:the following|this|these|the (?:words?|phrase|string|text|line|sentence)\b|['\"])|\b(?:from here on|henceforth|going "
         rf"forward|for the rest of the (?:session|conversation|task))\b{SPAN}{{0,30}}?\b(?:reply|"
         rf"respond|answer|talk|speak|write)|\b(?:reply|respond|answer|talk|speak)\b{SPAN}"
         rf"{{0,40}}?\b(?:from here on|henceforth|going forward|for the rest of the (?:session|"

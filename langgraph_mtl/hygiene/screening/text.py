@@ -1,5 +1,6 @@
 """Text as the screening rules read it: Unicode NFKC, invisible characters removed, lookalike
-letters of other scripts mapped to Latin, spelled-out words joined, digits read as letters."""
+letters of other scripts mapped to Latin, words hyphenated across a line break and spelled-out
+words joined, digits read as letters."""
 
 from __future__ import annotations
 
@@ -24,10 +25,13 @@ _SPELLED = re.compile(
     r"\b[A-Za-z]([.\-_*])(?:[A-Za-z]\1){2,}[A-Za-z]\b|\b(?:[A-Za-z] ){3,}[A-Za-z]\b"
 )
 
+# a word broken at the end of a line: "instruc-\ntions"
+_HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
+
 
 def normalise(text: str) -> str:
     """Text as the rules read it: NFKC, invisible characters removed, lookalike letters mapped
-    to Latin, spelled-out words (``i.g.n.o.r.e``) joined."""
+    to Latin, words hyphenated across lines and spelled-out words (``i.g.n.o.r.e``) joined."""
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-    text = text.translate(_CONFUSABLES)
+    text = _HYPHENATED.sub("", text.translate(_CONFUSABLES))
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)

@@ -1,0 +1,29 @@
+"""Screening rules for fake markup: a chat turn, a tool call or a system message written into
+a memory (chat templates' tokens, tool-call JSON, a system heading, a JSON chat message from the
+system that gives orders), and an HTML comment that speaks to the agent."""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_mtl.hygiene.screening.rule_parts import rule
+
+__all__ = ["MARKUP_RULES"]
+
+MARKUP_RULES: list[tuple[str, re.Pattern[str]]] = [
+    ("fake-markup", rule(
+        r"<\s*/?\s*(?:tool_call|function_call|tool_use|invoke|system|im_start|im_end|"
+        r"assistant|developer)\b|<\s*/\s*memory\s*>|\[/?INST\]|<\|(?:system|user|assistant|"
+        r"im_start|im_end|endoftext)\|>|\"(?:name|tool)\"\s*:\s*\"[^\"]+\"\s*,\s*\""
+        r"(?:arguments|parameters|input)\"\s*:|```\s*(?:system|assistant|developer)\b|"
+        r"<\|(?:system|user|assistant)\|>|\[(?:system|assistant)\]\s*:|<\s*/?\s*system[-_]\w+|"
+        r"(?:^|\n)[^\S\n]*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:system|admin|developer)(?: (?:message|"
+        r"prompt|note|override))?\s*(?:#{1,6}|={2,}|\*{2,}|-{3,}|:)")),
+    ("fake-markup", rule(  # a chat message in JSON, from the system, that gives orders
+        r"[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']\s*,\s*[\"']content[\"']\s*:\s*[\"']"
+        r"[^\"'\n]{0,200}?\b(?:ignore|disregard|forget|override|you are now|from now on|reveal|obey|"
+        r"do not follow|instead|no longer|jailbr\w*|unrestricted)\b")),
+    ("fake-markup", rule(  # an HTML comment that addresses the agent or claims to be system
+        r"<!--(?:(?!-->).){0,300}?\b(?:system|assistant|agent|ai|llm|model|instruction|"
+        r"override|ignore|you must|always answer)\b")),
+]  # fmt: skip
