@@ -286,7 +286,10 @@ _SHARED_PLACE = (
     r"(?:folder|dir\w*|volume|drive|location|cache|space|mount)\b|\bworld-?(?:readable|"
     r"writable)\b|\bpublic (?:folder|bucket|dir\w*|repo\w*|gist|channel)\b)"
 )
-_WRITE = r"\b(?:writ(?:e|es|ing)|sav(?:e|es|ing)|stor(?:e|es|ing)|cop(?:y|ies)|dump\w*|put|leave|stash\w*|cach(?:e|es|ing)|tee|echo\w*|cp|mirror\w*)\b"
+_WRITE = (
+    r"\b(?:writ(?:e|es|ing)|sav(?:e|es|ing)|stor(?:e|es|ing)|cop(?:y|ies)|dump\w*|put|leave|"
+    r"stash\w*|cach(?:e|es|ing)|tee|echo\w*|cp|mirror\w*)\b"
+)
 # Python's own start-up files, and code put there to run before anything else
 _PY_STARTUP = r"\b(?:sitecustomize|usercustomize)(?:\.py)?\b|\.pth files?\b|\bPYTHONSTARTUP\b"
 _PUT_CODE = (
