@@ -170,8 +170,9 @@ def run(
         check_model(memory_model)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out} is a file; give a directory", code=2)
+    store = ResultStore(out / "results.jsonl")
     try:  # rows another program wrote are named before any work, not hours into it
-        ResultStore(out / "results.jsonl").by_key()
+        store.by_key()
     except ResultsFileError as exc:
         raise CliError(str(exc), code=2) from None
     out.mkdir(parents=True, exist_ok=True)
@@ -207,7 +208,6 @@ def run(
     pool = open_pool(str(pool_dir or out / POOL_FOLDER), collection=POOL_COLLECTION)
     if pool_dir is None and (restored := _restore_pool(pool, out / POOL_SNAPSHOT)):
         console.print(f"pool: {restored} memories restored from {POOL_SNAPSHOT}")
-    store = ResultStore(out / "results.jsonl")
     loaders = _pinned(loaders, out / TASK_LISTS, source_limit=source_limit, limit=limit)
     with progress_bar() as bar:
         progress = reporter(bar)
