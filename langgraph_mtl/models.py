@@ -119,16 +119,25 @@ def resolve_chat_model(model: str | BaseChatModel, *, argument: str = "model") -
         ) from exc
 
 
-def local_chat_model(base_url: str, **kwargs: Any) -> BaseChatModel:
-    """``ChatOpenAI`` for a local OpenAI-protocol server, with bounded replies and a timeout;
-    llama.cpp keeps the prompt's cache between requests (an agent's steps share their prefix)."""
-    from langchain_openai import ChatOpenAI
+def local_chat_model(base_url: str, *, lanes: int = 0, **kwargs: Any) -> BaseChatModel:
+    """A chat model for a local OpenAI-protocol server, with bounded replies and a timeout;
+    llama.cpp keeps the prompt's cache between requests (an agent's steps share their prefix)
+    and reports its own timings, kept with each reply. ``lanes``: runs at once on a server
+    started with a slot per lane and kind of call
+    (:mod:`langgraph_mtl.local.llama_chat`); 0 leaves the slot to the server."""
+    from langgraph_mtl.local.llama_chat import LlamaCppChat
 
     kwargs.setdefault("extra_body", {"cache_prompt": True})
     kwargs.setdefault("temperature", 0)
     kwargs.setdefault("max_tokens", int(os.environ.get("MTL_MAX_TOKENS", "1536")))
     kwargs.setdefault("timeout", 300)
-    return ChatOpenAI(model="local", base_url=base_url, api_key="local", **kwargs)  # type: ignore[arg-type]
+    return LlamaCppChat(
+        model="local",
+        base_url=base_url,
+        api_key="local",  # type: ignore[arg-type]
+        lanes=lanes,
+        **kwargs,
+    )
 
 
 def capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:

@@ -15,7 +15,7 @@ HARNESS = ROOT / "experiments" / "langgraph_mtl_experiments"
 # lowest first; a module may import its own layer and the layers below it
 LAYERS = [
     {"_lazy", "_files", "_keywords", "environment", "home"},
-    {"models", "model_errors", "local", "memory"},
+    {"models", "model_calls", "model_errors", "local", "memory"},
     {"hygiene", "testing"},
     {"tracing", "tracing_client"},
     {"pool"},

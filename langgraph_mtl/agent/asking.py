@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import Action, from_agent_action
@@ -48,9 +49,10 @@ from langgraph_mtl.agent.writing import (
     step_range,
     writer_messages,
 )
-from langgraph_mtl.memory.trajectory import Step
+from langgraph_mtl.memory.trajectory import Step, approx_tokens
+from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.model_errors import cut_off, refused_request, too_long_for_model
-from langgraph_mtl.models import reported_tokens
+from langgraph_mtl.models import capped, reported_tokens
 
 __all__ = ["Asked", "ask"]
 
@@ -93,6 +95,20 @@ POINTED_INSTEAD = (
 )
 
 
+# a reply that rewrites text may be this many times the text's length, plus some lines: a
+# reply that runs on past that is cut off early instead of after minutes of generation
+ROOM = 3
+SPARE_TOKENS = 128
+
+
+def _bounded(setup: AgentSetup, replaced: str) -> BaseChatModel:
+    """The model for a call whose reply rewrites ``replaced`` (a file, an edit's lines): its
+    replies bounded by that text's length (:data:`ROOM`); unbounded for a new file."""
+    if not replaced.strip():
+        return setup.chat
+    return capped(setup.chat, ROOM * approx_tokens(replaced) + SPARE_TOKENS)
+
+
 @dataclass(frozen=True)
 class Asked:
     """What one step's calls gave: the reply, its action, the tokens used, and the protocol
@@ -131,7 +147,7 @@ def ask(
             protocol = "text"
             messages = [_to_text_protocol(messages[0]), *messages[1:]]
     actor = setup.tool_actor if protocol == "tools" and setup.tool_actor is not None else setup.chat
-    reply = actor.invoke(messages)
+    reply = actor.invoke(messages, config=call_config(CallKind.ACT))
     return Asked(reply, parse_action(reply), reported_tokens(reply), protocol)
 
 
@@ -161,7 +177,7 @@ def _ask_json(
     )
     structured = setup.chat.with_structured_output(schema, method="json_schema", include_raw=True)
     try:
-        out = cast(dict[str, Any], structured.invoke(messages))
+        out = cast(dict[str, Any], structured.invoke(messages, config=call_config(CallKind.ACT)))
     except Exception as exc:
         if not cut_off(exc):  # cut off mid-action
             raise
@@ -215,14 +231,15 @@ def _content(setup: AgentSetup, action: Action, state: CodingAgentState) -> tupl
         trajectory=state.get("trajectory", []),
         memory_prompt=_memories(setup, state),
     )
-    code = setup.chat.invoke(ask)
+    writer = _bounded(setup, current)
+    code = writer.invoke(ask, config=call_config(CallKind.WRITE))
     used = reported_tokens(code)
     same = code_from_reply(str(code.content)).strip() == current.strip()
     if current.strip() and same and failed_in_code(state.get("trajectory", [])):
         # the same file again after a failure it may cause (a model at temperature 0 repeats
         # itself): asked once more
         again = [*ask, code, HumanMessage(SAME_FILE.format(path=action.path))]
-        code = setup.chat.invoke(again)
+        code = writer.invoke(again, config=call_config(CallKind.WRITE))
         used += reported_tokens(code)
     if code.response_metadata.get("finish_reason") == "length":
         return replace(action, kind="invalid", error=CUT_OFF.format(path=action.path)), used
@@ -256,7 +273,9 @@ def _edit(setup: AgentSetup, action: Action, state: CodingAgentState) -> tuple[A
         trajectory=trajectory,
         memory_prompt=_memories(setup, state),
     )
-    reply = setup.chat.invoke(ask)
+    lines = text.splitlines(keepends=True)
+    asked = "".join(lines[region[0] - 1 : region[1]]) or text
+    reply = _bounded(setup, asked).invoke(ask, config=call_config(CallKind.WRITE))
     used = reported_tokens(reply)
     if reply.response_metadata.get("finish_reason") == "length":
         return replace(action, kind="invalid", error=CUT_OFF.format(path=action.path)), used

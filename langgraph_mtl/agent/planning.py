@@ -14,6 +14,7 @@ from langgraph_mtl.agent.setup import AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import workspace_digest
 from langgraph_mtl.agent.workspace import file_hashes
+from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import capped, reported_tokens
 
 __all__ = ["PLAN_TOKENS", "PlanNode"]
@@ -53,7 +54,7 @@ class PlanNode:
             system += f"\n\n{memories}"
         request = f"{state['task']}\n\n{files}".strip()
         reply = capped(setup.chat, PLAN_TOKENS).invoke(
-            [SystemMessage(system), HumanMessage(request)]
+            [SystemMessage(system), HumanMessage(request)], config=call_config(CallKind.PLAN)
         )
         text = str(reply.content).strip()
         opening = f"{task}\n\n{PLAN_HEADER}\n{text}" if text else task

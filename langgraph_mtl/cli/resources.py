@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -95,7 +96,12 @@ def chat_model(text: str, *, parallel: int = 1, temperature: float | None = None
 
     from langgraph_mtl.local.server import LocalModelServer
 
-    server = LocalModelServer(variant=spec.variant, parallel=parallel)
+    # a request slot per run and kind of call keeps each prompt prefix cached (set
+    # MTL_WARM_PREFIXES=0 to leave the slot to the server, with ``parallel`` slots)
+    warm = os.environ.get("MTL_WARM_PREFIXES", "1") != "0"
+    server = LocalModelServer(
+        variant=spec.variant, parallel=parallel, lanes=parallel if warm else 0
+    )
     with Progress(
         TextColumn("{task.description}"), BarColumn(), DownloadColumn(), console=err
     ) as bar:

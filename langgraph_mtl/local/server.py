@@ -146,6 +146,8 @@ class LocalModelServer:
         ctx_size: context window in tokens (per request).
         parallel: requests served at once (default: ``MTL_LOCAL_PARALLEL`` or 1); decoding
             several replies together raises throughput on CPU for concurrent agent runs.
+        lanes: runs at once, each given a request slot per kind of call so every kind's
+            prompt prefix stays cached (:mod:`.llama_chat`); sets ``parallel`` to match.
     """
 
     def __init__(
@@ -159,6 +161,7 @@ class LocalModelServer:
         parallel: int | None = None,
         startup_timeout: float = 180.0,
         log_file: str | Path | None = None,
+        lanes: int = 0,
     ) -> None:
         if importlib.util.find_spec("xllamacpp") is None:
             raise RuntimeError(
@@ -171,6 +174,13 @@ class LocalModelServer:
         self.threads = threads or int(os.environ.get("MTL_LOCAL_THREADS", "2"))
         self.ctx_size = ctx_size
         self.parallel = parallel or int(os.environ.get("MTL_LOCAL_PARALLEL", "1"))
+        if lanes < 0:
+            raise ValueError(f"lanes: must be 0 or more, got {lanes}")
+        self.lanes = lanes
+        if lanes:
+            from langgraph_mtl.local.llama_chat import slots_for
+
+            self.parallel = slots_for(lanes)
         if self.parallel < 1:
             raise ValueError(f"parallel: must be at least 1, got {self.parallel}")
         self.startup_timeout = startup_timeout
@@ -248,9 +258,11 @@ class LocalModelServer:
             self._log = None
 
     def chat_model(self, **kwargs: Any) -> Any:
-        """A ``ChatOpenAI`` pointed at this server."""
+        """A chat model pointed at this server (routed by lane and kind when started with
+        ``lanes``)."""
         from langgraph_mtl.models import local_chat_model
 
+        kwargs.setdefault("lanes", self.lanes)
         return local_chat_model(self.base_url, **kwargs)
 
     def __enter__(self) -> LocalModelServer:

@@ -32,6 +32,7 @@ from langgraph_mtl.memory.trajectory import (
     run_digest,
     truncate_steps,
 )
+from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import model_label
 from langgraph_mtl.tracing import traced, untraced
 from langgraph_mtl.transfer.insight_rules import insight_problems
@@ -187,7 +188,8 @@ def judge_outcome(model: BaseChatModel, task: str, steps: Sequence[Step]) -> Out
                 [
                     SystemMessage(JUDGE_PROMPT),
                     HumanMessage(f"Task:\n{task}\n\nRun:\n{transcript}\n\nVerdict (PASS or FAIL):"),
-                ]
+                ],
+                config=call_config(CallKind.JUDGE),
             )
     except Exception as exc:  # the judge is advisory: never let it break a write
         log.warning("LLM judge failed: %s", exc)

@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.memory.trajectory import approx_tokens
+from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.pool.feedback import utility_scorer
 from langgraph_mtl.pool.memory_pool import MemoryPool, ScoredMemory
 from langgraph_mtl.pool.search import (
@@ -122,7 +123,9 @@ def build_query(task: str, strategy: QueryStrategy, model: BaseChatModel | None 
         return task
     prompt = PLAN_PROMPT if strategy is QueryStrategy.PLAN else GOAL_PROMPT
     try:
-        reply = model.invoke([SystemMessage(prompt), HumanMessage(task)])
+        reply = model.invoke(
+            [SystemMessage(prompt), HumanMessage(task)], config=call_config(CallKind.QUERY)
+        )
         text = str(reply.content).strip()
     except Exception as exc:
         log.warning("query generation (%s) failed, using the raw task: %s", strategy.value, exc)
@@ -138,7 +141,8 @@ def rerank(
     listing = "\n".join(f"[{i}] {h.record.content[:600]}" for i, h in enumerate(hits, start=1))
     try:
         reply = model.invoke(
-            [SystemMessage(RERANK_PROMPT), HumanMessage(f"Task:\n{task}\n\nMemories:\n{listing}")]
+            [SystemMessage(RERANK_PROMPT), HumanMessage(f"Task:\n{task}\n\nMemories:\n{listing}")],
+            config=call_config(CallKind.QUERY),
         )
         picks = [int(n) for n in re.findall(r"\d+", str(reply.content))]
     except Exception as exc:

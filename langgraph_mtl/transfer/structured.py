@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ValidationError
 
 from langgraph_mtl.hygiene.redaction import redact
+from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import capped
 from langgraph_mtl.tracing import untraced
 
@@ -103,14 +104,15 @@ def ask_structured(
         try:
             if structured is not None and attempt < structured_calls:
                 with untraced():  # the run is traced by mtl.abstract_run, redacted
-                    out = structured.invoke(prompt)
+                    out = structured.invoke(prompt, config=call_config(CallKind.ABSTRACT))
                 raw = str(getattr(out.get("raw"), "content", "") or "")
                 if out.get("parsed") is None:
                     error = out.get("parsing_error")
                     raise error if isinstance(error, ValueError) else ValueError("no JSON object")
                 return schema.model_validate(out["parsed"])
             with untraced():
-                raw = str(model.invoke([*prompt, *repair]).content)
+                reply = model.invoke([*prompt, *repair], config=call_config(CallKind.ABSTRACT))
+                raw = str(reply.content)
             return schema.model_validate(_extract_json(raw))
         except (ValidationError, ValueError, TypeError) as exc:
             problem = _describe(exc)

@@ -10,7 +10,7 @@ from langgraph_mtl.local.server import LocalModelServer
 @pytest.fixture(scope="session")
 def local_server(tmp_path_factory):
     log = tmp_path_factory.mktemp("llama") / "server.log"
-    server = LocalModelServer(log_file=log).start()
+    server = LocalModelServer(log_file=log, lanes=1).start()  # a slot per kind of call
     yield server
     server.stop()
 

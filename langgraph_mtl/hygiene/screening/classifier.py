@@ -27,6 +27,8 @@ def model_classifier(model: Any) -> Classifier:
     reason) per text. A failed call decides nothing (``None``), so the memory is kept."""
     from pydantic import BaseModel, Field
 
+    from langgraph_mtl.model_calls import CallKind, call_config
+
     class Verdict(BaseModel):
         instructs_agent: bool
         why: str = Field(default="", max_length=200)
@@ -35,7 +37,10 @@ def model_classifier(model: Any) -> Classifier:
 
     def classify(text: str) -> bool | None:
         try:
-            verdict = asking.invoke([("system", CLASSIFIER_PROMPT), ("human", f"Memory:\n{text}")])
+            verdict = asking.invoke(
+                [("system", CLASSIFIER_PROMPT), ("human", f"Memory:\n{text}")],
+                config=call_config(CallKind.JUDGE),
+            )
         except Exception as exc:  # screening must never break a write
             log.warning("injection classifier failed, rules only: %s", exc)
             return None
