@@ -26,6 +26,7 @@ from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EditFormat
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.memory.trajectory import Step
+from langgraph_mtl.model_calls import LANE_KEY, CallRecorder
 from langgraph_mtl_experiments.domains import Domain, Task
 
 __all__ = [
@@ -244,8 +245,11 @@ def attempt_task(
     agent: AgentSettings,
     *,
     stand_in: StandIn | None = None,
+    lane: int = 0,
 ) -> dict[str, Any]:
-    """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts.
+    """One agent run on a task in a fresh workspace: verdict, steps, tokens, seconds, receipts,
+    and a record of every model call (``calls``: kind, tokens, seconds). ``lane`` says which
+    of the runs at once this is (a local server keeps a request slot per lane and kind).
     The task's verifier checks the finished workspace (its allowlisted files, elsewhere); a
     run that changed protected or steering files is marked ``tampered`` and never passes.
 
@@ -261,7 +265,12 @@ def attempt_task(
         context.task_kind = task.kind or domain.kind
         context.protected = task.protected
         started = time.monotonic()
-        config: dict[str, Any] = {"recursion_limit": agent.most_steps + 10}
+        recorder = CallRecorder()
+        config: dict[str, Any] = {
+            "recursion_limit": agent.most_steps + 10,
+            "callbacks": [recorder],
+            "metadata": {LANE_KEY: lane},
+        }
         if stand_in is None:
             state = graph.invoke(_inputs(task), context=context, config=config)
         else:
@@ -276,6 +285,7 @@ def attempt_task(
                         "receipts": state.get("memory_receipts", []),
                         "memory_status": state.get("memory_status", ""),
                         "reused_from": earlier["condition"],
+                        "calls": recorder.rows(),
                     }
                 state = graph.invoke(None, context=context, config=config)  # go on from there
             finally:
@@ -300,4 +310,5 @@ def attempt_task(
             "written": state.get("memory_written", []),
             "actions": action_counts(state.get("trajectory", [])),
             "trace": brief_trace(state.get("trajectory", [])),
+            "calls": recorder.rows(),
         }

@@ -28,6 +28,7 @@ from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.pool.reports import ScoredMemory
 from langgraph_mtl_experiments.conditions import Condition
 from langgraph_mtl_experiments.tasks import Task
+from langgraph_mtl_experiments.twin_map import TwinMap
 
 __all__ = ["GivenMemories", "UsageCap", "read_given_file"]
 
@@ -90,8 +91,11 @@ def read_given_file(path: str | Path) -> dict[str, list[MemoryRecord]]:
 class GivenMemories:
     """What a condition with ``given`` hands each attempt (see the module docstring)."""
 
-    def __init__(self, condition: Condition, pool: MemoryPool, k: int) -> None:
+    def __init__(
+        self, condition: Condition, pool: MemoryPool, k: int, *, twins: TwinMap | None = None
+    ) -> None:
         self.condition, self.pool, self.k = condition, pool, k
+        self.twins = twins or TwinMap()
         self.from_file = read_given_file(condition.given_file) if condition.given == "file" else {}
         self._candidates: list[tuple[MemoryRecord, np.ndarray]] | None = None
         self.lock = threading.Lock()
@@ -129,10 +133,11 @@ class GivenMemories:
             pairs = [(r, np.asarray(v, dtype=float)) for r, v in zip(records, vectors, strict=True)]
             return tuple(self._scored(pairs, query))
         own = self.condition.scope == "own"
+        barred = {task.task_id, *self.twins.twins_of(domain, task.task_id)}
         allowed = [
             (record, vector)
             for record, vector in self._pool()
-            if record.task_id != task.task_id and ((record.domain == domain) == own)
+            if record.task_id not in barred and ((record.domain == domain) == own)
         ]
         seed = f"placebo-{self.condition.seed}-{domain}-{task.task_id}-{attempt}"
         chosen = random.Random(seed).sample(allowed, min(self.k, len(allowed)))

@@ -34,6 +34,7 @@ from langgraph_mtl_experiments.report_plots import (
     plot_scaling,
     plot_tsne,
 )
+from langgraph_mtl_experiments.report_time import code_lines, time_lines
 from langgraph_mtl_experiments.runner import ResultStore, summarize
 
 __all__ = ["abstraction_table", "paired_lines", "scaling_points", "write_report"]
@@ -310,6 +311,7 @@ def write_report(
     if command:
         title = "Commands, in the order first run:" if "\n" in command else "Command:"
         lines += [title, "", "```bash", command, "```", ""]
+    lines += code_lines(rows, Path(results).parent)
 
     def rates(cell: dict[str, float]) -> str:
         """pass@1 and pass@k, or pass@1 alone when k is 1."""
@@ -345,6 +347,7 @@ def write_report(
             lines += [*paired, f"![paired deltas against {baseline}]({figure})", ""]
     lines += failure_lines(rows)
     lines += action_lines(rows)
+    lines += time_lines(rows)
     lines += quality_lines(rows, Path(results).parent)
     points = scaling_points(rows, k)
     if points:

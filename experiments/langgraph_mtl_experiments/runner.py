@@ -3,13 +3,15 @@ concurrent, with receipts per attempt (:mod:`.attempts`)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
 import logging
+import queue
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from langgraph_mtl_experiments.attempts import (
     attempt_task,
     portable,
 )
+from langgraph_mtl_experiments.code_identity import current_code
 from langgraph_mtl_experiments.conditions import Condition
 from langgraph_mtl_experiments.domains import Domain, Task
 from langgraph_mtl_experiments.given import GivenMemories, UsageCap
@@ -41,6 +44,7 @@ from langgraph_mtl_experiments.pools import (
     snapshot,
 )
 from langgraph_mtl_experiments.summary import summarize, supported_k
+from langgraph_mtl_experiments.twin_map import TwinMap, load_twin_map
 
 __all__ = [
     "AgentSettings",
@@ -93,6 +97,24 @@ class _Tally:
                 self.progress(label, count[0], self.totals[label], count[1] / count[0])
 
 
+class Lanes:
+    """Which of ``count`` runs at once an attempt is: a lane is held while an attempt runs, so
+    a model server with a request slot per lane and kind of call keeps each prefix warm."""
+
+    def __init__(self, count: int) -> None:
+        self._free: queue.SimpleQueue[int] = queue.SimpleQueue()
+        for lane in range(max(count, 1)):
+            self._free.put(lane)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[int]:
+        lane = self._free.get()
+        try:
+            yield lane
+        finally:
+            self._free.put(lane)
+
+
 def _run_all(jobs: Sequence[Callable[[], object]], concurrency: int) -> None:
     """Run the jobs, ``concurrency`` at a time; the first failure stops the rest and re-raises."""
     if concurrency < 1:
@@ -130,6 +152,7 @@ def run_condition(
     progress: Progress | None = None,
     reuse_same_prompt: bool = False,
     experiments: list[str] | None = None,
+    twins: TwinMap | None = None,
 ) -> None:
     """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time;
     already-stored attempts are skipped. The condition runs on its own pool when it keeps a
@@ -142,7 +165,8 @@ def run_condition(
     same task (none at all: zero-shot's) is not run again; it takes that attempt's outcome and
     says so (``reused_from``). A relevance gate that declines every memory then costs a plan
     call, not a run, and its comparison is free of decoding noise. ``agent`` says how the agent
-    runs (``step_limit`` alone: that many steps for every kind of task)."""
+    runs (``step_limit`` alone: that many steps for every kind of task). No attempt is given a
+    memory written on its task's twin in another domain (``twins``: the committed map)."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
     if not condition.in_writes:
         agent = dataclasses.replace(agent, focused_memories=False)
@@ -153,7 +177,9 @@ def run_condition(
     plan = [(domain, domain.tasks(split, limit=limit)) for domain in domains]
     planned = sum(len(tasks) for _, tasks in plan) * attempts
     cap = UsageCap(condition.max_share, planned) if condition.max_share else None
-    given = GivenMemories(condition, pool, k) if condition.given else None
+    twins = twins if twins is not None else load_twin_map()
+    given = GivenMemories(condition, pool, k, twins=twins) if condition.given else None
+    lanes = Lanes(concurrency)
     retrieval = RetrievalConfig(
         memory_types=condition.memory_types or None,
         k=k,
@@ -225,9 +251,11 @@ def run_condition(
             source_domains=sources if condition.source_count or condition.scope == "own" else None,
             min_similarity=condition.min_similarity,
             given_memories=given.for_task(domain.name, task, attempt) if given else None,
+            exclude_task_ids=twins.twins_of(domain.name, task.task_id),
         )
         stand_in = same_prompt(domain, task, attempt) if reuse else None
-        result = attempt_task(graph, domain, task, context, agent, stand_in=stand_in)
+        with lanes.held() as lane:
+            result = attempt_task(graph, domain, task, context, agent, stand_in=stand_in, lane=lane)
         if cap is not None:
             cap.given([r["id"] for r in result["receipts"]])
         row = {
@@ -239,6 +267,7 @@ def run_condition(
             "source_domains": list(sources),
             "settings": condition.record(),
             "agent": agent.record(),
+            "code": current_code().name,
             **result,
         }
         store.add(row)
@@ -317,10 +346,12 @@ def generate_memories(
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
     tally.start()
     written: list[bool] = []
+    lanes = Lanes(concurrency)
 
     def job(domain: Domain, task: Task) -> None:
         context = AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False)
-        result = attempt_task(graph, domain, task, context, agent)
+        with lanes.held() as lane:
+            result = attempt_task(graph, domain, task, context, agent, lane=lane)
         written.append(bool(result["written"]))
         tally.add(f"memories / {domain.name}", result["passed"])
 

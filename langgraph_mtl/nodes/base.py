@@ -55,6 +55,9 @@ class MemoryContext:
     # memories handed to this run instead of searched for (curated ones, a placebo, an oracle):
     # MemoryRecord or ScoredMemory objects
     given_memories: tuple[Any, ...] | None = None
+    # tasks whose memories this run must never see, besides its own: the same problem posed in
+    # another domain (its twin), whose memory would be this task's answer
+    exclude_task_ids: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """A bad setting is an error here, where it was made, not later inside a run."""
@@ -68,6 +71,13 @@ class MemoryContext:
         if self.k is not None:
             self.k = checked_k(self.k, "context.k")
         self.min_similarity = checked_min_similarity(self.min_similarity, "context.min_similarity")
+        named_tasks = self.exclude_task_ids
+        if isinstance(named_tasks, str) or not all(isinstance(t, str) for t in named_tasks or ()):
+            raise ValueError(
+                f"context.exclude_task_ids: expected task ids, like ('HumanEval/3',), got "
+                f"{named_tasks!r:.60}"
+            )
+        self.exclude_task_ids = tuple(named_tasks or ())
         if self.source_domains is not None:
             named = self.source_domains
             if not isinstance(named, str | Iterable):

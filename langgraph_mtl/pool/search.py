@@ -158,15 +158,19 @@ class SearchScope:
 
     @classmethod
     def of(cls, context: Any, **narrower: Any) -> SearchScope:
-        """The scope a run context gives (its ``domain``, ``task_id``, ``include_own_domain``
-        and ``source_domains``), narrowed by ``narrower`` (more exclusions, value filters)."""
+        """The scope a run context gives (its ``domain``, ``task_id``, ``include_own_domain``,
+        ``source_domains`` and ``exclude_task_ids``), narrowed by ``narrower`` (more
+        exclusions, value filters)."""
         sources = context_field(context, "source_domains")
         domain = context_field(context, "domain")
+        excluded = _strings(context_field(context, "exclude_task_ids", ()))
+        more = _strings(narrower.pop("exclude_task_ids", ()))
         return cls(
             domain=validate_domain(domain, "context.domain") if domain is not None else None,
             task_id=context_field(context, "task_id"),
             include_own_domain=bool(context_field(context, "include_own_domain", False)),
             domains=tuple(sources) if sources else None,
+            exclude_task_ids=(*excluded, *more),
             **narrower,
         )
 

@@ -301,6 +301,23 @@ def test_experiment_run_reuses_same_prompt_attempts_only_at_temperature_zero(
     assert ("--rerun-same-prompt" in commands[0]) == ("--rerun-same-prompt" in extra)
 
 
+def test_experiment_run_refuses_to_resume_rows_made_by_other_code(env, alpha_run, capsys):
+    from langgraph_mtl_experiments.code_identity import CODE_FILE, CodeIdentity
+
+    run = env / "run"
+    run.mkdir()
+    row = {"condition": "zero-shot", "domain": "alpha", "task_id": "alpha-0", "attempt": 0}
+    (run / "results.jsonl").write_text(json.dumps({**row, "passed": True}) + "\n")
+    other = CodeIdentity("0" * 64, commit="feedbeef" * 5)
+    (run / CODE_FILE).write_text(json.dumps(other.record()))
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha"]
+    result = run_cli(capsys, *args, "--conditions", "zero-shot", "--unsafe-no-sandbox")
+    assert result.code == 2, result.text
+    assert "feedbeeffeed" in result.err and "worktree" in result.err
+    assert "Traceback" not in result.text
+    assert len((run / "results.jsonl").read_text().splitlines()) == 1  # nothing run or lost
+
+
 @pytest.fixture
 def progress_log(monkeypatch):
     """A progress reporter writing to a log (not a terminal), its clock, and the log."""

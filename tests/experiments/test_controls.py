@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from helpers import TinyDomain, make_record, solve_tiny
 from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
 from langgraph_mtl_experiments.conditions import Condition, resolve_conditions
 from langgraph_mtl_experiments.given import read_given_file
 from langgraph_mtl_experiments.tasks import Task
-from langgraph_mtl_experiments.twins import find_twins, write_oracle_file
+from langgraph_mtl_experiments.twin_map import TwinMap, load_twin_map
+from langgraph_mtl_experiments.twins import write_answer_file, write_oracle_file
 
 from langgraph_mtl import MemoryRecord, MemoryType
 from langgraph_mtl.pool.reports import ScoredMemory
@@ -134,45 +136,115 @@ def _task(domain, task_id, problem, solution=""):
     )
 
 
-def test_twins_are_matched_by_the_problem_not_the_name_and_unsure_ones_are_left_out():
-    python = [
-        _task("python", "HE/1", 'def incr_list(l):\n    """Return list with elements incremented by 1."""', "A"),
-        _task("python", "HE/2", 'def max_element(l):\n    """Return maximum element in the list."""', "B"),
-        _task("python", "HE/3", 'def below_zero(ops):\n    """Detect if the balance falls below zero."""', "C"),
-    ]  # fmt: skip
-    rust = [
-        # another name, the same problem: matched
-        _task("rust", "R/1", "// Return maximum element in the list.\nfn maximum(l: Vec<i32>) -> i32 {"),
-        # the same name, another problem: not matched by name
-        _task("rust", "R/2", "// Sort the words by their length, longest first.\nfn incr_list(w: Vec<String>) {"),
-    ]  # fmt: skip
-    found = find_twins(rust, python)
-    assert [(t.task.task_id, t.twin.task_id) for t in found] == [("R/1", "HE/2")]
-    assert found[0].similarity > 0.5
+class _Fixed:
+    def __init__(self, name, tasks):
+        self.name, self._tasks = name, tasks
+
+    def tasks(self, split):
+        return self._tasks
+
+    def all_tasks(self):
+        return self._tasks
 
 
-def test_the_oracle_file_gives_each_twin_its_reference_as_one_memory(tmp_path):
-    class Fixed:
-        name = "python"
+_TWINS = TwinMap.from_json({"twins": {"rust:R/1": ["python:HE/2"], "rust:R/2": ["python:HE/3"]}})
 
-        def __init__(self, tasks):
-            self._tasks = tasks
 
-        def tasks(self, split):
-            return self._tasks
+def test_twins_come_from_the_map_both_ways_and_a_malformed_map_is_named():
+    assert _TWINS.twins_of("rust", "R/1") == ("HE/2",)
+    assert _TWINS.twins_of("python", "HE/2") == ("R/1",)
+    assert _TWINS.twins_of("python", "HE/9") == ()
+    for bad in ({"twins": {"R/1": ["python:HE/2"]}}, {"twins": {"rust:R/1": "python:HE/2"}}, {}):
+        with pytest.raises(ValueError, match="twin map"):
+            TwinMap.from_json(bad)
 
-        def all_tasks(self):
-            return self._tasks
 
-    python = Fixed(
-        [_task("python", "HE/2", '"""Return maximum element in the list."""', "def f(): 1")]
+def test_the_oracle_file_gives_each_task_its_mapped_twins_reference_not_a_look_alike(tmp_path):
+    python = _Fixed(
+        "python",
+        [
+            _task("python", "HE/2", '"""Return maximum element in the list."""', "def f(): 1"),
+            # the same words, but not the twin the map names: never given
+            _task("python", "HE/7", '"""Return maximum element in the list."""', "def g(): 2"),
+        ],
     )
-    rust = Fixed([_task("rust", "R/1", "// Return maximum element in the list.\nfn maximum() {")])
+    rust = _Fixed("rust", [_task("rust", "R/1", "// Return maximum element.\nfn maximum() {")])
     path = tmp_path / "oracle.jsonl"
-    assert write_oracle_file(rust, python, path) == 1
+    assert write_oracle_file(rust, python, path, twins=_TWINS) == 1
+    (memory,) = read_given_file(path)["R/1"]
+    assert memory.domain == "python" and memory.task_id == "HE/2"
+    assert "def f(): 1" in memory.content and "def g()" not in memory.content
+
+
+def test_the_answer_file_gives_each_task_its_own_solution(tmp_path):
+    python = _Fixed("python", [_task("python", f"HE/{i}", "p", f"def f(): {i}") for i in (1, 2)])
+    path = tmp_path / "answers.jsonl"
+    assert write_answer_file([python], path) == 2
     given = read_given_file(path)
-    (memory,) = given["R/1"]
-    assert memory.domain == "python" and "def f(): 1" in memory.content
+    assert ["def f(): 1" in given["HE/1"][0].content, "def f(): 2" in given["HE/2"][0].content] == [
+        True,
+        True,
+    ]
+    assert given["HE/1"][0].task_id == "HE/1"
+
+
+def test_no_search_or_placebo_gives_a_task_a_memory_written_on_its_twin(pool, scripted, tmp_path):
+    _stock(pool)  # alpha-i, beta-i, gamma-i for i < 6
+    twins = TwinMap.from_json(
+        {"twins": {f"alpha:alpha-{i}": [f"beta:beta-{i}", f"gamma:gamma-{i}"] for i in range(4)}}
+    )
+    for name in ("mtl-insight", "placebo-insight"):
+        store = ResultStore(tmp_path / f"{name}.jsonl")
+        run_condition(
+            CONDITIONS[name],
+            [TinyDomain("alpha")],
+            model=scripted(default=solve_tiny),
+            pool=pool,
+            store=store,
+            split="all",
+            attempts=2,
+            step_limit=4,
+            k=6,
+            twins=twins,
+        )
+        rows = list(store.rows())
+        assert rows and all(r["receipts"] for r in rows)
+        for row in rows:
+            number = row["task_id"].split("-")[1]
+            given = {rc["task_id"] for rc in row["receipts"]}
+            assert not given & {f"beta-{number}", f"gamma-{number}"}, (name, row["task_id"], given)
+
+
+def test_without_the_map_a_twin_would_be_given(pool, scripted, tmp_path):
+    """The check above can fail: with no twins named, the twin's memory is among those found."""
+    _stock(pool)
+    store = ResultStore(tmp_path / "plain.jsonl")
+    run_condition(
+        CONDITIONS["mtl-insight"],
+        [TinyDomain("alpha")],
+        model=scripted(default=solve_tiny),
+        pool=pool,
+        store=store,
+        split="all",
+        attempts=1,
+        step_limit=4,
+        k=12,
+        twins=TwinMap(),
+    )
+    given = {rc["task_id"] for r in store.rows() for rc in r["receipts"]}
+    assert {"beta-0", "gamma-0"} <= given
+
+
+@pytest.mark.toolchain
+def test_the_committed_twin_map_names_every_rust_task_and_only_real_python_ones():
+    from langgraph_mtl_experiments.domains import get_domain
+
+    rust = {t.task_id for t in get_domain("rust").all_tasks()}
+    python = {t.task_id for t in get_domain("python").all_tasks()}
+    twins = load_twin_map()
+    assert all(twins.twins_of("rust", task) for task in rust)
+    named = {t for task in rust for t in twins.twins_of("rust", task)}
+    assert named <= python and len(named) >= 0.9 * len(rust)
 
 
 def test_the_writes_ablation_keeps_memories_out_of_the_write_calls_only(pool, scripted, tmp_path):

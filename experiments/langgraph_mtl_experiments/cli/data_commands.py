@@ -107,16 +107,40 @@ def twins(
     source: Annotated[str, typer.Option(help="The domain the twins come from.")] = "python",
     split: Annotated[str, typer.Option(help="source, eval or all (of --domain).")] = "eval",
 ) -> None:
-    """Write the oracle-usability probe's memories: each --domain task whose problem --source
-    also poses is given that twin's reference solution (run it with --conditions
-    zero-shot,fixed:OUT)."""
+    """Write the usability gate's memories: each --domain task whose twin (the same problem,
+    from the committed twin map) is a --source task is given that twin's reference solution
+    (run it with --conditions zero-shot,fixed:OUT)."""
     from pathlib import Path
 
     from langgraph_mtl_experiments.twins import write_oracle_file
 
-    if split not in ("source", "eval", "all"):
-        raise CliError(f"--split: expected source, eval or all, got {split!r}", code=2)
+    _check_split(split)
     target, other = domain_named(domain), domain_named(source)
-    with console.status(f"matching {domain} tasks with their {source} twins"):
+    with console.status(f"finding the {source} twins of {domain} tasks"):
         count = write_oracle_file(target, other, Path(out), split=split)
     console.print(f"{count} {domain} tasks ({split}) have a {source} twin: {out}")
+
+
+def answers(
+    out: Annotated[str, typer.Argument(help="The JSON-lines file to write (for fixed:PATH).")],
+    domains: Annotated[str, typer.Option(help="Comma-separated domains.")] = "python",
+    split: Annotated[str, typer.Option(help="source, eval or all.")] = "eval",
+) -> None:
+    """Write the channel gate's memories: each task is given its own reference solution (run
+    it with --conditions zero-shot,fixed:OUT)."""
+    from pathlib import Path
+
+    from langgraph_mtl_experiments.twins import write_answer_file
+
+    _check_split(split)
+    loaders = [domain_named(name) for name in domains.split(",") if name.strip()]
+    if not loaders:
+        raise CliError("--domains: name at least one domain", code=2)
+    with console.status("writing each task's own solution"):
+        count = write_answer_file(loaders, Path(out), split=split)
+    console.print(f"{count} tasks ({split}) are given their own solution: {out}")
+
+
+def _check_split(split: str) -> None:
+    if split not in ("source", "eval", "all"):
+        raise CliError(f"--split: expected source, eval or all, got {split!r}", code=2)

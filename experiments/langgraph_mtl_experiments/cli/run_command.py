@@ -128,6 +128,7 @@ def run(
     from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.opening import open_pool
     from langgraph_mtl_experiments.attempts import ResultsFileError
+    from langgraph_mtl_experiments.code_identity import CodeChanged, check_code
     from langgraph_mtl_experiments.conditions import resolve_conditions
     from langgraph_mtl_experiments.pools import write_snapshot
     from langgraph_mtl_experiments.report import write_report
@@ -172,10 +173,15 @@ def run(
         raise CliError(f"--out {out} is a file; give a directory", code=2)
     store = ResultStore(out / "results.jsonl")
     try:  # rows another program wrote are named before any work, not hours into it
-        store.by_key()
+        stored = store.by_key()
     except ResultsFileError as exc:
         raise CliError(str(exc), code=2) from None
     out.mkdir(parents=True, exist_ok=True)
+    try:  # every row of a run comes from the same code
+        code = check_code(out, has_rows=bool(stored))
+    except CodeChanged as exc:
+        raise CliError(str(exc), code=2) from None
+    console.print(f"code: {code.name}" + ("" if code.pinned else " (not pinned: not a commit)"))
     given = {
         "out": out,
         "domains": domains,
