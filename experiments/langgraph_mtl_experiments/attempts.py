@@ -308,6 +308,7 @@ def attempt_task(
             "verification": redact(str(state.get("verification", ""))[-3000:]).text[-1500:],
             "tampered": list(state.get("tampered", [])),
             "written": state.get("memory_written", []),
+            "write_status": str(state.get("memory_write_status", "")),
             "actions": action_counts(state.get("trajectory", [])),
             "trace": brief_trace(state.get("trajectory", [])),
             "calls": recorder.rows(),

@@ -18,6 +18,7 @@ from langgraph_mtl_experiments.analysis import (
     embeddings_by_type,
 )
 from langgraph_mtl_experiments.failures import failure_lines
+from langgraph_mtl_experiments.memory_yield import yield_lines
 from langgraph_mtl_experiments.paired import (
     PairedComparison,
     compare,
@@ -348,6 +349,7 @@ def write_report(
     lines += failure_lines(rows)
     lines += action_lines(rows)
     lines += time_lines(rows)
+    lines += yield_lines(Path(results).parent)
     lines += quality_lines(rows, Path(results).parent)
     points = scaling_points(rows, k)
     if points:

@@ -62,6 +62,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 ALL_TYPES = tuple(t.value for t in MemoryType)
+PHASE_ONE = "phase-1"  # the condition name of phase 1's rows
 
 
 Progress = Callable[[str, int, int, float], None]
@@ -334,10 +335,13 @@ def generate_memories(
     agent: AgentSettings | None = None,
     concurrency: int = 1,
     progress: Progress | None = None,
+    store: ResultStore | None = None,
 ) -> int:
     """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
-    the pool are skipped, so an interrupted phase 1 resumes. Returns how many runs were written."""
+    the pool are skipped, so an interrupted phase 1 resumes. ``store`` keeps a row per run
+    (condition ``phase-1``: its outcome, what was written and why anything was not). Returns
+    how many runs were written."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
     retrieval = RetrievalConfig(memory_types=None)
     writer = WriterConfig(memory_types=tuple(memory_types))
@@ -353,6 +357,20 @@ def generate_memories(
         with lanes.held() as lane:
             result = attempt_task(graph, domain, task, context, agent, lane=lane)
         written.append(bool(result["written"]))
+        if store is not None:
+            store.add(
+                {
+                    "condition": PHASE_ONE,
+                    "domain": domain.name,
+                    "task_id": task.task_id,
+                    "attempt": 0,
+                    "model": model_label(model),
+                    "memory_types": [kind.value for kind in writer.types],
+                    "agent": agent.record(),
+                    "code": current_code().name,
+                    **result,
+                }
+            )
         tally.add(f"memories / {domain.name}", result["passed"])
 
     _run_all([functools.partial(job, domain, task) for domain, task in work], concurrency)

@@ -283,6 +283,14 @@ def demo(
                 state = run_agent(graph, task, context, recursion_limit=40)
             results.append(state.get("verified"))
             out.print(f"verified: {state.get('verified')}")
+            kept = [memories.get(i) for i in state.get("memory_written", [])]
+            kinds = sorted({r.memory_type.value for r in kept if r is not None})
+            status = str(state.get("memory_write_status", ""))
+            out.print(
+                f"memories written: {', '.join(kinds) or 'none'}"
+                + (f" ({status})" if status not in ("", "ok") else ""),
+                markup=False,
+            )
     crossed = [r for r in state.get("memory_receipts", []) if r["domain"] == "shell"]
     out.rule("memory transfer")
     solved = sum(bool(v) for v in results)

@@ -49,6 +49,19 @@ class TrajectoryMemory(BaseModel):
     )
 
 
+# Bounds a grammar-constrained model (llama.cpp compiles the JSON schema into a grammar) cannot
+# step over; they are in the schema only, so the rules, not validation, judge other models' text.
+# An insight's words: no spaces inside, none of the characters code is made of (backticks,
+# underscores, digits, quotes, brackets, operators), a dot or comma only at a word's end.
+_PLAIN_CORE = r"[^\s.,;:!?()`_0-9\"'{}\[\]<>=#$\\|*~^/@%&+]+"
+_PLAIN_WORD = rf"\(?{_PLAIN_CORE}(?:[-'/]{_PLAIN_CORE})*[.,;:!?)]{{0,2}}"
+
+
+def _words(most: int) -> dict[str, Any]:
+    """A schema bound: one to ``most`` plain words (:data:`_PLAIN_WORD`) separated by spaces."""
+    return {"pattern": rf"^{_PLAIN_WORD}( {_PLAIN_WORD}){{0,{most - 1}}}$"}
+
+
 class _AbstractMemory(BaseModel):
     """Shared checks on a model's answer (kept out of the JSON schema the model sees)."""
 
@@ -75,9 +88,13 @@ class WorkflowMemory(_AbstractMemory):
     a different codebase or language; do not copy long code.
     """
 
-    goal: str = Field(description="One sentence: the kind of goal this workflow applies to.")
+    goal: str = Field(
+        description="One sentence: the kind of goal this workflow applies to.",
+        json_schema_extra={"maxLength": 300},
+    )
     steps: list[str] = Field(
-        description="2-8 short, ordered key actions or commands (or anti-patterns to avoid)."
+        description="2-8 short, ordered key actions or commands (or anti-patterns to avoid).",
+        json_schema_extra={"minItems": 1, "maxItems": 8, "items": {"maxLength": 200}},
     )
 
 
@@ -88,11 +105,14 @@ class SummaryMemory(_AbstractMemory):
     why it succeeded or failed, so a different agent on a different task can learn from it.
     """
 
-    task_summary: str = Field(description="2-3 sentences describing the task.")
+    task_summary: str = Field(
+        description="2-3 sentences describing the task.", json_schema_extra={"maxLength": 600}
+    )
     experience_summary: str = Field(
         description=(
             "One paragraph: environment, key actions, outcome, and why the run succeeded or failed."
-        )
+        ),
+        json_schema_extra={"maxLength": 1200},
     )
 
 
@@ -106,9 +126,17 @@ class InsightMemory(_AbstractMemory):
     Do not mention specific files, function names, queries, literals or strings from the task.
     """
 
-    title: str = Field(description="A short, general title (at most 12 words).")
-    description: str = Field(description="One sentence saying when the insight applies.")
-    content: str = Field(description="1-3 sentences of actionable guidance.")
+    title: str = Field(
+        description="A short, general title (at most 8 words).", json_schema_extra=_words(8)
+    )
+    description: str = Field(
+        description="One sentence (at most 20 words) saying when the insight applies.",
+        json_schema_extra=_words(20),
+    )
+    content: str = Field(
+        description="1-3 sentences (at most 32 words) of actionable guidance.",
+        json_schema_extra=_words(32),
+    )
 
 
 _SCHEMAS: dict[MemoryType, type[BaseModel]] = {

@@ -14,6 +14,7 @@ from langgraph_mtl.cli.errors import CliError
 from langgraph_mtl_experiments.cli.support import (
     CONDITION_NAMES,
     DOMAIN_NAMES,
+    MEMORY_RUNS,
     POOL_COLLECTION,
     POOL_FOLDER,
     POOL_SNAPSHOT,
@@ -236,11 +237,19 @@ def run(
                     memory_types=needed,
                     concurrency=concurrency,
                     progress=progress,
+                    store=ResultStore(out / MEMORY_RUNS),
                 )
         whole = write_snapshot(pool, out / POOL_SNAPSHOT)
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
         if memories_only:
-            console.print("--memories-only: no condition evaluated")
+            from langgraph_mtl_experiments.memory_yield import yield_lines
+
+            kept = yield_lines(out)
+            (out / "memories.md").write_text("\n".join(kept) + "\n", encoding="utf-8")
+            console.print("\n".join(kept[4:-1]), markup=False)
+            console.print(
+                "--memories-only: no condition evaluated (memories.md says what was kept)"
+            )
             return
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
         experiments: list[str] = []

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONDITION_NAMES",
     "DOMAIN_NAMES",
+    "MEMORY_RUNS",
     "SWEEP_NAMES",
     "EditsOpt",
     "RepoStepsOpt",
@@ -57,6 +58,7 @@ SWEEP_NAMES = ("pool-size", "source-domains", "retrieval", "abstraction")
 POOL_FOLDER = "pool"
 POOL_COLLECTION = "experiment"
 POOL_SNAPSHOT = "pool-snapshot.jsonl"
+MEMORY_RUNS = "memories.jsonl"  # phase 1's runs, a row each
 TASK_LISTS = "tasks.json"
 
 console = Console()
