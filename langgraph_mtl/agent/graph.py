@@ -69,8 +69,11 @@ def create_coding_agent(
         model: the acting model (a model string, see :mod:`langgraph_mtl.models`, or a chat
             model).
         pool: the memory pool, a location, or a callable that opens it on first use.
-        retrieval, writer, sandbox, limits: the grouped settings (:mod:`.config`; defaults:
-            retrieve and write insights, sandbox "auto", 15 steps), passed whole to the nodes.
+        retrieval: what is retrieved before planning (default: insights).
+        writer: what is written after the run (default: insights).
+        sandbox: how commands are isolated (default: "auto").
+        limits: steps and other bounds (default: 15 steps). Each group is a settings object
+            of :mod:`.config`, passed whole to the nodes.
         actions: "json" (schema-constrained actions), "tools" (native tool calls), "text"
             (a fenced block per reply) or "auto" (:func:`choose_protocol`), decided per run.
         plan: make a plan (seeing the memories) before acting.
