@@ -1,5 +1,5 @@
 """What plugs into a LangGraph graph: the retrieval and writer nodes, their outbox and human
-review, and the search-memory tool.
+review, the search-memory tool, and both nodes as ``create_agent`` middleware.
 
 The names below load on first use."""
 
@@ -15,9 +15,11 @@ if TYPE_CHECKING:
         create_memory_retrieval_node,
         create_memory_writer_node,
     )
+    from langgraph_mtl.nodes.middleware import MemoryTransferMiddleware
 
 __all__ = [
     "MemoryContext",
+    "MemoryTransferMiddleware",
     "MemoryState",
     "create_memory_retrieval_node",
     "create_memory_writer_node",
@@ -26,6 +28,7 @@ __all__ = [
 _HOME = {
     "MemoryContext": "base",
     "MemoryState": "base",
+    "MemoryTransferMiddleware": "middleware",
     "create_memory_retrieval_node": "memory_nodes",
     "create_memory_writer_node": "memory_nodes",
 }

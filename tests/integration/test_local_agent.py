@@ -81,3 +81,32 @@ def test_local_model_solves_a_task_and_its_memory_transfers(local_model, tmp_pat
     )
     assert [h.record.id for h in hits] == [trajectory.id]
     assert retrieve_memories(pool, TASK, domain="python", memory_types=["trajectory"]) == []
+
+
+def test_create_agent_with_the_middleware_on_the_local_model(local_model, tmp_path):
+    """A real model behind ``create_agent``: a shell run's memory reaches a python run's first
+    model call, and each run writes its own."""
+    from langchain.agents import create_agent
+
+    from langgraph_mtl import MemoryContext
+    from langgraph_mtl.nodes import MemoryTransferMiddleware
+
+    pool = open_pool(str(tmp_path / "pool"), collection="middleware")
+    agent = create_agent(
+        local_model,
+        tools=[],
+        system_prompt="Answer in one short sentence.",
+        middleware=[MemoryTransferMiddleware(pool)],
+        context_schema=MemoryContext,
+    )
+    first = agent.invoke(
+        {"messages": [("user", "How do I count the lines of a file in the shell?")]},
+        context=MemoryContext(domain="shell", task_id="lines"),
+    )
+    assert first["memory_written"] and first["messages"][-1].content
+    second = agent.invoke(
+        {"messages": [("user", "How do I count the lines of a file in Python?")]},
+        context=MemoryContext(domain="python", task_id="rows"),
+    )
+    assert [r["domain"] for r in second["memory_receipts"]] == ["shell"]
+    assert second["memory_status"] == "ok" and second["memory_written"]
