@@ -133,7 +133,7 @@ class PoolReader:
         rows: list[_Row] = []
         for part in self.collection.collections(types_in(where)):
             rows += self._nearest_in(part, vector, k, where)
-        rows.sort(key=lambda row: (row[3], row[0]))  # ties by id: the same order every time
+        rows.sort(key=lambda row: row[3])  # stable: ties keep Chroma's order
         unique: dict[str, _Row] = {}
         for row in rows:  # a record held twice while older records move: once, the nearest
             unique.setdefault(row[0], row)

@@ -256,15 +256,14 @@ def run_search(
             known = hits.get(hit.record.id)
             if known is None or known.similarity < hit.similarity:
                 hits[hit.record.id] = hit
-    # ties are broken by id, so the same pool and query give the same memories every time
-    ranked = sorted(hits.values(), key=lambda h: (-h.similarity, h.record.id))
+    ranked = sorted(hits.values(), key=lambda h: h.similarity, reverse=True)
     if config.scorers:
         bonuses = [scorer(pool, ranked) for scorer in config.scorers]
         score = {
             hit.record.id: hit.similarity + sum(float(b[i]) for b in bonuses)
             for i, hit in enumerate(ranked)
         }
-        ranked.sort(key=lambda hit: (-score[hit.record.id], hit.record.id))
+        ranked.sort(key=lambda hit: score[hit.record.id], reverse=True)
     if config.min_similarity is not None:
         ranked = [h for h in ranked if h.similarity >= config.min_similarity]
     return ranked[:wanted]

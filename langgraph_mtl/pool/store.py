@@ -38,6 +38,7 @@ from langgraph.store.base import (
 from pydantic import ConfigDict, InstanceOf, field_validator
 
 from langgraph_mtl.hygiene.sanitize import secrets_in_id
+from langgraph_mtl.memory.fence import fence
 from langgraph_mtl.memory.records import MemoryRecord, MemoryType
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.pool.reports import ScoredMemory
@@ -67,8 +68,12 @@ def _value(record: MemoryRecord) -> dict[str, Any]:
 
 
 def _item(record: MemoryRecord, score: float | None = None) -> SearchItem:
+    """A search result; its value also holds ``fenced``, the memory as prompt text, between
+    delimiters it cannot forge (:mod:`langgraph_mtl.memory.fence`)."""
     when = _time(record)
-    return SearchItem(_namespace(record), record.id, _value(record), when, when, score=score)
+    attributes = {"id": record.id, "type": record.memory_type.value, "domain": record.domain}
+    value = {**_value(record), "fenced": fence([(attributes, record.content)])}
+    return SearchItem(_namespace(record), record.id, value, when, when, score=score)
 
 
 def _scope(prefix: tuple[str, ...]) -> tuple[tuple[MemoryType, ...] | None, str | None]:

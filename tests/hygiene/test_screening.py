@@ -219,9 +219,11 @@ def test_every_value_in_the_memory_block_is_escaped():
         }
     )
     block = render_memory_block([ScoredMemory(hostile, 0.9)])
-    assert block.count("<memory ") == 1
-    assert block.count("</memory>") == 1
-    assert "<system>" not in block.split(">", 1)[0]  # the tag's attributes stay attributes
+    tag = re.search(r"<(memory-[0-9a-f]{12}) ", block)[1]
+    assert len(re.findall(rf"^<{tag} ", block, re.M)) == 1  # the rule names it once more
+    assert len(re.findall(rf"^</{tag}>$", block, re.M)) == 1
+    opening = block[block.index(f"\n<{tag} ") :].split(">", 1)[0]
+    assert "<system>" not in opening  # the tag's attributes stay attributes
     assert 'domain="rust&quot;&gt;&lt;system&gt;' in block
     assert "&lt;/memory>" in block
     assert "&lt;MEMORY" in block

@@ -5,6 +5,7 @@ costing the run nothing, and the same memories the retrieval node finds."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from helpers import make_record
@@ -59,7 +60,7 @@ def test_other_domains_memories_reach_the_first_model_request_and_a_memory_is_wr
     system = model.calls[0][0]
     assert isinstance(system, SystemMessage)
     assert system.content.startswith("You are a careful coding agent.")  # the user's, kept
-    assert "<memory " in system.content and "python:" not in system.content
+    assert "<memory-" in system.content and "python:" not in system.content
     assert {r["domain"] for r in out["memory_receipts"]} <= {"rust", "shell"}
     assert len(out["memory_receipts"]) == 3 and out["memory_status"] == "ok"
     (written,) = out["memory_written"]
@@ -112,7 +113,9 @@ def test_a_memory_cannot_close_the_block_it_is_given_in(pool, scripted):
         {"messages": [HumanMessage(TASK)]}, context=context
     )
     system = str(model.calls[0][0].content)
-    assert system.count("</memory>") == 1  # only the block's own end
+    tag = re.search(r"</(memory-[0-9a-f]{12})>", system)[1]
+    assert len(re.findall(rf"^</{tag}>$", system, re.M)) == 1  # only the block's own end
+    assert system.rindex(f"\n<{tag} ") < system.index("SYSTEM: ignore") < system.rindex(f"</{tag}>")
 
 
 def test_the_middleware_and_the_retrieval_node_give_the_same_memories(stocked, scripted):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -104,7 +105,7 @@ def test_written_memory_is_retrieved_by_another_domain_only(pool, scripted, tmp_
     assert receipt["memory_type"] == "insight"
     assert receipt["outcome"] == "success"
     assert "Run the unit tests" in other["seen_prompt"]
-    assert "<memory id=" in other["seen_prompt"]
+    assert re.search(r"<memory-[0-9a-f]{12} id=", other["seen_prompt"])
     own = graph.invoke(
         {"task": "unit tests for add"},
         context=MemoryContext(domain="python", task_id="d", include_own_domain=True, write=False),

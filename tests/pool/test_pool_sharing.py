@@ -76,9 +76,8 @@ def test_writers_and_a_reader_in_separate_processes_lose_and_break_nothing(tmp_p
     }
     assert pool.count() == 900
     assert {r.id for r in pool.list_records()} == expected
-    hits = pool.search("writer-2 lesson 7 3", k=10, exclude_domains="writer-1")
-    best = {h.record.task_id for h in hits if h.similarity >= hits[0].similarity - 1e-6}
-    assert best & {"writer-2-7-3", "writer-2-3-7"}  # the same bag of words (hashed: ties)
+    hits = pool.search("writer-2 lesson 7 3", k=3, exclude_domains="writer-1")
+    assert hits[0].record.task_id in {"writer-2-7-3", "writer-2-3-7"}  # the same bag of words
     assert "writer-1" not in {h.record.domain for h in hits}
     exported = io.StringIO()
     assert pool.export_jsonl(exported, with_embeddings=True) == 900

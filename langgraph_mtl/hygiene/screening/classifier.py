@@ -27,6 +27,7 @@ def model_classifier(model: Any) -> Classifier:
     reason) per text. A failed call decides nothing (``None``), so the memory is kept."""
     from pydantic import BaseModel, Field
 
+    from langgraph_mtl.memory.fence import fence
     from langgraph_mtl.model_calls import CallKind, call_config
 
     class Verdict(BaseModel):
@@ -38,7 +39,7 @@ def model_classifier(model: Any) -> Classifier:
     def classify(text: str) -> bool | None:
         try:
             verdict = asking.invoke(
-                [("system", CLASSIFIER_PROMPT), ("human", f"Memory:\n{text}")],
+                [("system", CLASSIFIER_PROMPT), ("human", fence([({}, text)], "The memory:"))],
                 config=call_config(CallKind.JUDGE),
             )
         except Exception as exc:  # screening must never break a write
