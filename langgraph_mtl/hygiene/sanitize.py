@@ -1,5 +1,6 @@
-"""What every memory passes before it is stored or queued: secrets redacted in every field, and
-injection attempts flagged for quarantine.
+"""What every memory passes before it is stored or queued: its text normalised as the screen
+reads it (:mod:`.storable`), secrets redacted in every field, and injection attempts flagged
+for quarantine.
 
 Redaction is idempotent (a placeholder is never redacted again), so a record may pass here
 more than once; ``flags["redacted"]`` adds up what each pass found.
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 from langgraph_mtl.hygiene.redaction import redact, redact_value
 from langgraph_mtl.hygiene.screening import Classifier, Screening, screen
+from langgraph_mtl.hygiene.storable import hidden_text, storable, storable_value
 from langgraph_mtl.memory.records import (
     MAX_CONTENT_CHARS,
     MAX_FLAG_CHARS,
@@ -88,11 +90,15 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
     (``classifier`` decides texts the rules leave open, see :func:`screen`)."""
     found = 0
     update: dict[str, object] = {}
+    # what tag characters spell is judged, though it is never stored
+    hidden = [h for name, _ in _TEXT_FIELDS if (h := hidden_text(getattr(record, name)))]
+    hidden += [h for text in _strings(record.payload) if (h := hidden_text(text))]
     for name, limit in _TEXT_FIELDS:
-        text = redact(getattr(record, name))
+        # the text stored is the text screened: normalised first, then redacted and screened
+        text = redact(storable(getattr(record, name)))
         found += text.count
         update[name] = text.text[:limit]  # a placeholder can be longer than its secret
-    payload, kinds = redact_value(record.payload)
+    payload, kinds = redact_value(storable_value(record.payload))
     found += len(kinds)
     update["payload"] = payload
     for name in ("domain", "task_id"):
@@ -123,7 +129,7 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
     content = str(update["content"])
     # the payload is served too (the store's values): what of it the content does not repeat
     unseen = [text for text in _strings(payload) if text not in content]
-    verdict = screen(str(update["key"]), content, *unseen, classifier=classifier)
+    verdict = screen(str(update["key"]), content, *unseen, *hidden, classifier=classifier)
     if verdict.flagged:
         flags["quarantined"] = True
         flags["quarantine_reason"] = ",".join(verdict.reasons)

@@ -7,17 +7,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from langgraph_mtl.hygiene.storable import CONFUSABLES
+
 __all__ = ["LEET", "normalise"]
 
 # zero-width, joiners, soft hyphen, word joiner, bidi embeddings/overrides/isolates, BOM, tags
 _INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]"
-)
-# letters of other scripts that look like Latin ones (Cyrillic, Greek, Armenian, Cherokee ...)
-_CONFUSABLES = str.maketrans(
-    "АВЕЅІЈКМНОРСТХУаеѕіјорсхуһԁԛԝЁёӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧαιοντυχκρϲԍɡⅰⅼ",
-    "ABESIJKMHOPCTXYaesijopcxyhdqwEeIABEZHIKMNOPTYXaiovtuxkpcGgil",
 )
 LEET = str.maketrans("013457@$!|", "oieastasil")
 # i.g.n.o.r.e, i-g-n-o-r-e, i g n o r e: one separator throughout a word
@@ -33,5 +30,5 @@ def normalise(text: str) -> str:
     """Text as the rules read it: NFKC, invisible characters removed, lookalike letters mapped
     to Latin, words hyphenated across lines and spelled-out words (``i.g.n.o.r.e``) joined."""
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-    text = _HYPHENATED.sub("", text.translate(_CONFUSABLES))
+    text = _HYPHENATED.sub("", text.translate(CONFUSABLES))
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)
