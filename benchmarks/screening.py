@@ -1,8 +1,10 @@
 """Injection screening against the labelled corpora in ``tests/data``:
 `python -m benchmarks.screening` prints recall per injection category and false positives per
-benign category, for each corpus and in total, and checks at every word position of every text
-that a file name with a dot ("(see notes.md)") changes no verdict (the test suite checks a third
-of the positions)."""
+benign category, on the development corpora (the rules and scanners were written from them)
+and, separately, on the test split (``screening_test.jsonl``, written before the scanners that
+serve it and never used to write or carve a rule), with each part's size; and checks at every
+word position of every development text that a file name with a dot ("(see notes.md)")
+changes no verdict (the test suite checks a third of the positions)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,10 @@ from pathlib import Path
 from langgraph_mtl.hygiene.screening import screen
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
+# the corpora the rules were written from, then the development split the scanners were
+RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
+CORPORA = (*RULE_CORPORA, "screening_dev")
+TEST = "screening_test"
 
 
 def load(name: str) -> list[dict[str, str]]:
@@ -48,19 +53,28 @@ def dots_that_change_a_verdict(rows: list[dict[str, str]]) -> list[str]:
     return changed
 
 
-def main() -> None:
-    rows = [row for name in CORPORA for row in load(name)]
+def _table(title: str, rows: list[dict[str, str]]) -> tuple[int, int, int, int]:
+    """Print one part's table; returns (injections flagged, injections, benign flagged,
+    benign)."""
     cells = score(rows)
-    print("| label | category | flagged / total |")
-    print("|---|---|---|")
+    print(f"## {title}\n\n| label | category | flagged / total |\n|---|---|---|")
     for (label, category), (flagged, total) in cells.items():
         print(f"| {label} | {category} | {flagged} / {total} |")
     tp = sum(f for (label, _), (f, _) in cells.items() if label == "injection")
     fp = sum(f for (label, _), (f, _) in cells.items() if label == "benign")
     positives = sum(n for (label, _), (_, n) in cells.items() if label == "injection")
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    print(f"\nrecall {tp}/{positives} = {tp / positives:.3f}, precision {precision:.3f} "
-          f"({fp} benign texts flagged)")  # fmt: skip
+    negatives = sum(n for (label, _), (_, n) in cells.items() if label == "benign")
+    print(
+        f"\n{title}: {tp} of {positives} injections flagged ({tp / positives:.3f}), "
+        f"{fp} of {negatives} benign texts flagged ({fp / negatives:.3f})\n"
+    )
+    return tp, positives, fp, negatives
+
+
+def main() -> None:
+    rows = [row for name in CORPORA for row in load(name)]
+    _table("development corpora (in-sample)", rows)
+    _table("test split (out of sample)", load(TEST))
     changed = dots_that_change_a_verdict(rows)
     print(f"a dot inside a word changed {len(changed)} verdicts at every word position")
     if changed:

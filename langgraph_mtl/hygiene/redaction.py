@@ -155,7 +155,40 @@ def _redact(text: str) -> Redaction:
                 line = _replace_whole_tokens(line, value, PLACEHOLDER.format(kind=kind))
                 kinds.append(kind)
         lines[index] = line
-    return Redaction("\n".join(lines), tuple(kinds))
+    return Redaction(_broken_runs("\n".join(lines), kinds), tuple(kinds))
+
+
+# a run of token characters broken across lines: a key or an encoded blob wrapped at a width
+_BROKEN_RUN = re.compile(r"[A-Za-z0-9+/=_-]{8,}(?:[ \t]*\n[ \t]*[A-Za-z0-9+/=_-]{8,})+")
+
+
+def _decoded(run: str) -> str:
+    """What a base64 run decodes to, when it is text; else ``""``."""
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+        return data.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return ""
+
+
+def _broken_runs(text: str, kinds: list[str]) -> str:
+    """``text`` with each run broken across lines that is, joined, a secret or an encoding of
+    one, replaced whole (and its kind added to ``kinds``)."""
+
+    def whole(match: re.Match[str]) -> str:
+        joined = "".join(match.group(0).split())
+        found = _redact(joined).kinds
+        if not found and (decoded := _decoded(joined)):
+            found = _redact(decoded).kinds
+        if not found:
+            return match.group(0)
+        kinds.append(found[0])
+        return PLACEHOLDER.format(kind=found[0])
+
+    return _BROKEN_RUN.sub(whole, text) if "\n" in text else text
 
 
 def redact_value(value: Any) -> tuple[Any, list[str]]:

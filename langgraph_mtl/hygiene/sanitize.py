@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langgraph_mtl.hygiene.redaction import redact, redact_value
 from langgraph_mtl.hygiene.screening import Classifier, Screening, screen
+from langgraph_mtl.hygiene.screening.scanners import Scanner
 from langgraph_mtl.hygiene.storable import hidden_text, storable, storable_value
 from langgraph_mtl.memory.records import (
     MAX_CONTENT_CHARS,
@@ -85,9 +87,15 @@ def _strings(value: object) -> list[str]:
     return []
 
 
-def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> Sanitized:
+def sanitize(
+    record: MemoryRecord,
+    *,
+    classifier: Classifier | None = None,
+    scanners: Sequence[Scanner] | None = None,
+) -> Sanitized:
     """Redact every string field of ``record`` and screen its text for injection attempts
-    (``classifier`` decides texts the rules leave open, see :func:`screen`)."""
+    (``scanners``: the screen's, by default the rules and the code scanner; ``classifier``
+    decides texts they leave open, see :func:`screen`)."""
     found = 0
     update: dict[str, object] = {}
     # what tag characters spell is judged, though it is never stored
@@ -129,7 +137,8 @@ def sanitize(record: MemoryRecord, *, classifier: Classifier | None = None) -> S
     content = str(update["content"])
     # the payload is served too (the store's values): what of it the content does not repeat
     unseen = [text for text in _strings(payload) if text not in content]
-    verdict = screen(str(update["key"]), content, *unseen, *hidden, classifier=classifier)
+    texts = (str(update["key"]), content, *unseen, *hidden)
+    verdict = screen(*texts, classifier=classifier, scanners=scanners)
     if verdict.flagged:
         flags["quarantined"] = True
         flags["quarantine_reason"] = ",".join(verdict.reasons)

@@ -31,6 +31,7 @@ _BACKWARDS = re.compile(
 # three or more lines in a row of at most two words each: a sentence written downwards
 _STACKED = re.compile(r"(?m)(?:^[ \t]*\S+(?:[ \t]+\S+)?[ \t]*\n){2,}[ \t]*\S+(?:[ \t]+\S+)?[ \t]*$")
 _MAX_PIECES = 20
+_WRAPPED = re.compile(r"(?<=[A-Za-z0-9+/=])[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9+/=]{8})")
 
 
 def _printable(data: bytes) -> str | None:
@@ -77,9 +78,13 @@ def decoded_views(text: str) -> list[str]:
         views.append(html.unescape(text))
     if _ROT13.search(text):
         views.append(codecs.encode(text, "rot13"))
-    views.extend(
-        p for p in (_pieces(_BASE64, _from_base64, text), _pieces(_HEX, _from_hex, text)) if p
-    )
+    joined = _WRAPPED.sub("", text)  # an encoding wrapped at a width reads as one run
+    for source in dict.fromkeys((text, joined)):
+        views.extend(
+            p
+            for p in (_pieces(_BASE64, _from_base64, source), _pieces(_HEX, _from_hex, source))
+            if p
+        )
     if _BACKWARDS.search(text):
         views.append(text[::-1])
     stacked = [m.group(0) for m in _STACKED.finditer(text)]

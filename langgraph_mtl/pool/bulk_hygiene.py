@@ -85,8 +85,11 @@ class BatchSanitizer:
     """Sanitizes batches, in a worker process from the ``parallel_from``-th batch on when
     that can help; :meth:`submit` returns a future, :meth:`result` its records."""
 
-    def __init__(self, classifier: Any = None, *, parallel_from: int = 2) -> None:
+    def __init__(
+        self, classifier: Any = None, *, scanners: Any = None, parallel_from: int = 2
+    ) -> None:
         self.classifier = classifier
+        self.scanners = scanners  # a pool's own scanner list (an embedder): this process
         self.parallel_from = parallel_from
         self.batches = 0
         self._worker: _Worker | None = None
@@ -95,6 +98,7 @@ class BatchSanitizer:
     def _can_use_worker(self) -> bool:
         return (
             self.classifier is None
+            and self.scanners is None
             and not self._broken
             and (os.cpu_count() or 1) > 1
             and self.batches >= self.parallel_from
@@ -116,7 +120,7 @@ class BatchSanitizer:
 
     def _here(self, records: Sequence[MemoryRecord]) -> list[Sanitized]:
         """Sanitize in this process, with the pool's classifier, as every write does."""
-        return [sanitize(r, classifier=self.classifier) for r in records]
+        return [sanitize(r, classifier=self.classifier, scanners=self.scanners) for r in records]
 
     def result(
         self, job: Future[list[Sanitized]], records: Sequence[MemoryRecord]

@@ -93,7 +93,7 @@ def import_jsonl(
     pending: dict[str, tuple[MemoryRecord, list[float] | None]] = {}
     stored: set[str] = set()
     number = 0
-    with BatchSanitizer(pool.classifier) as hygiene:
+    with BatchSanitizer(pool.classifier, scanners=pool.scanners) as hygiene:
         waiting: _Job | None = None
 
         def send(batch: list[tuple[MemoryRecord, list[float] | None]]) -> None:

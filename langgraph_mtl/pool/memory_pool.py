@@ -93,6 +93,7 @@ class MemoryPool(PoolReader):
     ) -> None:
         self.client = client
         self.classifier = classifier
+        self.scanners: tuple[Any, ...] | None = None  # the screen's scanners; None: the default
         self._transaction = transaction
         self.collection = collection
         self.embeddings = embeddings
@@ -138,7 +139,7 @@ class MemoryPool(PoolReader):
 
     def sanitize_for_write(self, record: MemoryRecord, report: WriteReport) -> MemoryRecord:
         """``record`` redacted and screened as every write is; ``report`` counts what was found."""
-        clean = sanitize(record, classifier=self.classifier)
+        clean = sanitize(record, classifier=self.classifier, scanners=self.scanners)
         report.redacted += clean.redacted
         if clean.screening.flagged:
             report.quarantined.append(clean.record.id)
@@ -277,6 +278,7 @@ class MemoryPool(PoolReader):
             self._transaction,
         )
         pool.classifier = self.classifier
+        pool.scanners = self.scanners
         return pool
 
     def as_store(self, config: SearchConfig | None = None, **settings: Any) -> MemoryStore:

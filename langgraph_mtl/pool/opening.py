@@ -52,6 +52,7 @@ def open_pool(
     create: bool = True,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     screen_model: Any = None,
+    screen_neighbours: bool = False,
 ) -> MemoryPool:
     """Open (or create) the shared pool.
 
@@ -66,6 +67,9 @@ def open_pool(
             opened from a private copy.
         screen_model: a chat model asked about memory text that the injection rules leave
             undecided (see :func:`langgraph_mtl.hygiene.screening.screen`); ``None`` = rules only.
+        screen_neighbours: also flag near-copies of the screen's known attacks under the
+            pool's embedder (:class:`~langgraph_mtl.hygiene.screening.scanners.NeighbourScanner`;
+            the known texts are embedded once per process).
         lock_timeout: for a directory, how many seconds a call waits while another process
             uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
 
@@ -95,6 +99,11 @@ def open_pool(
         client, label, collection, embedder, dedup_threshold, transaction, create=create
     )
     pool.classifier = model_classifier(screen_model) if screen_model is not None else None
+    if screen_neighbours:
+        from langgraph_mtl.hygiene.screening.matching import DEFAULT_SCANNERS
+        from langgraph_mtl.hygiene.screening.scanners import NeighbourScanner
+
+        pool.scanners = (*DEFAULT_SCANNERS, NeighbourScanner(pool.embeddings))
     return pool
 
 

@@ -20,10 +20,10 @@ from langgraph_mtl.testing import ScriptedChatModel
 from langgraph_mtl.transfer.retrieval import render_memory_block
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.screening import CORPORA, load
+from benchmarks.screening import CORPORA, RULE_CORPORA, load
 
 
-@pytest.mark.parametrize("corpus", CORPORA)
+@pytest.mark.parametrize("corpus", RULE_CORPORA)
 def test_each_corpus_is_screened_with_high_recall_and_no_benign_text_flagged(corpus):
     rows = load(corpus)
     missed = [

@@ -1,31 +1,47 @@
-"""Screening a text: every rule over every view of it (as written, normalised, digits read as
-letters, decoded where it shows an encoding, glossed into English where it is in another
-language), and a classifier's opinion when no rule matched but the text is undecided."""
+"""Screening a text: the scanners in turn (:mod:`.scanners`), each with its score; the rules
+over every view of it (as written, normalised, digits read as letters, decoded where it shows
+an encoding, glossed into English where it is in another language), the code in it judged by
+what it does, and a classifier's opinion when nothing flagged but the text is undecided."""
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.screening.classifier import Classifier
 from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.rules import GATES, NEGATABLE, RULES, UNDECIDED
-from langgraph_mtl.hygiene.screening.text import LEET, normalise
+from langgraph_mtl.hygiene.screening.rules import GATES, NEGATABLE, RULES
+from langgraph_mtl.hygiene.screening.scanners import (
+    CodeScanner,
+    Finding,
+    ModelScanner,
+    RuleScanner,
+    Scanner,
+)
+from langgraph_mtl.hygiene.screening.text import LEET, base_forms, normalise
 from langgraph_mtl.hygiene.views import decoded_views
 
-__all__ = ["Screening", "screen"]
+__all__ = ["DEFAULT_SCANNERS", "Screening", "rule_reasons", "screen"]
 
 
 @dataclass(frozen=True)
 class Screening:
-    """What screening found: the rule names that matched (empty when clean)."""
+    """What screening found: why it flagged (the reasons of every scanner that did; empty when
+    clean) and each scanner's finding with its score."""
 
     reasons: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
 
     @property
     def flagged(self) -> bool:
         return bool(self.reasons)
+
+    @property
+    def scores(self) -> dict[str, float]:
+        """Each scanner's score, by name."""
+        return {finding.scanner: finding.score for finding in self.findings}
 
 
 def _matches(text: str) -> set[str]:
@@ -43,21 +59,35 @@ def _matches(text: str) -> set[str]:
     return found
 
 
-def screen(*texts: str, classifier: Classifier | None = None) -> Screening:
-    """Screen texts for attempts to instruct the reading agent. When no rule matches but the
-    text is undecided (it mentions the agent, instructions or secrets, or uses another script),
-    ``classifier`` (see :func:`model_classifier`) is asked; ``True`` flags it as ``model``."""
-    joined = "\n".join(texts)
+def rule_reasons(joined: str) -> tuple[str, ...]:
+    """The rules that match any view of ``joined``, in the rules' order."""
     plain = normalise(joined)
     found: set[str] = set()
     decoded = [normalise(view) for view in decoded_views(joined)]
     as_written = unicodedata.normalize("NFKC", joined)  # Cyrillic words before lookalike mapping
     glossed = [g for view in (as_written, plain, *decoded) if (g := gloss(view)) is not None]
-    views = (joined, plain, plain.translate(LEET), *decoded, *glossed)
+    views = (joined, plain, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
     for view in dict.fromkeys(views):  # distinct views only
         found |= _matches(view)
-    reasons = tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
-    undecided = not reasons and classifier is not None and UNDECIDED.search(plain)
-    if undecided and classifier is not None and classifier(plain[:4000]):
-        reasons = ("model",)
-    return Screening(reasons)
+    return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
+
+
+DEFAULT_SCANNERS: tuple[Scanner, ...] = (RuleScanner(), CodeScanner())
+
+
+def screen(
+    *texts: str,
+    classifier: Classifier | None = None,
+    scanners: Sequence[Scanner] | None = None,
+) -> Screening:
+    """Screen texts for attempts to instruct the reading agent: each of ``scanners`` (the rules
+    and the code scanner by default, see :mod:`.scanners`) in turn, then ``classifier`` (see
+    :func:`model_classifier`) on text none flagged but that is undecided."""
+    chosen = list(DEFAULT_SCANNERS if scanners is None else scanners)
+    if classifier is not None:
+        chosen.append(ModelScanner(classifier))
+    findings: list[Finding] = []
+    for scanner in chosen:
+        findings.append(scanner.scan(texts, any(f.flagged for f in findings)))
+    reasons = tuple(dict.fromkeys(r for f in findings for r in f.reasons))
+    return Screening(reasons, tuple(findings))

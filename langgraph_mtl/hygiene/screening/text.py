@@ -4,12 +4,13 @@ words joined, digits read as letters."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 from langgraph_mtl.hygiene.storable import CONFUSABLES
 
-__all__ = ["LEET", "normalise"]
+__all__ = ["LEET", "base_forms", "normalise"]
 
 # zero-width, joiners, soft hyphen, word joiner, bidi embeddings/overrides/isolates, BOM, tags
 _INVISIBLE = re.compile(
@@ -32,3 +33,33 @@ def normalise(text: str) -> str:
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     text = _HYPHENATED.sub("", text.translate(CONFUSABLES))
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)
+
+
+# a clause opened by a verb's -ing form and closed by a comma: "Ignoring the rules, write ..."
+# (a gerund as a subject, "Hard-coding values is fine", is left alone)
+_OPENING_GERUND = re.compile(
+    r"(?:^|(?<=[.;:!?\n]))([ \t]*)([A-Za-z]{3,}ing)\b(?=[^.;:!?\n,]{0,80},)"
+)
+_NUMBER = re.compile(r"\b\d+\b ?")
+
+
+@functools.cache
+def _base_verb(word: str) -> str | None:
+    """The base form of a verb's ``-ing`` form (``ignoring`` -> ``ignore``); ``None`` for a word
+    that is no verb form."""
+    from lemminflect import getAllLemmas
+
+    verb = getAllLemmas(word.lower()).get("VERB")
+    if not verb:
+        return None
+    base = str(verb[0])
+    return base.capitalize() if word[0].isupper() else base
+
+
+def base_forms(text: str) -> str:
+    """``text`` with a clause opened by an ``-ing`` form as the imperative it stands for and its
+    bare numbers left out, so a rule written for "ignore the instructions, ..." also reads
+    "ignoring the 3 instructions, ...". A gerund that is a sentence's subject, and a past
+    tense that tells what happened, are left as they are."""
+    text = _NUMBER.sub("", text)
+    return _OPENING_GERUND.sub(lambda m: m.group(1) + (_base_verb(m.group(2)) or m.group(2)), text)

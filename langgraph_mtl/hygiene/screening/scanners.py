@@ -1,0 +1,151 @@
+"""The screen as a list of scanners, each giving its own score in the verdict.
+
+- :class:`RuleScanner`: the rules over every view of the text (as written, normalised, digits
+  read as letters, decoded, glossed into English); scores 1 when a rule matches.
+- :class:`CodeScanner`: shell and Python in the text parsed and judged by what they do
+  (:mod:`.code_effects`); scores 1 for a harmful effect.
+- :class:`NeighbourScanner`: the text's nearest labelled attack and benign texts under an
+  embedder; scores the attack's similarity when it is close and clearly closer than any benign
+  text (near-copies of known attacks).
+- :class:`ModelScanner`: a chat model's verdict on text no other scanner flagged but that
+  mentions the agent, instructions or secrets.
+
+A scanner flags when its score reaches its threshold; the screen flags when any does.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Protocol
+
+__all__ = [
+    "CodeScanner",
+    "Finding",
+    "ModelScanner",
+    "NeighbourScanner",
+    "RuleScanner",
+    "Scanner",
+]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One scanner's verdict: its ``score`` (0 to 1) and, when it flags, why."""
+
+    scanner: str
+    score: float = 0.0
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.reasons)
+
+
+class Scanner(Protocol):
+    """Something that judges a memory's texts."""
+
+    name: str
+
+    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
+        """The verdict on ``texts``; ``flagged`` says whether an earlier scanner flagged."""
+        ...
+
+
+class RuleScanner:
+    """The rules over every view of the text (see :mod:`.matching`)."""
+
+    name = "rules"
+
+    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
+        from langgraph_mtl.hygiene.screening.matching import rule_reasons
+
+        reasons = rule_reasons("\n".join(texts))
+        return Finding(self.name, 1.0 if reasons else 0.0, reasons)
+
+
+class CodeScanner:
+    """Shell and Python judged by what they do (:mod:`.code_effects`)."""
+
+    name = "code"
+
+    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
+        from langgraph_mtl.hygiene.screening.code_effects import code_effects
+
+        effects = code_effects("\n".join(texts))
+        return Finding(self.name, 1.0 if effects else 0.0, effects)
+
+
+class ModelScanner:
+    """A chat model's verdict (a :data:`~.classifier.Classifier`) on text no other scanner
+    flagged but that is undecided: it mentions the agent, instructions or secrets, or uses
+    another script."""
+
+    name = "model"
+
+    def __init__(self, classifier: Callable[[str], bool | None]) -> None:
+        self.classifier = classifier
+
+    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
+        from langgraph_mtl.hygiene.screening.rules import UNDECIDED
+        from langgraph_mtl.hygiene.screening.text import normalise
+
+        plain = normalise("\n".join(texts))
+        if flagged or not UNDECIDED.search(plain):
+            return Finding(self.name)
+        verdict = self.classifier(plain[:4000])
+        return Finding(self.name, 1.0 if verdict else 0.0, ("model",) if verdict else ())
+
+
+Embedder = Any  # a LangChain ``Embeddings``
+
+
+class NeighbourScanner:
+    """The nearest labelled texts (``exemplars.jsonl``, the screen's development corpus) under
+    ``embeddings``: flags a text whose nearest attack is at least ``threshold`` similar and
+    ``margin`` closer than its nearest benign text. The exemplars are embedded once per
+    process."""
+
+    name = "neighbours"
+
+    def __init__(self, embeddings: Embedder, threshold: float = 0.92, margin: float = 0.05):
+        self.embeddings, self.threshold, self.margin = embeddings, threshold, margin
+        self._vectors: tuple[Any, Any] | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def exemplars() -> list[dict[str, str]]:
+        text = resources.files("langgraph_mtl.hygiene").joinpath("exemplars.jsonl")
+        return [json.loads(line) for line in text.read_text(encoding="utf-8").splitlines() if line]
+
+    def _known(self) -> tuple[Any, Any]:
+        import numpy as np
+
+        with self._lock:
+            if self._vectors is None:
+                rows = self.exemplars()
+                vectors = np.asarray(self.embeddings.embed_documents([r["text"] for r in rows]))
+                vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+                attack = np.array([r["label"] == "injection" for r in rows])
+                self._vectors = (vectors, attack)
+            return self._vectors
+
+    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
+        import numpy as np
+
+        text = "\n".join(texts).strip()
+        if flagged or not text:
+            return Finding(self.name)
+        vectors, attack = self._known()
+        asked = np.asarray(self.embeddings.embed_query(text[:2000]), dtype=float)
+        asked /= max(float(np.linalg.norm(asked)), 1e-12)
+        similarity = vectors @ asked
+        nearest_attack = float(similarity[attack].max()) if attack.any() else 0.0
+        nearest_benign = float(similarity[~attack].max()) if (~attack).any() else 0.0
+        close = nearest_attack >= self.threshold
+        if close and nearest_attack - nearest_benign >= self.margin:
+            return Finding(self.name, nearest_attack, ("known-attack",))
+        return Finding(self.name, max(nearest_attack, 0.0))
