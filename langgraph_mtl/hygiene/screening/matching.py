@@ -5,6 +5,7 @@ what it does, and a classifier's opinion when nothing flagged but the text is un
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,6 +60,9 @@ def _matches(text: str) -> set[str]:
     return found
 
 
+_INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
+
+
 def rule_reasons(joined: str) -> tuple[str, ...]:
     """The rules that match any view of ``joined``, in the rules' order."""
     plain = normalise(joined)
@@ -66,7 +70,8 @@ def rule_reasons(joined: str) -> tuple[str, ...]:
     decoded = [normalise(view) for view in decoded_views(joined)]
     as_written = unicodedata.normalize("NFKC", joined)  # Cyrillic words before lookalike mapping
     glossed = [g for view in (as_written, plain, *decoded) if (g := gloss(view)) is not None]
-    views = (joined, plain, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
+    undotted = _INNER_DOT.sub("_", plain)  # a dot inside a word (notes.md) ends no sentence
+    views = (joined, plain, undotted, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
     for view in dict.fromkeys(views):  # distinct views only
         found |= _matches(view)
     return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
