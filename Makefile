@@ -33,7 +33,7 @@ test: $(VENV)/.all
 	$(PY) -m pytest $(PARALLEL)
 
 test-unit: $(VENV)/.all
-	$(PY) -m pytest $(PARALLEL) -m "not integration and not toolchain"
+	$(PY) -m pytest $(PARALLEL) -m "not integration and not toolchain and not slow"
 
 lint: $(VENV)/.all
 	$(VENV)/bin/ruff check .

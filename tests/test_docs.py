@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from scripted_openai import scripted_openai
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)

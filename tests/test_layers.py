@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "langgraph_mtl"
 HARNESS = ROOT / "experiments" / "langgraph_mtl_experiments"
@@ -79,6 +81,7 @@ def test_the_library_never_imports_the_experiment_harness():
     assert list(HARNESS.rglob("*.py"))  # the check looks at a harness that is there
 
 
+@pytest.mark.slow
 def test_the_core_wheel_holds_no_verifier_harness_or_cheat(tmp_path):
     """``pip wheel . --no-deps`` builds the library alone."""
     import subprocess
@@ -104,6 +107,7 @@ def test_the_check_sees_an_upward_import(tmp_path):
     assert RANK[_part("langgraph_mtl.agent.graph")] > RANK["pool"]
 
 
+@pytest.mark.slow
 def test_importing_any_module_changes_no_environment_variable():
     """Even with a half-set-up tracing request (the case tracing set-up would switch off):
     that is decided where a run starts, never on import."""

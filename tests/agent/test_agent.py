@@ -202,6 +202,7 @@ def test_step_limit_stops_the_loop(pool, scripted, tmp_path):
     assert out["memory_write_status"] == "ok"
 
 
+@pytest.mark.slow
 def test_command_timeout_is_reported(pool, scripted, tmp_path):
     model = scripted("plan", "```bash\nsleep 20\n```", SUBMIT, SUBMIT)
     graph = agent(pool, model, tmp_path, command_timeout=1, writes="trajectory")
@@ -775,6 +776,7 @@ def test_code_comes_out_of_a_fence_even_an_unclosed_one():
     assert code_from_reply("x = 1") == "x = 1\n"
 
 
+@pytest.mark.slow
 def test_a_dropped_connection_to_the_model_is_retried(pool, scripted, tmp_path):
     model = scripted(
         ConnectionError("connection reset by peer"),
@@ -812,6 +814,7 @@ def test_files_are_shown_in_fences_labelled_with_their_language(pool, scripted, 
         assert '```python\ndef f():\n    """Return 1."""\n```' in prompt
 
 
+@pytest.mark.slow
 def test_a_silent_run_of_a_file_that_only_defines_functions_runs_the_tasks_examples(
     pool, scripted, tmp_path
 ):

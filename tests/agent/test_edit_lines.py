@@ -220,6 +220,7 @@ def test_after_lines_given_back_unchanged_the_pointed_line_alone_is_asked_for(po
     assert out["verified"] is True, out["trajectory"]
 
 
+@pytest.mark.slow
 def test_an_edit_of_a_long_file_no_output_points_into_covers_the_function_the_task_names(
     pool, scripted, repo
 ):

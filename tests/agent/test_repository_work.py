@@ -93,6 +93,7 @@ def test_a_one_line_bug_in_a_module_of_over_2000_lines_is_fixed_with_an_edit(
     assert f"{BUG_LINE - 1}: def clamp (to {BUG_LINE + 2})" in opening
 
 
+@pytest.mark.slow
 def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(pool, scripted, repo):
     fix = "<<<<<<< SEARCH\n    if x < hi:\n=======\n    if x > hi:\n>>>>>>> REPLACE\n"
     no_fix = (
@@ -130,6 +131,7 @@ def test_a_command_that_is_only_an_action_name_runs_the_check_the_task_names(poo
     assert "`check` is the name of an action, not a shell command" in refused["observation"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edits", ["line_range", "search_replace"])
 def test_a_long_file_never_shown_whole_is_never_rewritten_whole(edits, pool, scripted, repo):
     before = (repo / "big.py").read_text()

@@ -44,6 +44,7 @@ def test_runs_in_workspace_with_exit_code_and_output(tmp_path, mode):
     assert (tmp_path / "ws" / "f.txt").read_text() == "hello\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=needs_bwrap)])
 def test_timeout_kills_the_whole_process_group(tmp_path, mode):
     box = Sandbox(tmp_path / "ws", mode=mode, timeout=1)

@@ -30,6 +30,7 @@ def env(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_import_search_export_round_trip(env, capsys):
     source = env / "in.jsonl"
     source.write_text(
@@ -74,6 +75,7 @@ def test_prune_needs_a_rule(env, capsys):
     assert "--unused-days" in result.err
 
 
+@pytest.mark.slow
 def test_experiment_run_writes_results_snapshots_and_a_report_and_resumes(env, monkeypatch):
     import contextlib
     import functools
@@ -367,6 +369,7 @@ def test_progress_log_estimates_a_resumed_runs_pace_from_its_start(progress_log)
     )
 
 
+@pytest.mark.slow
 def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch, alpha_run):
     import langgraph_mtl_experiments.report
     import langgraph_mtl_experiments.runner
@@ -399,6 +402,7 @@ def test_a_run_reports_the_pass_at_k_every_stored_task_supports(env, monkeypatch
     assert ks[-1] == 3  # once every task has three
 
 
+@pytest.mark.slow
 def test_a_run_resumed_without_its_pool_folder_goes_on_with_the_committed_snapshot(
     env, monkeypatch, alpha_run
 ):

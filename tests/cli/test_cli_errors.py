@@ -121,6 +121,7 @@ def test_a_report_of_single_attempts_shows_pass_at_1_and_refuses_pass_at_3(home,
     _short(refused)
 
 
+@pytest.mark.slow
 def test_a_report_without_the_pool_folder_analyses_the_committed_snapshot(home, capsys):
     from langgraph_mtl_experiments.analysis import embeddings_by_type
     from langgraph_mtl_experiments.pools import write_snapshot
@@ -280,6 +281,7 @@ def test_quarantine_lists_as_json(home, capsys):
     assert item["flags"]["quarantined"] is True
 
 
+@pytest.mark.slow
 def test_search_prints_a_huge_unbroken_memory_clipped(home, capsys):
     pool = open_pool(str(home / "p"), embeddings=HashingEmbeddings(64))
     pool.upsert(record("rust", "r1", "cargo", "cargo " + "x" * (MAX_CONTENT_CHARS - 10)))
@@ -291,6 +293,7 @@ def test_search_prints_a_huge_unbroken_memory_clipped(home, capsys):
     assert "more characters" in result.out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not bubblewrap_available(), reason="needs bubblewrap for a read-only mount")
 def test_a_read_only_pool_can_be_read_and_exported(home):
     pool_dir = _seeded(home / "p")
@@ -394,6 +397,7 @@ def test_experiments_refuse_to_run_generated_code_unisolated(home, capsys, monke
     assert not (home / "out").exists()
 
 
+@pytest.mark.slow
 def test_prune_asks_first_keeps_a_backup_and_import_undoes_it(home, capsys):
     from langgraph_mtl.pool.feedback import record_feedback
 
@@ -431,6 +435,7 @@ def test_prune_asks_first_keeps_a_backup_and_import_undoes_it(home, capsys):
     assert back.get(poor.id).key == poor.key
 
 
+@pytest.mark.slow
 def test_consolidate_asks_first_and_keeps_a_backup(home, capsys):
     pool = open_pool(str(home / "p"), collection="mtl_memories")
     twin = "Run cargo test after every change to the crate"

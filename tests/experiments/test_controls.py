@@ -48,6 +48,7 @@ def _rows(
     return list(store.rows())
 
 
+@pytest.mark.slow
 def test_a_placebo_gives_k_seeded_memories_from_other_domains_never_the_task(
     pool, scripted, tmp_path
 ):
@@ -85,6 +86,7 @@ def test_a_file_gives_each_task_its_own_memories(pool, scripted, tmp_path):
     assert all(rows[t]["receipts"] == [] for t in ("alpha-0", "alpha-2", "alpha-3"))
 
 
+@pytest.mark.slow
 def test_no_memory_is_given_in_more_than_its_share_of_the_attempts(pool, scripted, tmp_path):
     _stock(pool)
     uncapped = Condition("mtl-insight-uncapped", ("insight",), strategy="task")
@@ -188,6 +190,7 @@ def test_the_answer_file_gives_each_task_its_own_solution(tmp_path):
     assert given["HE/1"][0].task_id == "HE/1"
 
 
+@pytest.mark.slow
 def test_no_search_or_placebo_gives_a_task_a_memory_written_on_its_twin(pool, scripted, tmp_path):
     _stock(pool)  # alpha-i, beta-i, gamma-i for i < 6
     twins = TwinMap.from_json(
@@ -247,6 +250,7 @@ def test_the_committed_twin_map_names_every_rust_task_and_only_real_python_ones(
     assert named <= python and len(named) >= 0.9 * len(rust)
 
 
+@pytest.mark.slow
 def test_the_writes_ablation_keeps_memories_out_of_the_write_calls_only(pool, scripted, tmp_path):
     _stock(pool)
 

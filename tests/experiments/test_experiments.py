@@ -89,6 +89,7 @@ def stocked(pool):
     return pool
 
 
+@pytest.mark.slow
 def test_cross_domain_condition_never_leaks_the_target_domain(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
     model = scripted(default=solve_tiny)
@@ -222,6 +223,7 @@ def test_a_difference_that_rounds_to_zero_reads_plus_zero():
     assert signed(0.5) == "+0.500"
 
 
+@pytest.mark.slow
 def test_abstraction_analysis_separates_clustered_from_mixed():
     rng = np.random.default_rng(0)
     labels = ["a"] * 30 + ["b"] * 30 + ["c"] * 30
@@ -325,6 +327,7 @@ def test_results_rows_are_json_lines(tmp_path):
     assert json.loads((tmp_path / "x.jsonl").read_text())["passed"] is True
 
 
+@pytest.mark.slow
 def test_report_includes_the_abstraction_analysis_of_the_pool(tmp_path, pool):
     words = ["tests", "compile", "profile", "schema", "logs", "types"]
     pool.upsert(
@@ -378,6 +381,7 @@ def test_a_snapshot_digest_depends_on_the_records_not_their_order_or_their_field
     assert write_snapshot(pool, tmp_path / "three.jsonl")["sha256"] != one["sha256"]
 
 
+@pytest.mark.slow
 def test_pool_size_condition_sees_only_its_seeded_snapshotted_share(pool, scripted, tmp_path):
     _mixed_pool(pool)
     half = Condition("mtl-insight@pool0.5-s1", ("insight",), pool_fraction=0.5, seed=1)
@@ -432,6 +436,7 @@ def test_source_domain_count_draws_that_many_domains_never_the_target(pool, scri
     assert choose_sources(one, "beta", ["alpha", "beta", "gamma"]) != ("beta",)
 
 
+@pytest.mark.slow
 def test_abstraction_reweighting_prefers_domain_invariant_memories(pool):
     _mixed_pool(pool)
     assert annotate_abstraction(pool) == 16

@@ -18,6 +18,8 @@ from langgraph_mtl_experiments.verifiers import UnittestSuite
 from langgraph_mtl_experiments.verifiers.pytest_suite import PytestSuite
 from langgraph_mtl_experiments.verifiers.scratch import read_result
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 HARNESS = (
     Path(__file__).resolve().parents[2] / "experiments/langgraph_mtl_experiments/verifiers/harness"
 )

@@ -117,6 +117,7 @@ def test_wilson_interval_matches_the_hand_computation():
         wilson_interval(3, 2)
 
 
+@pytest.mark.slow
 def test_lisi_of_the_committed_four_domain_pool_is_the_canonical_value():
     # the memories of experiments/results/4-domains-0.5b, embedded with the default embedder:
     # the canonical LISI separates the two types that a plain neighbour count (3.86 and 3.95)

@@ -66,6 +66,7 @@ def test_a_gate_that_declines_every_memory_reuses_zero_shot(stocked, scripted, t
     assert len(solver.calls) == 4  # one plan call per task, no act calls
 
 
+@pytest.mark.slow
 def test_a_gate_that_keeps_every_memory_reuses_the_ungated_attempt(stocked, scripted, tmp_path):
     store = ResultStore(tmp_path / "results.jsonl")
     _run(CONDITIONS["zero-shot"], scripted(default=solve_tiny), stocked, store)

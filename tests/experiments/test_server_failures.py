@@ -34,6 +34,7 @@ def _run(model, pool, tmp_path) -> list[dict]:
     return list(store.rows())
 
 
+@pytest.mark.slow
 def test_a_run_goes_on_past_a_server_that_was_briefly_unavailable(scripted, pool, tmp_path):
     rows = _run(scripted(default=_failing([_status(503)])), pool, tmp_path)
     assert len(rows) == len(TinyDomain("alpha").tasks("all"))

@@ -27,6 +27,8 @@ from langgraph_mtl.agent import (
 from langgraph_mtl.agent.sandbox import bubblewrap_available
 from langgraph_mtl.testing import ScriptedChatModel
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "own_tasks"
 GOOD = {"id": "t1", "instruction": "Write a.txt holding 1.", "solution_files": ["a.txt"]}

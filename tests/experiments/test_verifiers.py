@@ -29,6 +29,8 @@ from langgraph_mtl_experiments.verifiers.verilog import design_reach, tag_testbe
 from langgraph_mtl import Outcome
 from langgraph_mtl.agent.sandbox import Sandbox, bubblewrap_available
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 PROMPT = 'def add(a, b):\n    """Return a + b."""\n'
 CHECK = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n"
 

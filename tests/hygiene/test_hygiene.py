@@ -99,6 +99,7 @@ def _record(
     return make_record(domain, task_id, key, content, kind=kind)
 
 
+@pytest.mark.slow
 def test_no_secret_can_be_read_back_from_the_pool(pool):
     records = [
         _record("shell", f"s{i}", f"lesson {i} about configuration", f"Lesson {i}: {text}")
@@ -149,6 +150,7 @@ def test_an_injection_only_in_the_payload_is_quarantined_too(pool):
     assert report.quarantined == ["hidden-step"]
 
 
+@pytest.mark.slow
 def test_quarantined_memories_are_kept_but_never_retrieved_by_default(pool):
     clean = [_record("python", f"b{i}", text, text) for i, text in enumerate(BENIGN_CASES)]
     bad = [
@@ -288,6 +290,7 @@ def test_utility_feedback_counts_and_down_weights(pool):
     assert pool.count() == 1
 
 
+@pytest.mark.slow
 def test_redaction_is_safe_from_many_threads_at_once():
     from concurrent.futures import ThreadPoolExecutor
 
@@ -313,6 +316,7 @@ def test_a_run_is_redacted_once_and_passes_unchanged_after():
     assert found_again == 0
 
 
+@pytest.mark.slow
 def test_a_large_import_is_cleaned_in_a_worker_process_as_any_write(pool, monkeypatch):
     import json
 
@@ -338,6 +342,7 @@ def test_a_large_import_is_cleaned_in_a_worker_process_as_any_write(pool, monkey
     assert len(pool.search("deploy lesson", k=10)) == 5  # the quarantined one is never served
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_an_import_whose_batches_overflow_the_workers_pipes_finishes(pool, monkeypatch):
     import json

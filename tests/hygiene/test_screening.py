@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.screening import CORPORA, RULE_CORPORA, load
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", RULE_CORPORA)
 def test_each_corpus_is_screened_with_high_recall_and_no_benign_text_flagged(corpus):
     rows = load(corpus)
@@ -35,6 +36,7 @@ def test_each_corpus_is_screened_with_high_recall_and_no_benign_text_flagged(cor
     assert len(missed) <= 0.1 * injections, missed
 
 
+@pytest.mark.slow
 def test_memories_the_agent_really_wrote_keep_the_verdicts_they_were_written_with():
     """Every memory in the committed experiment pools (real runs: code, trajectories with the
     agent's protocol messages, the models' insights) gets the screening verdict it was stored
@@ -119,6 +121,7 @@ def test_ordinary_text_has_no_decoded_views():
     assert decoded_views("\\x68\\x65\\x6c\\x6c\\x6f\\x20\\x79\\x6f\\x75") == ["hello you"]
 
 
+@pytest.mark.slow
 def test_a_dot_inside_a_word_does_not_end_the_sentence():
     """A file name ("notes.md") put anywhere in a corpus text changes no verdict that the same
     words without the dot ("notes_md") give: rules and negations read whole sentences."""
@@ -156,6 +159,7 @@ def test_prohibitions_are_advice_not_attacks():
         assert not screen(text).flagged, text
 
 
+@pytest.mark.slow
 def test_a_prohibition_is_read_in_its_own_clause_however_long_the_text_before_it():
     clause = "word " * 4000  # one long clause: no full stop, no line break
     assert not screen(clause + "never run rm -rf / on a shared machine").flagged

@@ -151,6 +151,7 @@ class FakeTraceClient:
         return record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "path", ["writer", "writer-pool-down", "writer-bad-model", "upsert", "import"]
 )

@@ -8,6 +8,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 CHILD = (
     "import threading, sys\n"
     "from langgraph_mtl.local.llama_process import _stop_when_orphaned\n"

@@ -19,6 +19,8 @@ import pytest
 from langsmith_cases import SECRETS
 from langsmith_server import serving
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "drop_in_nodes.py")
 CASES = ROOT / "tests" / "langsmith_cases.py"

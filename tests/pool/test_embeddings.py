@@ -48,6 +48,7 @@ def test_batching_and_order_do_not_change_vectors(minilm):
     assert minilm.embed_array([]).shape == (0, 384)
 
 
+@pytest.mark.slow
 def test_identity_is_stable(minilm):
     assert embedder_identity(minilm).matches(embedder_identity(MiniLMEmbeddings()))
 

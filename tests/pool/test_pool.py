@@ -158,6 +158,7 @@ class CountingEmbeddings(HashingEmbeddings):
         return super().embed_documents(texts)
 
 
+@pytest.mark.slow
 def test_an_interrupted_import_run_again_embeds_and_writes_only_what_is_missing(pool_dir):
     lines = [
         json.dumps({"record": record(d, f"{d}{i}", f"{d} lesson {i}").model_dump(mode="json")})
@@ -199,6 +200,7 @@ def _line(rec, **extra) -> str:
     return json.dumps({"record": rec.model_dump(mode="json"), **extra})
 
 
+@pytest.mark.slow
 def test_import_checks_each_line_on_its_own_and_counts_what_the_pool_holds(filled, pool_dir):
     out = io.StringIO()
     filled.export_jsonl(out, with_embeddings=True)

@@ -15,6 +15,8 @@ from langgraph_mtl import MemoryType, open_pool
 from langgraph_mtl.pool.codec import to_metadata
 from langgraph_mtl.pool.typed_collections import part_name
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 DOMAINS = ["python", "rust", "verilog", "shell", "data", "repo", "sql", "ml"]
 TYPES = list(MemoryType)
 

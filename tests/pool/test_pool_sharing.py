@@ -20,6 +20,8 @@ from langgraph_mtl.pool.embedded_chroma import LOCK_FILE
 from langgraph_mtl.pool.memory_pool import PoolBusyError, PoolUnavailableError
 from langgraph_mtl.testing import HashingEmbeddings
 
+pytestmark = pytest.mark.slow  # seconds each: the full suite runs them, not test-unit
+
 TESTS = Path(__file__).resolve().parents[1]  # where helpers.py lives
 WORKER = textwrap.dedent(
     """

@@ -187,6 +187,7 @@ def test_the_memory_tool_answers_when_the_pool_is_down(pool):
     assert result == ("memory search unavailable (PoolUnavailableError); go on without it", [])
 
 
+@pytest.mark.slow
 def test_the_native_surfaces_example_runs_offline(capsys):
     import importlib.util
     from pathlib import Path
