@@ -50,20 +50,25 @@ class TrajectoryMemory(BaseModel):
 
 
 # Bounds a grammar-constrained model (llama.cpp compiles the JSON schema into a grammar) cannot
-# step over; they are in the schema only, so the rules, not validation, judge other models' text.
-# An insight's words: no spaces inside, none of the characters code is made of (backticks,
-# underscores, digits, quotes, brackets, operators), a dot or comma only at a word's end.
-_PLAIN_CORE = r"[^\s.,;:!?()`_0-9\"'{}\[\]<>=#$\\|*~^/@%&+]+"
-_PLAIN_WORD = rf"\(?{_PLAIN_CORE}(?:[-'/]{_PLAIN_CORE})*[.,;:!?)]{{0,2}}"
-
-
-def _words(most: int) -> dict[str, Any]:
-    """A schema bound: one to ``most`` plain words (:data:`_PLAIN_WORD`) separated by spaces."""
-    return {"pattern": rf"^{_PLAIN_WORD}( {_PLAIN_WORD}){{0,{most - 1}}}$"}
+# step over; they are in the schema only, so the rules, not validation, judge other models'
+# text. An insight's three fields hold at most 390 characters in all: 60 words of English.
+# (Characters a field may not hold are not bounded so: a small model kept from writing one
+# glues words together or pads the field with spaces.)
+INSIGHT_CHARS = {"title": 60, "description": 130, "content": 200}
 
 
 class _AbstractMemory(BaseModel):
     """Shared checks on a model's answer (kept out of the JSON schema the model sees)."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _stripped(cls, value: Any) -> Any:
+        """Text without the blank a grammar-bound reply may pad a field with."""
+        if isinstance(value, str):
+            return value.strip()
+        if isinstance(value, list):
+            return [item.strip() if isinstance(item, str) else item for item in value]
+        return value
 
     @model_validator(mode="after")
     def _bounded(self) -> _AbstractMemory:
@@ -127,15 +132,16 @@ class InsightMemory(_AbstractMemory):
     """
 
     title: str = Field(
-        description="A short, general title (at most 8 words).", json_schema_extra=_words(8)
+        description="A short, general title (at most 8 words).",
+        json_schema_extra={"maxLength": INSIGHT_CHARS["title"]},
     )
     description: str = Field(
         description="One sentence (at most 20 words) saying when the insight applies.",
-        json_schema_extra=_words(20),
+        json_schema_extra={"maxLength": INSIGHT_CHARS["description"]},
     )
     content: str = Field(
         description="1-3 sentences (at most 32 words) of actionable guidance.",
-        json_schema_extra=_words(32),
+        json_schema_extra={"maxLength": INSIGHT_CHARS["content"]},
     )
 
 

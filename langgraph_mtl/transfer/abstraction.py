@@ -35,7 +35,13 @@ from langgraph_mtl.memory.trajectory import (
 from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import model_label
 from langgraph_mtl.tracing import traced, untraced
-from langgraph_mtl.transfer.insight_rules import insight_problems
+from langgraph_mtl.transfer.insight_rules import (
+    MAX_INSIGHT_WORDS,
+    insight_problems,
+    named_code,
+    unnamed,
+    word_count,
+)
 from langgraph_mtl.transfer.structured import AbstractionError, ask_structured, guidance
 
 __all__ = [
@@ -228,8 +234,9 @@ def _kept_to_the_rules(
     payload: BaseModel,
     run: FinishedRun,
 ) -> BaseModel:
-    """The insight, asked for once more when it breaks a rule (:mod:`.insight_rules`);
-    :class:`MemoryRejected` when the second one breaks a rule too."""
+    """The insight, asked for once more when it breaks a rule (:mod:`.insight_rules`); a second
+    one that only names the task's own code has those names written as what they stand for
+    ("the function", "the file"); :class:`MemoryRejected` when it still breaks a rule."""
     sources = [run.task, run.key_text, *run.files.values()]
     problems = insight_problems(payload.model_dump(), sources)
     if not problems:
@@ -241,6 +248,11 @@ def _kept_to_the_rules(
         HumanMessage(redact(REWRITE.format(problems="; ".join(problems))).text),
     ]
     again = ask_structured(model, schema, retry, 1)
+    named = named_code(again.model_dump(), sources)
+    if named and word_count(" ".join(map(str, again.model_dump().values()))) <= MAX_INSIGHT_WORDS:
+        # the lesson kept, the task's own names written as what they stand for
+        fields = {k: str(v) for k, v in again.model_dump().items()}
+        again = schema.model_validate(unnamed(fields, named))
     still = insight_problems(again.model_dump(), sources)
     if still:  # said without the insight's words: they may hold what redaction cannot see
         kinds = ["too long" if "words" in p else "names the task's own code" for p in still]

@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-__all__ = ["MAX_INSIGHT_WORDS", "code_names", "insight_problems", "word_count"]
+__all__ = [
+    "MAX_INSIGHT_WORDS",
+    "code_names",
+    "insight_problems",
+    "named_code",
+    "unnamed",
+    "word_count",
+]
 
 MAX_INSIGHT_WORDS = 60
 
@@ -47,16 +54,14 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
-def insight_problems(fields: Mapping[str, object], sources: Iterable[str]) -> list[str]:
-    """Why an insight (its ``title``, ``description`` and ``content``) breaks the rules, given
-    the texts of the run it came from (task, problem, files): too long, or naming the source's
-    own names and literals. Empty when it keeps them."""
-    text = " ".join(str(fields.get(k, "")) for k in ("title", "description", "content"))
-    problems = []
-    words = word_count(text)
-    if words > MAX_INSIGHT_WORDS:
-        problems.append(f"it has {words} words; write at most {MAX_INSIGHT_WORDS}")
-    source = "\n".join(sources)
+def _text(fields: Mapping[str, object]) -> str:
+    return " ".join(str(fields.get(k, "")) for k in ("title", "description", "content"))
+
+
+def named_code(fields: Mapping[str, object], sources: Iterable[str]) -> set[str]:
+    """The source's own names and literals an insight names: what it backticks, the code
+    names and the quoted values it shares with the run's texts (task, problem, files)."""
+    text, source = _text(fields), "\n".join(sources)
     named = {m.group(1).strip() for m in _BACKTICKED.finditer(text)}
     named |= {name for name in code_names(text) if re.search(rf"\b{re.escape(name)}\b", source)}
     named |= {
@@ -64,6 +69,18 @@ def insight_problems(fields: Mapping[str, object], sources: Iterable[str]) -> li
         for m in _QUOTED.finditer(text)
         if m.group(2) in source and not m.group(2).isspace()
     }
+    return named
+
+
+def insight_problems(fields: Mapping[str, object], sources: Iterable[str]) -> list[str]:
+    """Why an insight (its ``title``, ``description`` and ``content``) breaks the rules, given
+    the texts of the run it came from (task, problem, files): too long, or naming the source's
+    own names and literals. Empty when it keeps them."""
+    problems = []
+    words = word_count(_text(fields))
+    if words > MAX_INSIGHT_WORDS:
+        problems.append(f"it has {words} words; write at most {MAX_INSIGHT_WORDS}")
+    named = named_code(fields, sources)
     if named:
         shown = ", ".join(sorted(named)[:6])
         problems.append(
@@ -71,3 +88,27 @@ def insight_problems(fields: Mapping[str, object], sources: Iterable[str]) -> li
             "tasks instead, without names, files or literals"
         )
     return problems
+
+
+def _role(name: str) -> str:
+    """What a name stands for, in words: a file, a piece of code, a value, a function."""
+    if re.search(r"\.[A-Za-z]{1,5}$", name) and " " not in name:
+        return "the file"
+    if re.search(r"[\s(){}\[\]=]", name):
+        return "the code"
+    if not re.search(r"[A-Za-z]", name):
+        return "the value"
+    return "the function"
+
+
+def unnamed(fields: Mapping[str, str], names: Iterable[str]) -> dict[str, str]:
+    """``fields`` with each of ``names`` written as what it stands for ("the file", "the
+    function") and no backticks: the lesson kept, the source task's code left out."""
+    ordered = sorted(set(names), key=len, reverse=True)  # a longer name before its part
+    out = {}
+    for key, value in fields.items():
+        text = str(value)
+        for name in ordered:
+            text = re.sub(rf"`?(?<![\w.]){re.escape(name)}(?![\w])`?", _role(name), text)
+        out[key] = text.replace("`", "")
+    return out

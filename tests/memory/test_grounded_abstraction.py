@@ -95,3 +95,15 @@ def test_a_trajectory_is_keyed_by_the_problem_not_the_instruction_template():
     record = abstract_run(_run(verified=True), MemoryType.TRAJECTORY)
     assert record.key.startswith("def below_zero(")
     assert "Implement the function" in record.content  # the memory still shows the task
+
+
+def test_an_insight_that_names_the_tasks_code_twice_keeps_its_lesson_without_the_names(scripted):
+    """The writer meets the rule rather than dropping the lesson: the second reply's own names
+    are written as what they stand for, and the rule (unchanged) then passes it."""
+    naming = insight_json(
+        "Fix below_zero", "When solution.py fails.", "Use a running sum in `below_zero`."
+    )
+    record = abstract_run(_run(), MemoryType.INSIGHT, model=scripted(naming, naming))
+    assert "below_zero" not in record.content and "solution.py" not in record.content
+    assert "running sum in the function" in record.content and "the file" in record.content
+    assert insight_problems(record.payload, [TASK, PROBLEM, REPORT]) == []

@@ -178,27 +178,14 @@ def test_after_a_cut_off_reply_the_plain_request_is_still_structured(scripted):
 
 
 def test_the_insight_schema_bounds_what_a_grammar_lets_a_model_write():
-    """llama.cpp compiles the schema into a grammar: an insight it allows has at most 60 words
-    in all and none of code's characters, so the rules (unchanged) have nothing to drop."""
-    import re
-
-    from langgraph_mtl.memory.records import InsightMemory
+    """llama.cpp compiles the schema into a grammar: an insight it allows holds at most 390
+    characters in all, 60 words of English, so the length rule (unchanged) has nothing to
+    drop; the bounds are the grammar's only, another model's reply is judged by the rules."""
+    from langgraph_mtl.memory.records import INSIGHT_CHARS, InsightMemory
     from langgraph_mtl.transfer.insight_rules import MAX_INSIGHT_WORDS
 
     fields = InsightMemory.model_json_schema()["properties"]
-    patterns = {name: re.compile(fields[name]["pattern"]) for name in fields}
-    most = {
-        name: int(re.search(r"\{0,(\d+)\}\$$", p.pattern)[1]) + 1 for name, p in patterns.items()
-    }
-    assert sum(most.values()) == MAX_INSIGHT_WORDS
-    plain = (
-        "When a check fails, read its output first; then change only what it names (nothing else)."
-    )
-    assert patterns["description"].fullmatch(plain)
-    for code in ["Use `sorted` here.", "Call my_helper first.", "Retry 3 times.", 'Print "ok".',
-                 "Use os.path.join always.", "Set x = y.", "Use arr[0] first.", "Loop {}."]:  # fmt: skip
-        assert not patterns["content"].fullmatch(code), code
-    assert not patterns["title"].fullmatch(" ".join(["word"] * (most["title"] + 1)))
-    assert patterns["title"].fullmatch(" ".join(["word"] * most["title"]))
-    # the bounds are the grammar's only: another model's reply is judged by the rules
-    InsightMemory(title="Use `x`", description="d " * 40, content="c_1")
+    bounds = {name: fields[name]["maxLength"] for name in ("title", "description", "content")}
+    assert bounds == INSIGHT_CHARS
+    assert sum(bounds.values()) <= 6.5 * MAX_INSIGHT_WORDS
+    InsightMemory(title="Use `x`", description="d " * 400, content="c_1")
