@@ -13,6 +13,7 @@ from langgraph_mtl_experiments.verifiers import CommandCheck
 
 from langgraph_mtl import MemoryRecord, MemoryType, Outcome
 from langgraph_mtl.memory.records import memory_id
+from langgraph_mtl.testing import ScriptedChatModel
 from langgraph_mtl.transfer.abstraction import FinishedRun
 
 
@@ -146,3 +147,26 @@ def run_tiny(
     domain = TinyDomain(settings.pop("domain", "alpha"))
     settings = {"attempts": 1, "split": "all", "step_limit": 4, **settings}
     run_condition(condition, [domain], model=model, pool=pool, store=store, **settings)
+
+
+def scripted_solver() -> ScriptedChatModel:
+    """A model that solves TinyDomain tasks, built where it is used (a Ray worker, say)."""
+    return ScriptedChatModel(default=solve_tiny)
+
+
+def _dies_once(marker: str, messages):
+    """Solves a TinyDomain task, but the first call anywhere (``marker`` not there yet) kills
+    the process it runs in, as a worker lost mid-attempt."""
+    import os
+
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    return solve_tiny(messages)
+
+
+def dying_solver(marker: str) -> ScriptedChatModel:
+    """A model whose first call kills its process (see :func:`_dies_once`)."""
+    import functools
+
+    return ScriptedChatModel(default=functools.partial(_dies_once, marker))

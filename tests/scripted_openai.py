@@ -62,6 +62,14 @@ def reply_to(body: dict[str, Any]) -> dict[str, Any]:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # the models it serves
+        data = json.dumps({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data.encode())
+
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         message = reply_to(body)

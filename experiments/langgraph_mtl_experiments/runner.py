@@ -12,7 +12,6 @@ import queue
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from langgraph_mtl_experiments.attempts import (
 from langgraph_mtl_experiments.code_identity import current_code
 from langgraph_mtl_experiments.conditions import Condition
 from langgraph_mtl_experiments.domains import Domain, Task
+from langgraph_mtl_experiments.executors import Executor, Job, LocalExecutor
 from langgraph_mtl_experiments.given import GivenMemories, UsageCap
 from langgraph_mtl_experiments.langsmith_eval import Ledger, evaluate_domain, langsmith_enabled
 from langgraph_mtl_experiments.pools import (
@@ -116,30 +116,51 @@ class Lanes:
             self._free.put(lane)
 
 
-def _run_all(jobs: Sequence[Callable[[], object]], concurrency: int) -> None:
-    """Run the jobs, ``concurrency`` at a time; the first failure stops the rest and re-raises."""
-    if concurrency < 1:
-        raise ValueError(f"concurrency: must be at least 1, got {concurrency}")
-    if concurrency == 1:
-        for job in jobs:
-            job()
-        return
-    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="mtl-run")
-    futures = [pool.submit(job) for job in jobs]
-    try:
-        for future in as_completed(futures):
-            future.result()
-    except BaseException:  # Ctrl-C or a failed run: start nothing new, do not wait
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+def condition_graph(
+    condition: Condition,
+    *,
+    model: BaseChatModel,
+    pool: MemoryPool,
+    k: int,
+    agent: AgentSettings,
+    scorers: Sequence[Any] = (),
+    interrupt: bool = False,
+) -> Any:
+    """The compiled agent a condition's attempts run: its retrieval settings over its pool
+    (``pool`` cut to the condition's share when it asks), evaluation never writing;
+    ``interrupt`` pauses it once its memories are chosen (same-prompt reuse)."""
+    if not condition.in_writes:
+        agent = dataclasses.replace(agent, focused_memories=False)
+    retrieval = RetrievalConfig(
+        memory_types=condition.memory_types or None,
+        k=k,
+        strategy=condition.strategy,
+        rerank=condition.rerank,
+        scorers=(*condition_scorers(condition), *scorers),
+    )
+    builder = build_agent(model, pool, retrieval, WriterConfig(memory_types="trajectory"), agent)
+    if interrupt and "retrieve_memories" in getattr(builder, "nodes", {}):
+        return compiled(
+            builder, checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"]
+        )
+    return compiled(builder)
+
+
+def memories_graph(
+    model: BaseChatModel, pool: MemoryPool, memory_types: Iterable[str], agent: AgentSettings
+) -> Any:
+    """The compiled agent phase 1 runs: no memory read, every run written as ``memory_types``."""
+    retrieval = RetrievalConfig(memory_types=None)
+    return compiled(
+        build_agent(model, pool, retrieval, WriterConfig(memory_types=tuple(memory_types)), agent)
+    )
 
 
 def run_condition(
     condition: Condition,
     domains: Iterable[Domain],
     *,
-    model: BaseChatModel,
+    model: BaseChatModel | None,
     pool: MemoryPool,
     store: ResultStore,
     attempts: int = 3,
@@ -154,23 +175,29 @@ def run_condition(
     reuse_same_prompt: bool = False,
     experiments: list[str] | None = None,
     twins: TwinMap | None = None,
+    executor: Executor | None = None,
+    model_name: str = "",
 ) -> None:
-    """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time;
-    already-stored attempts are skipped. The condition runs on its own pool when it keeps a
-    share of the pool or re-weights by abstraction; ``snapshot_dir`` receives what it could
-    retrieve (JSONL + sha256 in ``manifest.json``). With a LangSmith key, each domain is also
-    a LangSmith experiment (:mod:`.langsmith_eval`).
+    """Evaluate one condition on each domain's split, ``concurrency`` attempts at a time (or on
+    ``executor``'s workers, which bring their own model: ``model`` may then be ``None`` and
+    ``model_name`` names it); already-stored attempts are skipped. The condition runs on its
+    own pool when it keeps a share of the pool or re-weights by abstraction; ``snapshot_dir``
+    receives what it could retrieve (JSONL + sha256 in ``manifest.json``). With a LangSmith
+    key, each domain is also a LangSmith experiment (:mod:`.langsmith_eval`).
 
-    ``reuse_same_prompt`` (only sound with deterministic decoding, temperature 0): an attempt
-    whose memories turn out to be exactly those of a stored attempt of another condition on the
-    same task (none at all: zero-shot's) is not run again; it takes that attempt's outcome and
-    says so (``reused_from``). A relevance gate that declines every memory then costs a plan
-    call, not a run, and its comparison is free of decoding noise. ``agent`` says how the agent
-    runs (``step_limit`` alone: that many steps for every kind of task). No attempt is given a
-    memory written on its task's twin in another domain (``twins``: the committed map)."""
+    ``reuse_same_prompt`` (only sound with deterministic decoding, temperature 0; attempts run
+    here only): an attempt whose memories turn out to be exactly those of a stored attempt of
+    another condition on the same task (none at all: zero-shot's) is not run again; it takes
+    that attempt's outcome and says so (``reused_from``). A relevance gate that declines every
+    memory then costs a plan call, not a run, and its comparison is free of decoding noise.
+    ``agent`` says how the agent runs (``step_limit`` alone: that many steps for every kind of
+    task). No attempt is given a memory written on its task's twin in another domain
+    (``twins``: the committed map)."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
-    if not condition.in_writes:
-        agent = dataclasses.replace(agent, focused_memories=False)
+    executor = executor or LocalExecutor(concurrency)
+    here = isinstance(executor, LocalExecutor)
+    if here and model is None:
+        raise ValueError("model: attempts run in this process need a chat model")
     experiments = experiments if experiments is not None else []  # LangSmith URLs, appended
     pool = condition_pool(pool, condition)
     if snapshot_dir is not None and condition.uses_memory:
@@ -180,25 +207,27 @@ def run_condition(
     cap = UsageCap(condition.max_share, planned) if condition.max_share else None
     twins = twins if twins is not None else load_twin_map()
     given = GivenMemories(condition, pool, k, twins=twins) if condition.given else None
-    lanes = Lanes(concurrency)
-    retrieval = RetrievalConfig(
-        memory_types=condition.memory_types or None,
-        k=k,
-        strategy=condition.strategy,
-        rerank=condition.rerank,
-        scorers=(*condition_scorers(condition), *([cap] if cap else [])),
-    )
-    builder = build_agent(model, pool, retrieval, WriterConfig(memory_types="trajectory"), agent)
-    stops = "retrieve_memories" in getattr(builder, "nodes", {})  # where the memories are known
-    reuse = reuse_same_prompt and condition.uses_memory and stops
+    lanes = Lanes(executor.concurrency)
+    reuse = reuse_same_prompt and condition.uses_memory and here
     graph = (
-        compiled(builder, checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"])
-        if reuse
-        else compiled(builder)
+        condition_graph(
+            condition,
+            model=model,
+            pool=pool,
+            k=k,
+            agent=agent,
+            scorers=[cap] if cap else [],
+            interrupt=reuse,
+        )
+        if here and model is not None
+        else None
     )
+    reuse = reuse and graph is not None and graph.checkpointer is not None
+    if not condition.in_writes:
+        agent = dataclasses.replace(agent, focused_memories=False)
     pool_domains = sorted({r.domain for r in pool.list_records()}) if condition.uses_memory else []
     by_key = store.by_key()
-    label_of_model = model_label(model)
+    label_of_model = model_label(model) if model is not None else model_name or "unknown"
     if cap is not None:  # a resumed run counts what its stored attempts were given
         for row in by_key.values():
             if row["condition"] == condition.name:
@@ -214,10 +243,10 @@ def run_condition(
         ):
             ran[(row["domain"], row["task_id"], row["attempt"])].append(row)
 
-    def same_prompt(domain: Domain, task: Task, attempt: int) -> StandIn:
+    def same_prompt(domain: str, task_id: str, attempt: int) -> StandIn:
         def find(receipts: list[dict[str, Any]]) -> dict[str, Any] | None:
             ids = [r["id"] for r in receipts]
-            for row in ran.get((domain.name, task.task_id, attempt), []):
+            for row in ran.get((domain, task_id, attempt), []):
                 if [r["id"] for r in row.get("receipts", [])] == ids:
                     return row
             return None
@@ -232,12 +261,10 @@ def run_condition(
                 if stored is not None:
                     tally.stored(f"{condition.name} / {domain.name}", stored["passed"])
     tally.start()
+    by_name = {domain.name: {task.task_id: task for task in tasks} for domain, tasks in plan}
+    domains_by_name = {domain.name: domain for domain, _ in plan}
 
-    def run_attempt(domain: Domain, task: Task, attempt: int) -> dict[str, Any]:
-        label = f"{condition.name} / {domain.name}"
-        key = store.key(condition.name, domain.name, task.task_id, attempt)
-        if key in by_key:  # stored by an earlier, interrupted run: counted already
-            return by_key[key]
+    def job_for(domain: Domain, task: Task, attempt: int) -> Job:
         sources = (
             (domain.name,)
             if condition.scope == "own"
@@ -254,26 +281,49 @@ def run_condition(
             given_memories=given.for_task(domain.name, task, attempt) if given else None,
             exclude_task_ids=twins.twins_of(domain.name, task.task_id),
         )
-        stand_in = same_prompt(domain, task, attempt) if reuse else None
+        return Job(domain.name, task.task_id, attempt, context, condition)
+
+    def work(job: Job) -> dict[str, Any]:  # an attempt run here
+        stand_in = same_prompt(job.domain, job.task_id, job.attempt) if reuse else None
+        domain, task = domains_by_name[job.domain], by_name[job.domain][job.task_id]
         with lanes.held() as lane:
-            result = attempt_task(graph, domain, task, context, agent, stand_in=stand_in, lane=lane)
+            return attempt_task(
+                graph, domain, task, job.context, agent, stand_in=stand_in, lane=lane
+            )
+
+    def done(job: Job, result: dict[str, Any]) -> dict[str, Any]:
         if cap is not None:
             cap.given([r["id"] for r in result["receipts"]])
+        context = job.context
         row = {
             "condition": condition.name,
-            "domain": domain.name,
-            "task_id": task.task_id,
-            "attempt": attempt,
+            "domain": job.domain,
+            "task_id": job.task_id,
+            "attempt": job.attempt,
             "model": label_of_model,
-            "source_domains": list(sources),
+            "source_domains": list(
+                context.source_domains or choose_sources(condition, job.domain, pool_domains)
+                if condition.scope != "own"
+                else (job.domain,)
+            ),
             "settings": condition.record(),
             "agent": agent.record(),
             "code": current_code().name,
             **result,
         }
-        store.add(row)
-        tally.add(label, result["passed"])
-        return row
+        key = store.key(condition.name, job.domain, job.task_id, job.attempt)
+        if key not in by_key:  # a job a retried worker ran twice is stored once
+            store.add(row)
+            by_key[key] = row
+            tally.add(f"{condition.name} / {job.domain}", result["passed"])
+        return by_key[key]
+
+    def run_attempt(domain: Domain, task: Task, attempt: int) -> dict[str, Any]:
+        key = store.key(condition.name, domain.name, task.task_id, attempt)
+        if key in by_key:  # stored by an earlier, interrupted run: counted already
+            return by_key[key]
+        job = job_for(domain, task, attempt)
+        return done(job, executor.run_one(job, work))
 
     ledger = Ledger(store.path.with_name("langsmith.json"))
     for domain, tasks in plan:
@@ -284,10 +334,10 @@ def run_condition(
                     domain.name,
                     tasks,
                     attempts=attempts,
-                    concurrency=concurrency,
+                    concurrency=executor.concurrency,
                     run_attempt=functools.partial(run_attempt, domain),
                     ledger=ledger,
-                    metadata={"model": model_label(model), "split": split},
+                    metadata={"model": label_of_model, "split": split},
                 )
                 if url:
                     experiments.append(url)
@@ -297,11 +347,12 @@ def run_condition(
                     log.warning("LangSmith experiment failed, running locally: %s", exc)
                 by_key = store.by_key()
         jobs = [
-            functools.partial(run_attempt, domain, task, attempt)
+            job_for(domain, task, attempt)
             for task in tasks
             for attempt in range(attempts)
+            if store.key(condition.name, domain.name, task.task_id, attempt) not in by_key
         ]
-        _run_all(jobs, concurrency)
+        executor.run(jobs, work, done)
 
 
 def _record_snapshot(directory: Path, name: str, entry: dict[str, object]) -> None:
@@ -327,7 +378,7 @@ def pending_sources(
 def generate_memories(
     domains: Iterable[Domain],
     *,
-    model: BaseChatModel,
+    model: BaseChatModel | None,
     pool: MemoryPool,
     limit: int | None = None,
     memory_types: Iterable[str] = ALL_TYPES,
@@ -336,42 +387,61 @@ def generate_memories(
     concurrency: int = 1,
     progress: Progress | None = None,
     store: ResultStore | None = None,
+    executor: Executor | None = None,
+    model_name: str = "",
 ) -> int:
     """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
     the pool are skipped, so an interrupted phase 1 resumes. ``store`` keeps a row per run
-    (condition ``phase-1``: its outcome, what was written and why anything was not). Returns
-    how many runs were written."""
+    (condition ``phase-1``: its outcome, what was written and why anything was not). On
+    ``executor``'s workers the memories are written by the workers, to the pool they all reach;
+    every run has ended when this returns. Returns how many runs were written."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
-    retrieval = RetrievalConfig(memory_types=None)
-    writer = WriterConfig(memory_types=tuple(memory_types))
-    graph = compiled(build_agent(model, pool, retrieval, writer, agent))
-    work = pending_sources(domains, pool, limit=limit)
-    tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work))
+    executor = executor or LocalExecutor(concurrency)
+    types = tuple(memory_types)
+    here = isinstance(executor, LocalExecutor)
+    graph = memories_graph(model, pool, types, agent) if here and model is not None else None
+    if here and graph is None:
+        raise ValueError("model: runs in this process need a chat model")
+    work_items = pending_sources(domains, pool, limit=limit)
+    tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work_items))
     tally.start()
     written: list[bool] = []
-    lanes = Lanes(concurrency)
+    lanes = Lanes(executor.concurrency)
+    by_name = {(domain.name, task.task_id): (domain, task) for domain, task in work_items}
 
-    def job(domain: Domain, task: Task) -> None:
-        context = AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False)
+    def work(job: Job) -> dict[str, Any]:
+        domain, task = by_name[(job.domain, job.task_id)]
         with lanes.held() as lane:
-            result = attempt_task(graph, domain, task, context, agent, lane=lane)
+            return attempt_task(graph, domain, task, job.context, agent, lane=lane)
+
+    def done(job: Job, result: dict[str, Any]) -> None:
         written.append(bool(result["written"]))
+        tally.add(f"memories / {job.domain}", result["passed"])
         if store is not None:
             store.add(
                 {
                     "condition": PHASE_ONE,
-                    "domain": domain.name,
-                    "task_id": task.task_id,
+                    "domain": job.domain,
+                    "task_id": job.task_id,
                     "attempt": 0,
-                    "model": model_label(model),
-                    "memory_types": [kind.value for kind in writer.types],
+                    "model": model_label(model) if model is not None else model_name,
+                    "memory_types": list(types),
                     "agent": agent.record(),
                     "code": current_code().name,
                     **result,
                 }
             )
-        tally.add(f"memories / {domain.name}", result["passed"])
 
-    _run_all([functools.partial(job, domain, task) for domain, task in work], concurrency)
+    jobs = [
+        Job(
+            domain.name,
+            task.task_id,
+            0,
+            AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False),
+            memory_types=types,
+        )
+        for domain, task in work_items
+    ]
+    executor.run(jobs, work, done)
     return sum(written)

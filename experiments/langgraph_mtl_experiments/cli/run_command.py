@@ -122,13 +122,29 @@ def run(
         ),
     ] = False,
     unsafe: UnsafeOpt = False,
+    executor: Annotated[
+        str,
+        typer.Option(
+            help="Where attempts run: local (threads in this process) or ray (workers on a Ray "
+            "cluster, each with its own model; --concurrency of them)."
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="The Ray cluster to join (ray://host:10001 or auto); a new local one "
+            "when not given."
+        ),
+    ] = None,
 ) -> None:
     """Phase 1 (memories from each domain's source split, unless the pool has some), then each
     condition on the eval split; writes results.jsonl, pool snapshots and report.md."""
-    from langgraph_mtl.cli.resources import chat_model, check_model
+    from langgraph_mtl.cli.resources import check_model
+    from langgraph_mtl.home import mtl_home
     from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.opening import open_pool
     from langgraph_mtl_experiments.attempts import ResultsFileError
+    from langgraph_mtl_experiments.cli.workers import EXECUTORS, workers
     from langgraph_mtl_experiments.code_identity import CodeChanged, check_code
     from langgraph_mtl_experiments.conditions import resolve_conditions
     from langgraph_mtl_experiments.pools import write_snapshot
@@ -142,6 +158,10 @@ def run(
     )
 
     require_isolation(unsafe)
+    if executor not in EXECUTORS:
+        raise CliError(f"--executor: expected local or ray, got {executor!r}", code=2)
+    if address and executor != "ray":
+        raise CliError("--address names a Ray cluster: give it with --executor ray", code=2)
     own = task_file_domains(tasks)
     hidden = (*(hide or ()), *(str(d.folder) for d in own))  # task files' folders: always
     agent = agent_settings(steps, repo_steps, edits, hide=hidden, factory=agent_factory)
@@ -205,6 +225,8 @@ def run(
         "pool": pool_dir,
         "rerun-same-prompt": rerun_same_prompt,
         "memories-only": memories_only,
+        "executor": executor,
+        "address": address,
     }
     command = "mtl experiment run " + " ".join(
         f"--{name}" if value is True else f"--{name} {shlex.quote(str(value))}"
@@ -223,11 +245,29 @@ def run(
         # the pool (a file's memories need none)
         needed = sorted({t for c in chosen if c.given != "file" for t in c.memory_types})
         making = split == "eval" and pool_dir is None and needed
+        setup: dict[str, Any] = {
+            "pool": str(pool_dir or out / POOL_FOLDER),
+            "collection": POOL_COLLECTION,
+            "domains": {loader.name: loader for loader in loaders},
+            "agent": agent,
+            "memory_types": tuple(needed),
+            "split": split,
+            "limit": limit,
+            "source_limit": source_limit,
+            "env": {"MTL_HOME": str(mtl_home().resolve())},  # weights, task data, caches
+        }
+        run_on: dict[str, Any] = {
+            "executor": executor,
+            "concurrency": concurrency,
+            "out": out,
+            "address": address,
+        }
         if making and pending_sources(loaders, pool, limit=source_limit):
             maker_spec = memory_model or model
-            with chat_model(
-                maker_spec, parallel=concurrency, temperature=sampling(maker_spec)
-            ) as maker:
+            with workers(maker_spec, temperature=sampling(maker_spec), **run_on, **setup) as (
+                maker,
+                runs_on,
+            ):
                 generate_memories(
                     loaders,
                     model=maker,
@@ -235,9 +275,10 @@ def run(
                     limit=source_limit,
                     agent=agent,
                     memory_types=needed,
-                    concurrency=concurrency,
                     progress=progress,
                     store=ResultStore(out / MEMORY_RUNS),
+                    executor=runs_on,
+                    model_name=maker_spec,
                 )
         whole = write_snapshot(pool, out / POOL_SNAPSHOT)
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
@@ -253,7 +294,7 @@ def run(
             return
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
         experiments: list[str] = []
-        with chat_model(model, parallel=concurrency, temperature=evaluated_at) as chat:
+        with workers(model, temperature=evaluated_at, **run_on, **setup) as (chat, runs_on):
             for condition in chosen:
                 run_condition(
                     condition,
@@ -265,11 +306,12 @@ def run(
                     limit=limit,
                     split=split,
                     agent=agent,
-                    concurrency=concurrency,
                     snapshot_dir=out / "snapshots",
                     progress=progress,
                     reuse_same_prompt=reuse,
                     experiments=experiments,
+                    executor=runs_on,
+                    model_name=model,
                 )
     k = supported_k(store.rows())
     path = write_report(store.path, out_dir=out, pool=pool, k=k, command=commands_of(out))
