@@ -110,12 +110,8 @@ def agent(out: Path) -> dict:
     return {"submitted": bool(state.get("submitted"))}
 
 
-def experiment(out: Path) -> dict:
-    from helpers import TinyDomain, solve_tiny
-    from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
-
-    from langgraph_mtl import open_pool
-    from langgraph_mtl.testing import HashingEmbeddings, ScriptedChatModel
+def _planted_domain(name: str):
+    from helpers import TinyDomain
 
     class Planted(TinyDomain):
         def _candidates(self):
@@ -125,25 +121,79 @@ def experiment(out: Path) -> dict:
         def all_tasks(self):
             return self._candidates()
 
+    Planted.__qualname__ = Planted.__name__ = "PlantedDomain"
+    globals()["PlantedDomain"] = Planted  # picklable by name, for Ray workers
+    return Planted(name)
+
+
+def experiment(out: Path, executor=None) -> dict:
+    from helpers import solve_tiny
+    from langgraph_mtl_experiments import CONDITIONS, ResultStore, run_condition
+
+    from langgraph_mtl import open_pool
+    from langgraph_mtl.testing import HashingEmbeddings, ScriptedChatModel
+
     pool = open_pool(str(out / "pool"), embeddings=HashingEmbeddings())
     store = ResultStore(out / "results.jsonl")
     urls: list[str] = []
+    domain = _planted_domain("alpha")
     for name in ("zero-shot", "mtl-insight"):
         run_condition(
             CONDITIONS[name],
-            [Planted("alpha")],
-            model=ScriptedChatModel(default=solve_tiny),
+            [domain],
+            model=None if executor else ScriptedChatModel(default=solve_tiny),
             pool=pool,
             store=store,
             attempts=1,
             split="all",
             step_limit=3,
             experiments=urls,
+            executor=executor,
+            model_name="scripted",
         )
     return {"rows": sum(1 for _ in store.rows()), "experiments": urls}
 
 
-CASES = {"drop-in": drop_in, "agent": agent, "experiment": experiment}
+def experiment_on_ray(out: Path) -> dict:
+    """``experiment`` with its attempts on two Ray workers of a cluster started here."""
+    import os
+
+    import ray
+    from helpers import scripted_solver
+    from langgraph_mtl_experiments.executors import RayExecutor, WorkerSetup
+
+    from langgraph_mtl.pool.memory_pool import DEFAULT_COLLECTION
+
+    here = [str(Path(__file__).parent), *sys.path]
+    env = {k: v for k, v in os.environ.items() if k.startswith(("LANGSMITH_", "LANGCHAIN_"))}
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {**env, "PYTHONPATH": os.pathsep.join(here)}},
+    )
+    setup = WorkerSetup(
+        model=scripted_solver,
+        pool=str(out / "pool"),
+        collection=DEFAULT_COLLECTION,
+        embeddings="hashing-256",
+        domains={"alpha": _planted_domain("alpha")},
+        split="all",
+    )
+    executor = RayExecutor(setup, workers=2)
+    try:
+        return experiment(out, executor)
+    finally:
+        executor.close()
+        ray.shutdown()
+
+
+CASES = {
+    "drop-in": drop_in,
+    "agent": agent,
+    "experiment": experiment,
+    "experiment-ray": experiment_on_ray,
+}
 
 if __name__ == "__main__":
     case, out = sys.argv[1], Path(sys.argv[2])

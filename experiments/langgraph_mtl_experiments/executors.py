@@ -205,14 +205,19 @@ class _Worker:
 
             agent = dataclasses.replace(agent, focused_memories=False)
         scope: Any = contextlib.nullcontext()
+        client: Any = None
         if parent:
             import langsmith
 
             from langgraph_mtl.tracing_client import redacting_client
 
-            scope = langsmith.tracing_context(parent=parent, client=redacting_client())
+            client = redacting_client()
+            scope = langsmith.tracing_context(parent=parent, client=client)
         with scope:
             result = attempt_task(graph, domain, task, job.context, agent)
+        if client is not None:  # sent before the result is: a worker may be stopped next
+            with contextlib.suppress(Exception):
+                client.flush()
         where = f"{socket.gethostname()}:{os.getpid()}"
         return {**result, "worker": where, "endpoint": self.endpoint}
 

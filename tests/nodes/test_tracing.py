@@ -181,3 +181,20 @@ def test_without_a_key_nothing_is_sent(tmp_path):
 def test_the_memory_layers_entry_points_are_the_traced_functions(module, name):
     function = getattr(importlib.import_module(module), name)
     assert function.__wrapped__.__name__ == name  # the decorator sits on this very function
+
+
+@pytest.mark.integration  # a real LangSmith SDK against a loopback server, a Ray cluster
+def test_attempts_on_ray_workers_fill_the_same_experiments_nested_and_redacted(tmp_path):
+    pytest.importorskip("ray")
+    with serving("ok") as (url, server):
+        result, _ = _case("experiment-ray", tmp_path, url)
+    assert result["rows"] == 8 and len(result["experiments"]) == 2
+    sent = "\n".join(r["path"] + "\n" + r["body"] for r in server.requests)
+    for secret in SECRETS:
+        assert secret not in sent, f"{secret[:8]}... was sent"
+    runs = server.runs
+    targets = {i for i, r in runs.items() if r.get("name") == "Target"}
+    assert len(targets) == 8
+    graphs = [r for r in runs.values() if r.get("name") == "LangGraph"]
+    assert len(graphs) == 8  # each attempt's run, traced in a worker,
+    assert all(r.get("parent_run_id") in targets for r in graphs)  # under its example's
