@@ -85,5 +85,6 @@ def agent_context(ws):
         task_id="big",
         workspace=str(ws),
         verify_command=f"{sys.executable} test_big.py",
+        check_command="python3 test_big.py",  # the check the task declares
         write=False,
     )

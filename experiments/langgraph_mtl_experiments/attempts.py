@@ -264,6 +264,7 @@ def attempt_task(
         context.verifier = functools.partial(task.verify_workspace, baseline=task.baseline(ws))
         context.task_kind = task.kind or domain.kind
         context.protected = task.protected
+        context.check_command = task.check or None  # declared, never read from its wording
         started = time.monotonic()
         recorder = CallRecorder()
         config: dict[str, Any] = {

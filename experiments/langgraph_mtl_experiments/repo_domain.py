@@ -200,6 +200,7 @@ class RepoDomain(Domain):
             ),
             env=python_first(sys.executable),
             problem=failure,
+            check=f"python -m pytest -x -q {project.tests}",
             files={**files, mutant.path: broken},
             verifier=suite,
             reference={**files},

@@ -12,7 +12,9 @@ and ``verify`` (a bash script that exits 0 when the task is solved) are required
 ``setup`` (a bash script building the starting workspace), ``files`` (more starting files,
 path -> content), ``reference`` (a unified diff that solves the task, applied with
 ``patch -p1``) or ``reference_files`` (path -> content), ``protected`` (files the agent must
-leave as they are), ``env`` (variables for the agent's commands), ``timeout`` (seconds for
+leave as they are), ``env`` (variables for the agent's commands), ``check`` (a command the
+agent may run to check its work, e.g. the tests it may see: the agent's end-on-green policy
+runs it after each change), ``timeout`` (seconds for
 setup and verify, default 120), ``split`` ("source" or "eval"), ``tags``, ``kind``
 ("function" or "repository": the agent's limits follow it).
 
@@ -61,6 +63,7 @@ class TaskSpec(BaseModel):
     reference_files: dict[str, str] = Field(default_factory=dict)
     protected: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
+    check: str = ""
     timeout: float = Field(default=120.0, gt=0, le=3600)
     split: Literal["source", "eval"] | None = None
     tags: list[str] = Field(default_factory=list)
@@ -167,6 +170,7 @@ class TaskFileDomain(Domain):
             setup=spec.setup,
             protected=tuple(spec.protected),
             env=dict(spec.env),
+            check=spec.check.strip(),
             data_dir=str(self.folder),
             setup_timeout=spec.timeout,
             kind=spec.kind,

@@ -63,6 +63,7 @@ class Task:
     setup_timeout: float = 60.0
     kind: str = ""  # the task's own kind, where it differs from its domain's
     problem: str = ""  # the problem's own text (a docstring, a request), without the template
+    check: str = ""  # the command that checks the work, declared (the agent may run it)
 
     def verify(self, files: dict[str, str], mode: SandboxMode | None = None) -> Verdict:
         """The verifier's verdict on ``files`` (names outside the allowlist are ignored)."""

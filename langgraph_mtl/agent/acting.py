@@ -1,30 +1,23 @@
 """The act node: one action per step, asked under the run's protocol (:mod:`.asking`), passed
-through the loop's guards (:mod:`.guards`), carried out in the sandbox and recorded."""
+through the run's policies (:mod:`.policies`), carried out in the sandbox and recorded twice:
+as typed facts (:mod:`.history`), which the policies read, and as the text the model reads."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from langgraph_mtl.agent.actions import Action
-from langgraph_mtl.agent.asking import Asked, ask
-from langgraph_mtl.agent.guards import (
-    INVALID,
-    bare_action_word,
-    check_after_change,
-    missing_path_hint,
-    noted_repeat,
-    questioned_submit,
-    redirected_from_protected,
-)
-from langgraph_mtl.agent.idle_runs import idle_check
+from langgraph_mtl.agent.asking import Asked, Turn, ask
+from langgraph_mtl.agent.guards import INVALID
+from langgraph_mtl.agent.history import facts_of
+from langgraph_mtl.agent.outcomes import Answer
+from langgraph_mtl.agent.policies import StepView
 from langgraph_mtl.agent.prompts import (
-    CHECK_PASSED,
-    CHECKED,
     JSON_INSTRUCTIONS,
     NEXT_HINT,
     PROTOCOL_INSTRUCTIONS,
@@ -74,26 +67,25 @@ def system_message(protocol: str, memory_prompt: str = "") -> SystemMessage:
 
 
 def _ask_within_context(
-    setup: AgentSetup,
-    protocol: str,
-    system: SystemMessage,
-    history: list[AnyMessage],
-    state: CodingAgentState,
-    protects: Callable[[str], str | None],
+    turn: Turn, protocol: str, system: SystemMessage, history: list[AnyMessage]
 ) -> Asked:
     """The step's action; a request longer than the model's context is asked again with the
     older half of the conversation left out, then answered as a refused reply (the run goes
     on: the next step sees less)."""
     for attempt in range(2):
         try:
-            return ask(setup, protocol, [system, *history], state, protects)
+            return ask(turn, protocol, [system, *history])
         except Exception as exc:
             if not too_long_for_model(exc):
                 raise
             log.warning("a request too long for the model (%s); attempt %d", exc, attempt + 1)
             budget = sum(approx_tokens(str(m.content)) for m in history) // 2
             history = recent(history, budget)
-    return Asked(AIMessage(content=TOO_LONG_REPLY), Action("invalid", error=TOO_LONG), 0, protocol)
+    refused = Action("invalid", error=TOO_LONG, reason="too_long")
+    return Asked(AIMessage(content=TOO_LONG_REPLY), refused, 0, protocol)
+
+
+ASKED = ("asked_to_change", "asked_after_failure")  # questions a run asks once
 
 
 class ActNode:
@@ -107,64 +99,73 @@ class ActNode:
         workspace = state["workspace"]
         protocol = state.get("protocol") or "json"
         limits = setup.limits_for(context)
-        history = recent(state.get("messages", []), limits.history_tokens)
+        messages = recent(state.get("messages", []), limits.history_tokens)
         system = system_message(protocol, str(state.get("memory_prompt", "")))
         box = setup.box(workspace, context)
-        asked = _ask_within_context(setup, protocol, system, history, state, box.protects)
-        action, reply = asked.action, asked.reply
+        view = StepView(
+            task=str(state.get("task", "")),
+            workspace=workspace,
+            history=state.get("history", []),
+            box=box,
+            check=getattr(context, "check_command", None),
+            asked=frozenset(k for k in ASKED if state.get(k)),
+            # walked only when a policy asks (a submit questioned, the first schema)
+            digest=lambda: workspace_digest(workspace) == state.get("start_digest"),
+        )
+        memories = str(state.get("memory_prompt", "")) if setup.focused_memories else ""
+        turn = Turn(setup, setup.policies, view, memories)
+        asked = _ask_within_context(turn, protocol, system, messages)
+        acted = list(asked.acted)
+        action = setup.policies.before_tool(asked.action, view, acted)
         out: dict[str, Any] = {"steps_taken": state.get("steps_taken", 0) + 1}
         out["tokens_used"] = asked.tokens
         if asked.protocol != protocol:
             out["protocol"] = asked.protocol
-        trajectory = state.get("trajectory", [])
-        asked_flags = {k for k in ("asked_to_change", "asked_after_failure") if state.get(k)}
-        # the workspace is walked only when a submit may need questioning, not on every step
-        unchanged = action.kind == "submit" and (
-            workspace_digest(workspace) == state.get("start_digest")
-        )
-        action, flag = questioned_submit(action, trajectory, unchanged=unchanged, asked=asked_flags)
-        if flag:
-            out[flag] = True
-        action = bare_action_word(action, str(state.get("task", "")))
-        action = noted_repeat(action, trajectory)
-        action = redirected_from_protected(action, trajectory, workspace)
-        step: Step = {"thought": action.thought, "action": action.describe(), "observation": ""}
+        if action.kind == "invalid" and action.reason in ASKED:
+            out[action.reason] = True
+        after = None
         if action.kind == "submit":
             observation = "Submitted."
+            answer = Answer(observation, "submitted")
             out["submitted"] = True
         elif action.kind == "invalid":
-            step["action"] = f"{INVALID} {str(reply.content)[:300]}"
             observation = format_error(action, asked.protocol)
+            answer = Answer(observation, "invalid", action.reason)
             out["format_errors"] = state.get("format_errors", 0) + 1
             out["consecutive_format_errors"] = state.get("consecutive_format_errors", 0) + 1
         else:
-            result = execute_action(action, box)
-            if action.kind in ("write", "edit"):
-                if check := check_after_change(str(state.get("task", "")), result):
-                    checked = box.run(check)
-                    result += f"\n{CHECKED.format(command=check)}\n{checked.render()}"
-                    if checked.exit_code == 0:  # what the task asked for holds: done
-                        result = f"{result.rstrip()}\n{CHECK_PASSED}"
-                        out["submitted"] = True
-            elif action.kind == "command":
-                result += missing_path_hint(action.command, result, workspace)
-                if idle := idle_check(action.command, result, workspace, state.get("task", "")):
-                    ran = f"\n{box.run(idle.command).render()}" if idle.command else ""
-                    result += f"\n{idle.note}{ran}"
-            observation = result
+            answer = execute_action(action, box, guarded=setup.policies.guards_changes)
+            after = setup.policies.after_tool(action, answer, view)
+            acted += after.acted
+            observation = "\n".join([str(answer), *after.notes])
+            if after.ends:
+                out["submitted"] = True
             out["commands_run"] = state.get("commands_run", 0) + 1
             out["consecutive_format_errors"] = 0
-        if action.note:  # what a guard or the call did with the action, before what came of it
+        if action.note:  # what a policy or the call did with the action, before what came of it
             observation = f"{action.note}\n{observation}"
-        step["observation"] = observation
+        facts = facts_of(
+            action,
+            answer,
+            after=after.runs if after else (),
+            checked=bool(after and after.checked),
+            missing=after.missing if after else "",
+            policies=list(dict.fromkeys(acted)),
+        )
+        described = action.describe()
+        if action.kind == "invalid":  # a refused reply is known by what it said
+            described = facts["action"] = f"{INVALID} {str(asked.reply.content)[:300]}"
+        step: Step = {"thought": action.thought, "action": described, "observation": observation}
         follow: AnyMessage
         if action.tool_call_id:
             follow = ToolMessage(observation, tool_call_id=action.tool_call_id)
         else:
             hint = NEXT_HINT.get(asked.protocol, "")
             follow = HumanMessage(f"Observation:\n{observation}\n\n{hint}".strip())
+        reply = asked.reply
         if isinstance(reply, AIMessage) and not reply.content and not reply.tool_calls:
             reply = AIMessage(content=action.describe() or "(empty reply)")
         out["messages"] = [reply, follow]
-        out["trajectory"] = [*trajectory, step]
+        out["trajectory"] = [*state.get("trajectory", []), step]
+        out["history"] = [*state.get("history", []), facts]
         return out

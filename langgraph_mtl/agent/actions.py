@@ -134,6 +134,7 @@ class Action:
     kind: ActionKind
     command: str = ""
     error: str = ""
+    reason: str = ""  # an invalid action's cause as a short code ("cut_off", "asked_to_change")
     thought: str = ""
     tool_call_id: str | None = None
     note: str = ""

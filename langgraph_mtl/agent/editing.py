@@ -15,33 +15,20 @@ from pathlib import Path
 
 from langgraph_mtl.agent.dropping import dropped_definitions
 from langgraph_mtl.agent.elision import placeholder_line
+from langgraph_mtl.agent.outcomes import Answer, applied, refused, unchanged
 from langgraph_mtl.agent.syntax import uncompilable_after
 from langgraph_mtl.agent.text_files import read_text, write_text
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, unnumbered
 
 __all__ = [
-    "APPLIED",
     "MAX_REWRITE_CHARS",
-    "NOT_APPLIED_MARKS",
     "Replacement",
     "apply_replacements",
-    "not_applied_line",
     "parse_replacements",
     "replace_definitions",
     "replace_lines",
     "write_file",
 ]
-
-# how every answer to a change that was not applied (refused, or changing nothing) begins
-NOT_APPLIED_MARKS = ("[unchanged]", "[edit refused]", "[refused]")
-# a line of an answer saying a change was applied ("[edited a.py: ...]", "[wrote a.py: ...]")
-APPLIED = re.compile(r"^\[(wrote|edited) ", re.MULTILINE)
-
-
-def not_applied_line(answer: str) -> str:
-    """The line of ``answer`` saying its change was not applied ("" when none does)."""
-    return next((ln for ln in answer.splitlines() if ln.startswith(NOT_APPLIED_MARKS)), "")
-
 
 UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "
@@ -116,42 +103,48 @@ def _locate(text: str, old: str) -> tuple[int, int] | str:
     return "the search text was not found; copy the lines exactly as the file shows them"
 
 
-def apply_replacements(workspace: str | Path, path: str, edits: Sequence[Replacement]) -> str:
+def apply_replacements(
+    workspace: str | Path, path: str, edits: Sequence[Replacement], *, checked: bool = True
+) -> Answer:
     """Apply every edit to ``path`` or none: each search text must stand exactly once."""
     target = inside(workspace, path)
     if isinstance(target, str):
         return target
     if not edits:
-        return (
+        return refused(
             "[edit refused] no SEARCH/REPLACE block found: give one or more blocks of\n"
             "<<<<<<< SEARCH\n(exact lines now in the file)\n=======\n(their replacement)\n"
-            ">>>>>>> REPLACE"
+            ">>>>>>> REPLACE",
+            "no_blocks",
         )
     if not target.is_file():
-        return _gone(workspace, path) or (
-            f"[edit refused] {path} does not exist; write it as a new file instead"
+        return _gone(workspace, path) or refused(
+            f"[edit refused] {path} does not exist; write it as a new file instead", "missing"
         )
     text = read_text(target)
     if text is None:
-        return f"[edit refused] {path} is not a text file"
+        return refused(f"[edit refused] {path} is not a text file", "not_text")
     before = text
     for number, edit in enumerate(edits, start=1):
         edit = Replacement(_plain(edit.old), _plain(edit.new))
         where = _locate(text, edit.old)
         if isinstance(where, str):
-            return f"[edit refused] block {number} in {path}: {where}; nothing was changed"
+            said = f"[edit refused] block {number} in {path}: {where}; nothing was changed"
+            return refused(said, "no_match")
         start, end = where
         indent = start - (text.rfind("\n", 0, start) + 1)
         if text[start - indent : start].isspace() and edit.new[:1] in (" ", "\t"):
             start -= indent  # the new lines bring their own indentation: not added twice
         text = text[:start] + edit.new + text[end:]
     if text == before:
-        return UNCHANGED_EDIT.format(path=path)
-    if refused := _refusal(path, before, text):
-        return refused
-    if refused := write_text(target, text, path):
-        return refused
-    return f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
+        return unchanged(UNCHANGED_EDIT.format(path=path))
+    if checked and (refusal := _refusal(path, before, text)):
+        return refusal
+    if refusal := write_text(target, text, path):
+        return refusal
+    return applied(
+        f"[edited {path}: {len(edits)} block(s) applied; {len(text.splitlines())} lines now]"
+    )
 
 
 def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> tuple[int, int]:
@@ -177,7 +170,7 @@ def _with_echoed_context(lines: list[str], start: int, end: int, new: list[str])
     return start - before, end + after
 
 
-def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | None:
+def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> Answer | None:
     """Why a change of ``path`` from ``before`` to ``after`` is not written: a placeholder
     where code was, an edit losing a top-level definition, or a Python file that compiled no
     longer compiling; None when it may be."""
@@ -187,11 +180,11 @@ def _refusal(path: str, before: str, after: str, *, edit: bool = True) -> str | 
         "done": "changed" if edit else "written",
     }
     if not path.endswith(_PROSE) and (line := placeholder_line(before, after)):
-        return PLACEHOLDER.format(line=line, **said)
+        return refused(PLACEHOLDER.format(line=line, **said), "placeholder")
     if edit and (dropped := dropped_definitions(before, after)):  # writes say so themselves
-        return DROPPED.format(names=", ".join(dropped), **said)
+        return refused(DROPPED.format(names=", ".join(dropped), **said), "drops_definitions")
     if why := uncompilable_after(path, before, after):
-        return UNCOMPILABLE.format(why=why, **said)
+        return refused(UNCOMPILABLE.format(why=why, **said), "uncompilable")
     return None
 
 
@@ -201,11 +194,12 @@ def _plain(text: str) -> str:
     return text if plain is None else plain[0]
 
 
-def _gone(workspace: str | Path, path: str) -> str | None:
+def _gone(workspace: str | Path, path: str) -> Answer | None:
     """The refusal of an edit of a missing ``path`` that names the path meant, when one is
     close; None when none is."""
     near = nearest(workspace, path)
-    return f"[edit refused] {path} does not exist (did you mean {near}?)" if near else None
+    said = f"[edit refused] {path} does not exist (did you mean {near}?)"
+    return refused(said, "missing") if near else None
 
 
 def _python_definitions(text: str) -> dict[str, list[tuple[int, int, int]]]:
@@ -237,7 +231,9 @@ def _reindent(lines: list[str], was: int, becomes: int) -> list[str]:
     return out
 
 
-def replace_definitions(workspace: str | Path, path: str, code: str) -> str | None:
+def replace_definitions(
+    workspace: str | Path, path: str, code: str, *, checked: bool = True
+) -> Answer | None:
     """Replace the Python functions or classes ``code`` defines with the same names in
     ``path`` (each must stand once there); None when ``code`` defines none of them (another
     edit format must say what to change)."""
@@ -264,18 +260,22 @@ def replace_definitions(workspace: str | Path, path: str, code: str) -> str | No
         else:
             same = True  # given back as it is: not a change
     if not changes:
-        return UNCHANGED_EDIT.format(path=path) if same else None
+        return unchanged(UNCHANGED_EDIT.format(path=path)) if same else None
     for start, end, body, _ in sorted(changes, reverse=True):  # from the bottom: lines stay put
         lines[start - 1 : end] = body
-    if refused := _refusal(path, text, "".join(lines)):
-        return refused
-    if refused := write_text(target, "".join(lines), path):
-        return refused
+    if checked and (refusal := _refusal(path, text, "".join(lines))):
+        return refusal
+    if refusal := write_text(target, "".join(lines), path):
+        return refusal
     names = ", ".join(name for *_, name in changes)
-    return f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
+    return applied(
+        f"[edited {path}: replaced {names}; {len(''.join(lines).splitlines())} lines now]"
+    )
 
 
-def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: str) -> str:
+def replace_lines(
+    workspace: str | Path, path: str, start: int, end: int, new: str, *, checked: bool = True
+) -> Answer:
     """Replace lines ``start``-``end`` (1-based, inclusive) of ``path`` with ``new``."""
     target = inside(workspace, path)
     if isinstance(target, str):
@@ -284,7 +284,7 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     if text is None and not target.exists() and (gone := _gone(workspace, path)):
         return gone
     if text is None:
-        return f"[edit refused] {path} is not an existing text file"
+        return refused(f"[edit refused] {path} is not an existing text file", "missing")
     lines = text.splitlines(keepends=True)
     if start == len(lines) + 1 <= end:  # lines added after the last one
         end = len(lines)
@@ -293,9 +293,10 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     elif 1 <= start <= len(lines) < end:  # a range running past the end, as a view takes it
         end = len(lines)
     elif not 1 <= start <= end <= len(lines):
-        return (
+        return refused(
             f"[edit refused] {path} has {len(lines)} lines; {start}-{end} is not a range in it "
-            f"(to add lines after the last, start at {len(lines) + 1})"
+            f"(to add lines after the last, start at {len(lines) + 1})",
+            "bad_range",
         )
     if (plain := unnumbered(new)) is not None:  # lines copied with the numbers a view shows
         new, first, last = plain
@@ -304,18 +305,18 @@ def replace_lines(workspace: str | Path, path: str, start: int, end: int, new: s
     start, end = _with_echoed_context(lines, start, end, new.splitlines(keepends=True))
     body = new if new.endswith("\n") or not new else new + "\n"
     if body == "".join(lines[start - 1 : end]):
-        return UNCHANGED_EDIT.format(path=path)
+        return unchanged(UNCHANGED_EDIT.format(path=path))
     before, after = lines[: start - 1], lines[end:]
     changed, fit = "".join([*before, body, *after]), ""
-    if refused := _refusal(path, text, changed):
+    if checked and (refusal := _refusal(path, text, changed)):
         fitted = _fitted(body, lines[start - 1 : end])
         refit = None if fitted is None else "".join([*before, fitted, *after])
         if refit is None or _refusal(path, text, refit):
-            return refused
+            return refusal
         changed, fit = refit, ", indented as the lines it replaces"  # given out of its context
-    if refused := write_text(target, changed, path):
-        return refused
-    return (
+    if refusal := write_text(target, changed, path):
+        return refusal
+    return applied(
         f"[edited {path}: lines {start}-{end} replaced{fit}; {len(changed.splitlines())} lines now]"
     )
 
@@ -351,40 +352,44 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def write_file(workspace: str | Path, path: str, content: str) -> str:
+def write_file(workspace: str | Path, path: str, content: str, *, checked: bool = True) -> Answer:
     """Write a whole file: a new one, or an existing one short enough to be shown and rewritten
     in one reply; a longer existing file, or a rewrite dropping a top-level definition, is
-    refused (change it with edits), and a write of exactly what the file holds says so."""
+    refused (change it with edits), and a write of exactly what the file holds says so.
+    Without ``checked`` (no safe-edits policy) a change is written whatever it breaks: no
+    compile, definition, placeholder or length check."""
     target = inside(workspace, path)
     if isinstance(target, str):
         return target
     if target.is_dir():
-        return f"[refused] {path} is a directory; give a file path"
-    if target.is_file() and target.stat().st_size > MAX_REWRITE_CHARS:
+        return refused(f"[refused] {path} is a directory; give a file path", "directory")
+    if checked and target.is_file() and target.stat().st_size > MAX_REWRITE_CHARS:
         size = target.stat().st_size
-        return (
+        return refused(
             f"[refused] {path} exists and has {size} characters, too long to rewrite whole "
-            "without losing what you have not seen: view the part to change and edit it"
+            "without losing what you have not seen: view the part to change and edit it",
+            "too_long",
         )
     lines = content.count("\n") + (not content.endswith("\n") and bool(content))
     exists = target.is_file()
     held = read_text(target) if exists else None
     if held == content:
-        return (
+        return unchanged(
             f"[unchanged] {path} already holds exactly this ({lines} lines): nothing changed. "
             "Change what the last output shows is wrong."
         )
     now = (held or "") if exists else None
-    dropped = dropped_definitions(now, content) if now is not None else []
+    dropped = dropped_definitions(now, content) if now is not None and checked else []
     if dropped:
-        return (
+        return refused(
             f"[refused] this rewrite of {path} drops {', '.join(dropped)}, which the file "
             "defines now, so nothing was written (callers and tests use those names). Write "
-            "the whole file again with each of them, or change one part with edit."
+            "the whole file again with each of them, or change one part with edit.",
+            "drops_definitions",
         )
-    if now is not None and (refused := _refusal(path, now, content, edit=False)):
-        return refused
+    if checked and now is not None and (refusal := _refusal(path, now, content, edit=False)):
+        return refusal
     target.parent.mkdir(parents=True, exist_ok=True)
-    if refused := write_text(target, content, path):
-        return refused
-    return f"[wrote {path}: {lines} lines, {len(content)} characters]"
+    if refusal := write_text(target, content, path):
+        return refusal
+    return applied(f"[wrote {path}: {lines} lines, {len(content)} characters]")

@@ -11,6 +11,7 @@ UNCOMPILED ``StateGraph``::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from langchain_core.language_models import BaseChatModel
@@ -28,6 +29,7 @@ from langgraph_mtl.agent.config import (
 from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EditFormat
 from langgraph_mtl.agent.finishing import FinishNode
 from langgraph_mtl.agent.planning import PlanNode
+from langgraph_mtl.agent.policies import Policy, PolicyChoice
 from langgraph_mtl.agent.routing import RouteAfterAct
 from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
@@ -60,6 +62,7 @@ def create_coding_agent(
     plan: bool = True,
     edits: EditFormat = DEFAULT_EDITS,
     focused_memories: bool = True,
+    policies: PolicyChoice | Sequence[Policy] = "auto",
 ) -> AgentGraph:
     """Build the coding agent with memory transfer (an uncompiled ``StateGraph``; compile it
     with your own checkpointer; invoke with ``config={"recursion_limit": steps + 10}`` when
@@ -80,6 +83,9 @@ def create_coding_agent(
         edits: how a JSON edit is asked for: a "line_range" and its new lines (the default)
             or "search_replace" blocks.
         focused_memories: also show the memories in the calls that write a file or an edit.
+        policies: the steering the loop runs with (:mod:`.policy_set`): "bare" (none),
+            "safe-edits", "small-model", a sequence of policies, or "auto": safe edits for a
+            model that calls tools natively, small-model steering for any other.
     """
     for name, given, kind in (
         ("retrieval", retrieval, RetrievalConfig),
@@ -104,6 +110,7 @@ def create_coding_agent(
         plan=plan,
         edits=edits,
         focused_memories=focused_memories,
+        policies=policies,
     )
     # a model server that failed in passing is tried again (1, 2, 4 s later); nothing else is
     retry = RetryPolicy(max_attempts=4, initial_interval=1.0, retry_on=passing_server_error)

@@ -22,19 +22,16 @@ from langgraph_mtl.agent.actions import (
     files_to_write,
     first_action_schema,
 )
-from langgraph_mtl.agent.editing import APPLIED
-from langgraph_mtl.agent.prompts import CHECKED_MARK, PROTECTED_MARK
+from langgraph_mtl.agent.history import StepFacts, failed_status, last_carried_out
+from langgraph_mtl.agent.outcomes import Answer
 from langgraph_mtl.agent.workspace import has_content, imported_files, is_test_file
-from langgraph_mtl.memory.trajectory import Step
 
 __all__ = [
     "INVALID",
     "REPEATED",
     "action_schema",
     "bare_action_word",
-    "check_after_change",
     "edited_instead_of_reread",
-    "named_check",
     "failed_in_code",
     "missing_path_hint",
     "noted_repeat",
@@ -68,7 +65,7 @@ LISTED_AGAIN = (
     "NOTE: you listed this folder a moment ago; it has not changed. Open the file to fix "
     "(view PATH, or search for a name), or run the tests."
 )
-BARE_WORD = "NOTE: `{word}` is not a shell command; the check the task names was run in its place."
+BARE_WORD = "NOTE: `{word}` is not a shell command; the task's check was run in its place."
 NOT_A_COMMAND = (
     "`{word}` is the name of an action, not a shell command: put the command itself in "
     "`command` (the project's test command, for example)"
@@ -86,15 +83,9 @@ PROTECTED_AGAIN = (
     "NOTE: {path} stays as it is however often a change is asked for (refused before), so the "
     "code it tests was opened in its place: {target}. Fix what the output shows there."
 )
-_CHECK = re.compile(  # the command a task says to check with
-    r"`([^`\n]{3,200})`\s+(?:passes|pass\b|succeeds)|\b(?:run|with)\s+`([^`\n]{3,200})`"
-)
-_INTERPRETERS = frozenset({"python", "python3", "node", "bash", "sh", "ruby", "perl"})
-_FAILED = re.compile(r"^\[(exit code [1-9]\d*|exit code -\d+|timed out)\]", re.MULTILINE)
 _NOT_FOUND = re.compile(r"No such file or directory|can't open file|cannot find|not found")
 _PATH_WORD = re.compile(r"[\w./-]*\w\.\w{1,8}")  # a word naming a file by its extension
 MISSING = "NOTE: there is no {path} in the workspace"
-_MISSING_PREFIX = MISSING.split("{", 1)[0]
 READ_TEST_AGAIN = (
     "NOTE: you read exactly this a moment ago; it has not changed. {path} is a test: it stays "
     "as it is. Change the code it tests now (an edit of the project's file the output names)."
@@ -111,7 +102,7 @@ GONE_AGAIN = (
 
 def action_schema(
     task: str,
-    trajectory: Sequence[Step],
+    history: Sequence[StepFacts],
     *,
     unchanged: bool,
     writable: Callable[[list[str]], set[str]] | None = None,
@@ -126,62 +117,60 @@ def action_schema(
     if unchanged:
         names = files_to_write(task)
         chosen = writable(names) if writable is not None else None
-        return first_action_schema(task, chosen, pointed if not trajectory else ())
-    last = _last_done(trajectory)
-    checked = CHECKED_MARK in last  # the task's check already ran after it
-    return CheckAction if APPLIED.search(last) and not checked else AgentAction
+        return first_action_schema(task, chosen, pointed if not history else ())
+    last = last_carried_out(history)
+    if last and last.get("outcome") == "applied" and not last.get("checked"):
+        return CheckAction
+    return AgentAction
 
 
 def questioned_submit(
-    action: Action, trajectory: Sequence[Step], *, unchanged: bool, asked: set[str]
-) -> tuple[Action, str | None]:
-    """A submit turned into a question, each kind once per run (``asked``: the state flags
-    already set): before anything changed (``asked_to_change``), or right after a failing
-    command (``asked_after_failure``). Returns the action and the flag to set now, if any."""
+    action: Action, history: Sequence[StepFacts], *, unchanged: bool, asked: set[str]
+) -> Action:
+    """A submit turned into a question, each kind once per run (``asked``: the questions
+    already asked): before anything changed (reason ``asked_to_change``), or right after a
+    failing command (``asked_after_failure``). The question asked is the action's reason."""
     if action.kind != "submit":
-        return action, None
+        return action
     if unchanged and "asked_to_change" not in asked:
-        return replace(action, kind="invalid", error=EARLY_SUBMIT), "asked_to_change"
-    last = trajectory[-1]["observation"] if trajectory else ""
-    if "asked_after_failure" not in asked and (failed := _FAILED.search(last)):
-        error = SUBMIT_AFTER_FAILURE.format(status=failed[1])
-        return replace(action, kind="invalid", error=error), "asked_after_failure"
-    return action, None
+        return replace(action, kind="invalid", error=EARLY_SUBMIT, reason="asked_to_change")
+    status = failed_status(history[-1]) if history else None
+    if "asked_after_failure" not in asked and status:
+        error = SUBMIT_AFTER_FAILURE.format(status=status)
+        return replace(action, kind="invalid", error=error, reason="asked_after_failure")
+    return action
 
 
-def failed_in_code(trajectory: Sequence[Step]) -> bool:
+def failed_in_code(history: Sequence[StepFacts]) -> bool:
     """Whether the last step carried out was a failing command that the code may have caused:
     not one that failed because a file it named does not exist (no rewrite mends that)."""
-    observation = _last_done(trajectory)
-    return bool(_FAILED.search(observation)) and _MISSING_PREFIX not in observation
+    last = last_carried_out(history)
+    return bool(last and failed_status(last) and not last.get("missing"))
 
 
-def _last_done(trajectory: Sequence[Step]) -> str:
-    """The observation of the last step carried out (refused replies aside), or ``""``."""
-    done = (s for s in reversed(trajectory) if not s["action"].startswith(INVALID))
-    return next((s["observation"] for s in done), "")
-
-
-def repair_of(action: Action, trajectory: Sequence[Step]) -> Action:
+def repair_of(action: Action, history: Sequence[StepFacts]) -> Action:
     """A run of the command that just failed, with nothing changed since, becomes a rewrite
     of the file written last (the writer then sees the failure), unless it failed on a file
     that does not exist; any other action stands."""
-    if action.kind != "command" or not trajectory:
+    if action.kind != "command" or not history:
         return action
-    if trajectory[-1]["action"] != action.command or not failed_in_code(trajectory[-1:]):
+    last = history[-1]
+    if last.get("kind") != "command" or last.get("command") != action.command:
         return action
-    written = [s["action"] for s in trajectory if s["action"].startswith("write_file ")]
+    if not failed_in_code(history[-1:]):
+        return action
+    written = [f.get("path", "") for f in history if f.get("kind") == "write"]
     if not written:
         return action
-    path = written[-1].split("\n", 1)[0].removeprefix("write_file ")
-    return Action("write", path=path, thought=REPAIR, note=REPAIR_NOTE)
+    return Action("write", path=written[-1], thought=REPAIR, note=REPAIR_NOTE)
 
 
-def missing_path_hint(command: str, observation: str, workspace: str | Path) -> str:
+def missing_path_hint(command: str, answer: Answer, workspace: str | Path) -> tuple[str, str]:
     """After a failed command whose output says a file was not found, which file it named
-    is missing and where files of that name are (else what the workspace's top holds)."""
-    if not _FAILED.search(observation) or not _NOT_FOUND.search(observation):
-        return ""
+    is missing and where files of that name are (else what the workspace's top holds): the
+    note and the missing path, or ``("", "")``."""
+    if answer.outcome != "failed" or not _NOT_FOUND.search(answer.output):
+        return "", ""
     root = Path(workspace)
     try:
         words = shlex.split(command)
@@ -189,7 +178,7 @@ def missing_path_hint(command: str, observation: str, workspace: str | Path) -> 
         words = command.split()
     missing = [w for w in words if _PATH_WORD.fullmatch(w) and not (root / w).exists()]
     if not missing:
-        return ""
+        return "", ""
     name = Path(missing[0]).name
     same = [
         str(p.relative_to(root))
@@ -201,79 +190,70 @@ def missing_path_hint(command: str, observation: str, workspace: str | Path) -> 
         where = f"it holds: {', '.join(top) or 'nothing'}"
     else:
         where = f"files named {name}: {', '.join(same)}"
-    return f"\n{MISSING.format(path=missing[0])}; {where}."
+    return f"{MISSING.format(path=missing[0])}; {where}.", missing[0]
 
 
-def check_after_change(task: str, observation: str) -> str | None:
-    """After a file was written or edited, the check the task names (``make `CMD` pass``,
-    ``so that `CMD` passes``, ``run `CMD```), run at once so the change's effect is in view;
-    None when nothing changed or the task names no check."""
-    return named_check(task) if APPLIED.search(observation) else None
-
-
-def named_check(task: str) -> str | None:
-    """The command the task says checks the work (``so that `CMD` passes``, ``run `CMD```,
-    ``with `CMD```); not a bare interpreter (``try it with `python```), which checks nothing."""
-    named = _CHECK.search(task)
-    command = (named[1] or named[2]).strip() if named else ""
-    return command if command and command not in _INTERPRETERS else None
-
-
-def bare_action_word(action: Action, task: str) -> Action:
+def bare_action_word(action: Action, check: str | None) -> Action:
     """A command that is only an action's name (``run``, ``check``: what a small model gives
-    when asked for a command to check its change) becomes the check the task names, with a note;
-    without one, it is refused with what to give instead. Any other action stands."""
+    when asked for a command to check its change) becomes the task's declared ``check``, with a
+    note; without one, it is refused with what to give instead. Any other action stands."""
     if action.kind != "command":
         return action
     word = action.command.strip().strip("`'\".:").lower()
     if word not in _ACTION_WORDS:
         return action
-    if command := named_check(task):
-        return replace(action, command=command, note=BARE_WORD.format(word=word))
+    if check:
+        return replace(action, command=check, note=BARE_WORD.format(word=word))
     return replace(action, kind="invalid", error=NOT_A_COMMAND.format(word=word))
 
 
-def noted_repeat(action: Action, trajectory: Sequence[Step]) -> Action:
+def noted_repeat(action: Action, history: Sequence[StepFacts]) -> Action:
     """A command or write that repeats the previous step exactly, or a read of what one of the
     last few steps already showed, with a note saying so (and, for a read, what to do)."""
-    previous = trajectory[-1]["action"] if trajectory else None
+    previous = history[-1].get("action") if history else None
     if action.kind in ("command", "write") and previous == action.describe():
         return replace(action, note=REPEATED)
     if action.kind in ("view", "search"):
-        shown = {s["action"]: s["observation"] for s in trajectory[-READ_MEMORY:]}
-        if action.describe() in shown:
-            return replace(action, note=_read_again(action, shown[action.describe()]))
+        shown = {f.get("action"): f for f in history[-READ_MEMORY:]}
+        if (facts := shown.get(action.describe())) is not None:
+            return replace(action, note=_read_again(action, facts))
     return action
 
 
-def _read_again(action: Action, shown: str) -> str:
+def _read_again(action: Action, shown: StepFacts) -> str:
     """The note on a read repeated: a folder listed, a file that does not exist, a search that
     found nothing, a test (never to be edited), or a file."""
-    if f"[{action.path} is a directory]" in shown:
+    reason = shown.get("reason")
+    if reason == "directory":
         return LISTED_AGAIN
-    if f"[error] {action.path} does not exist" in shown:  # the note of a repeat comes first
+    if reason == "missing":
         return GONE_AGAIN.format(path=action.path)
-    if action.kind == "search" and "[no file or line holds " in shown:
+    if action.kind == "search" and reason == "no_hits":
         return FOUND_NOTHING_AGAIN
     if action.path and is_test_file(action.path):
         return READ_TEST_AGAIN.format(path=action.path)
     return READ_AGAIN.format(path=action.path or "the file")
 
 
-def redirected_from_protected(action: Action, trajectory: Sequence[Step], workspace: str) -> Action:
+def redirected_from_protected(
+    action: Action, history: Sequence[StepFacts], workspace: str
+) -> Action:
     """A change asked for again of a protected file (a test), refused in one of the last few
     steps, becomes a view of the code it tests: of the workspace files it imports, the first
     that a recent output names, else the first that is not empty. Without one it stands."""
     if action.kind not in ("write", "edit") or not action.path:
         return action
-    refused = PROTECTED_MARK.format(path=action.path)
-    recent = [str(step["observation"]) for step in trajectory[-READ_MEMORY:]]
-    if not any(refused in seen for seen in recent):
+    recent = history[-READ_MEMORY:]
+
+    def refusal(facts: StepFacts) -> bool:
+        return facts.get("reason") == "protected" and facts.get("path") == action.path
+
+    if not any(refusal(facts) for facts in recent):
         return action
     tested = imported_files(workspace, action.path)
     if not tested:
         return action
-    outputs = "\n".join(seen for seen in recent if refused not in seen)
+    outputs = "\n".join(f.get("output", "") for f in recent if not refusal(f))
     target = min(tested, key=lambda path: (path not in outputs, not has_content(workspace, path)))
     note = PROTECTED_AGAIN.format(path=action.path, target=target)
     return replace(
@@ -282,7 +262,7 @@ def redirected_from_protected(action: Action, trajectory: Sequence[Step], worksp
 
 
 def edited_instead_of_reread(
-    action: Action, trajectory: Sequence[Step], pointed: Callable[[], str | None]
+    action: Action, history: Sequence[StepFacts], pointed: Callable[[], str | None]
 ) -> Action:
     """A view or search that repeats one of the last few steps exactly, with nothing changed
     since, becomes an edit of the file ``pointed`` gives (the project file the newest output
@@ -290,11 +270,11 @@ def edited_instead_of_reread(
     Without such a file it stands."""
     if action.kind not in ("view", "search"):
         return action
-    recent = [str(step["action"]) for step in trajectory[-READ_MEMORY:]]
+    recent = [f.get("action") for f in history[-READ_MEMORY:]]
     if action.describe() not in recent:
         return action
-    since = trajectory[len(trajectory) - recent[::-1].index(action.describe()) - 1 :]
-    if any(APPLIED.search(str(step["observation"])) for step in since):
+    since = history[len(history) - recent[::-1].index(action.describe()) - 1 :]
+    if any(facts.get("outcome") == "applied" for facts in since):
         return action
     if not (target := pointed()):
         return action

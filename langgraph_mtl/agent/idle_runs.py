@@ -17,9 +17,10 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from langgraph_mtl.agent.outcomes import Answer
+
 __all__ = ["IdleCheck", "idle_check"]
 
-_SILENT = re.compile(r"\A\[exit code 0\]\s*\(no output\)\s*\Z")
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 MAX_CALLS = 8
@@ -62,11 +63,11 @@ class IdleCheck:
 
 
 def idle_check(
-    command: str, observation: str, workspace: str | Path, task: str = ""
+    command: str, answer: Answer, workspace: str | Path, task: str = ""
 ) -> IdleCheck | None:
-    """After ``python FILE.py`` ran silently and FILE.py only defines things: the note and
-    the check to run in its place; else None."""
-    if not _SILENT.match(observation.strip()):
+    """After ``python FILE.py`` ran silently (``answer``: exit code 0, no output) and FILE.py
+    only defines things: the note and the check to run in its place; else None."""
+    if answer.exit_code != 0 or answer.output.strip():
         return None
     try:
         words = shlex.split(command)

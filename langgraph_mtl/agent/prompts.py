@@ -7,7 +7,6 @@ from __future__ import annotations
 __all__ = [
     "CHECKED",
     "CHECK_PASSED",
-    "CHECKED_MARK",
     "CONTENT_REQUEST",
     "CUT_OFF",
     "EDIT_REQUEST",
@@ -20,7 +19,6 @@ __all__ = [
     "PLAN_HEADER",
     "PLAN_INSTRUCTION",
     "PROTECTED",
-    "PROTECTED_MARK",
     "PROTOCOL_INSTRUCTIONS",
     "SUBMIT_WORD",
     "SYSTEM_TEMPLATE",
@@ -85,8 +83,7 @@ NEXT_HINT = {
 }
 
 WRITER_SYSTEM = "You are a careful programmer. Answer with code only."
-CHECKED_MARK = "The check the task names, run after the change: "
-CHECKED = CHECKED_MARK + "`{command}`"
+CHECKED = "The check the task names, run after the change: `{command}`"
 CHECK_PASSED = "The check the task names passes, so the task is done: the run ends here."
 CONTENT_REQUEST = "Reply with the complete content of `{path}` in one fenced code block."
 EDIT_REQUEST = (
@@ -121,8 +118,7 @@ NOT_CODE = (
     "the file's complete code in one fenced block"
 )
 
-PROTECTED_MARK = "[refused] {path} is protected in this task"
-PROTECTED = PROTECTED_MARK + (
+PROTECTED = "[refused] {path} is protected in this task" + (
     " ({name}: files such as the tests that check "
     "the work must stay as they are), so nothing was changed. Change the code they test."
 )

@@ -6,22 +6,45 @@ run's state)."""
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from langgraph_mtl.agent.config import Limits, SandboxConfig
 from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EDIT_FORMATS, EditFormat
+from langgraph_mtl.agent.policies import Policies, Policy, PolicyChoice
 from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import create_sandbox_tools
 
-__all__ = ["ActionProtocol", "AgentSetup", "EditFormat", "choose_protocol"]
+__all__ = ["ActionProtocol", "AgentSetup", "EditFormat", "choose_policies", "choose_protocol"]
 
 ActionProtocol = Literal["auto", "json", "tools", "text"]
+
+
+def choose_policies(
+    choice: PolicyChoice | Sequence[Policy], *, native_tools: bool
+) -> tuple[Policy, ...]:
+    """The policies a run gets: a preset by name, the given ones, or with "auto" the safe edits
+    for a model that calls tools natively and the small-model preset for any other."""
+    from langgraph_mtl.agent.policy_set import PRESETS  # the policies import the agent's parts
+
+    if isinstance(choice, str):
+        if choice == "auto":
+            return PRESETS["safe-edits" if native_tools else "small-model"]
+        if choice not in PRESETS:
+            raise ValueError(
+                f"policies: expected auto, {', '.join(PRESETS)} or a sequence of policies, "
+                f"got {choice!r}"
+            )
+        return PRESETS[choice]
+    if not isinstance(choice, Sequence):
+        raise ValueError(f"policies: expected a preset name or a sequence, got {choice!r:.60}")
+    return tuple(cast(Sequence[Policy], choice))
 
 
 def choose_protocol(model: BaseChatModel, requested: ActionProtocol = "auto") -> str:
@@ -52,6 +75,7 @@ class AgentSetup:
     focused_memories: bool = True  # memories also in the calls that write a file or an edit
     tools: tuple[BaseTool, ...] = ()
     tool_actor: Any = None  # the model bound to the tools, when the tools protocol is possible
+    policies: Policies = field(default_factory=Policies)
 
     @classmethod
     def build(
@@ -64,6 +88,7 @@ class AgentSetup:
         plan: bool,
         edits: EditFormat,
         focused_memories: bool,
+        policies: PolicyChoice | Sequence[Policy] = "auto",
     ) -> AgentSetup:
         if actions not in ("auto", "json", "tools", "text"):
             raise ValueError(f"actions: expected auto, json, tools or text, got {actions!r}")
@@ -77,8 +102,12 @@ class AgentSetup:
                 hide=sandbox.hide,
             )
         )
-        actor = chat.bind_tools(list(tools)) if choose_protocol(chat, actions) == "tools" else None
-        return cls(chat, actions, sandbox, limits, plan, edits, focused_memories, tools, actor)
+        native = choose_protocol(chat, actions) == "tools"
+        actor = chat.bind_tools(list(tools)) if native else None
+        chosen = Policies(choose_policies(policies, native_tools=native))
+        return cls(
+            chat, actions, sandbox, limits, plan, edits, focused_memories, tools, actor, chosen
+        )
 
     def limits_for(self, context: AgentContext | None) -> Limits:
         """The limits of this run's kind of task."""

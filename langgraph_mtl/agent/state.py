@@ -11,6 +11,7 @@ from typing import Annotated
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from langgraph_mtl.agent.history import StepFacts
 from langgraph_mtl.agent.sandbox import path_names
 from langgraph_mtl.agent.verdict import WorkspaceVerifier
 from langgraph_mtl.agent.workspace import outside_workspace
@@ -28,13 +29,16 @@ class AgentContext(MemoryContext):
     interpreter first. ``task_kind`` picks the limits of that kind of task
     (:class:`.config.Limits`, e.g. "repository"). ``protected``: workspace files or folders
     the agent must leave as they are (a task's tests): its writes and edits of them are
-    refused, and under bubblewrap its commands see them read-only."""
+    refused, and under bubblewrap its commands see them read-only. ``check_command``: the
+    command that checks the work (``python -m pytest -q``), declared by the task; policies run
+    it after a change (never found in the task's wording)."""
 
     workspace: str | None = None
     task_kind: str | None = None
     command_env: dict[str, str] | None = None
     protected: tuple[str, ...] = ()
     verify_command: str | None = None
+    check_command: str | None = None
     verifier: WorkspaceVerifier | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -51,6 +55,13 @@ class AgentContext(MemoryContext):
                 f"context.command_env: expected names and values as text, like {{'PATH': '/x'}}, "
                 f"got {self.command_env!r:.60}"
             )
+        for name in ("verify_command", "check_command"):
+            given = getattr(self, name)
+            if given is not None and (not isinstance(given, str) or not given.strip()):
+                raise ValueError(
+                    f"context.{name}: expected a shell command as text, like 'pytest -q', "
+                    f"got {given!r:.60}"
+                )
         if self.verifier is not None and not callable(self.verifier):
             raise ValueError(
                 "context.verifier: expected a callable given the workspace, got "
@@ -73,6 +84,7 @@ class CodingAgentState(MemoryState, total=False):
     """The agent's state: the memory keys plus the conversation and the run's bookkeeping."""
 
     messages: Annotated[list[AnyMessage], add_messages]
+    history: list[StepFacts]  # the typed record of each act step (:mod:`.history`)
     plan: str
     protocol: str  # this run's action protocol (a server refusing the schema switches it)
     steps_taken: int

@@ -14,6 +14,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from langgraph_mtl.agent.outcomes import Answer, refused
+
 __all__ = ["read_text", "write_text"]
 
 _ENDING = re.compile(r"\r\n|\r|\n")
@@ -32,7 +34,7 @@ def read_text(target: Path) -> str | None:
     return _decoded(data)[0].replace("\r\n", "\n").replace("\r", "\n")
 
 
-def write_text(target: Path, text: str, path: str = "") -> str | None:
+def write_text(target: Path, text: str, path: str = "") -> Answer | None:
     """Write ``text`` (``\\n`` line endings) to ``target`` with the line endings and encoding
     the file has now (a new file: as given, UTF-8); the refusal when the file's encoding cannot
     hold the text, else None."""
@@ -46,14 +48,18 @@ def write_text(target: Path, text: str, path: str = "") -> str | None:
         payload = text.encode(encoding)
     except UnicodeEncodeError as error:
         bad = text[error.start : error.end]
-        return (
+        return refused(
             f"[refused] {path or target.name} is kept in {encoding}, which cannot hold {bad!r}; "
-            "nothing was changed. Give the change without that character."
+            "nothing was changed. Give the change without that character.",
+            "encoding",
         )
     try:
         _replace(target, payload)
     except OSError as error:  # a full disk, a read-only file: the run goes on, told why
-        return f"[refused] {path or target.name} could not be written: {error.strerror or error}"
+        why = error.strerror or error
+        return refused(
+            f"[refused] {path or target.name} could not be written: {why}", "write_error"
+        )
     return None
 
 

@@ -31,9 +31,10 @@ from langgraph_mtl.agent.editing import (
     replace_lines,
     write_file,
 )
+from langgraph_mtl.agent.outcomes import Answer, Outcome, done, failed, refused
 from langgraph_mtl.agent.prompts import PROTECTED
 from langgraph_mtl.agent.replies import code_from_reply
-from langgraph_mtl.agent.sandbox import Sandbox, SandboxMode
+from langgraph_mtl.agent.sandbox import CommandResult, Sandbox, SandboxMode
 from langgraph_mtl.agent.workspace import (
     has_content,
     imported_files,
@@ -43,6 +44,7 @@ from langgraph_mtl.agent.workspace import (
 
 __all__ = [
     "create_sandbox_tools",
+    "command_answer",
     "execute_action",
     "unseen_rewrite",
     "workspace_digest",
@@ -66,12 +68,14 @@ def workspace_digest(workspace: str | Path, *, max_files: int = 5000) -> str:
     return digest.hexdigest()
 
 
-def write_workspace_file(workspace: str | Path, path: str, content: str) -> str:
+def write_workspace_file(
+    workspace: str | Path, path: str, content: str, *, checked: bool = True
+) -> Answer:
     """Write a whole file inside ``workspace`` (see :func:`.editing.write_file`; a reply
     wrapped in a markdown fence is unwrapped) and describe what happened."""
     if content.lstrip().startswith("```"):  # small models wrap the file in a markdown fence
         content = code_from_reply(content)
-    return write_file(workspace, path, content)
+    return write_file(workspace, path, content, checked=checked)
 
 
 UNSEEN = (
@@ -79,6 +83,16 @@ UNSEEN = (
     "lose what was not seen: view it (view_file without a range) first, or change part of it "
     "with edit_file"
 )
+
+
+def command_answer(result: CommandResult) -> Answer:
+    """A command's answer: done when it exited 0, else failed; with its exit code and output."""
+    ok = result.exit_code == 0 and not result.timed_out
+    outcome: Outcome = "done" if ok else "failed"
+    reason = "timed_out" if result.timed_out else ""
+    return Answer(
+        result.render(), outcome, reason, exit_code=result.exit_code, output=result.output
+    )
 
 
 def unseen_rewrite(workspace: str | Path, path: str, messages: Sequence[AnyMessage]) -> str:
@@ -91,7 +105,7 @@ def unseen_rewrite(workspace: str | Path, path: str, messages: Sequence[AnyMessa
     shown = (_WHOLE.match(str(m.content)) for m in messages if isinstance(m, ToolMessage))
     if any(found and posixpath.normpath(found["path"]) == name for found in shown):
         return ""
-    return UNSEEN.format(path=path)
+    return refused(UNSEEN.format(path=path), "unseen")
 
 
 # the first line of an answer that showed a file's every line or wrote it whole
@@ -107,44 +121,49 @@ CLOBBER = (
 )
 
 
-def execute_action(action: Action, sandbox: Sandbox) -> str:
-    """Carry out an action in the sandbox's workspace; the observation (a path the file
-    system refuses, too long or through a file, is answered, not raised)."""
+def execute_action(action: Action, sandbox: Sandbox, *, guarded: bool = True) -> Answer:
+    """Carry out an action in the sandbox's workspace; its answer, text with its typed
+    outcome (a path the file system refuses, too long or through a file, is answered, not
+    raised). Without ``guarded``, a change is written whatever it breaks (see :func:`.editing.write_file`)
+    and a command that would empty a file it reads is run as given."""
     try:
-        return _carried_out(action, sandbox)
+        answer = _carried_out(action, sandbox, guarded=guarded)
     except OSError as error:
         mark = "[refused]" if action.kind in ("write", "edit") else "[error]"
         why = error.strerror or str(error)
         if error.errno in (errno.EEXIST, errno.ENOTDIR):  # a.py/b.py where a.py is a file
             why = "a folder on that path is a file"
-        return f"{mark} {action.path or action.query!r}: {why}; give another path"
+        text = f"{mark} {action.path or action.query!r}: {why}; give another path"
+        return refused(text, "os_error") if mark == "[refused]" else failed(text, "os_error")
+    return answer if isinstance(answer, Answer) else done(answer)
 
 
-def _carried_out(action: Action, sandbox: Sandbox) -> str:
+def _carried_out(action: Action, sandbox: Sandbox, *, guarded: bool) -> str:
     root = sandbox.workspace
     if action.kind in ("write", "edit") and (name := sandbox.protects(action.path)):
         tested = imported_files(root, action.path)
         said = f" It imports: {', '.join(tested)}." if tested else ""
-        return PROTECTED.format(path=action.path, name=name) + said
+        return refused(PROTECTED.format(path=action.path, name=name) + said, "protected")
     if action.kind == "write":
-        return write_workspace_file(root, action.path, action.content)
+        return write_workspace_file(root, action.path, action.content, checked=guarded)
     if action.kind == "view":
         return view_file(root, action.path, action.start, action.end)
     if action.kind == "search":
         return search_workspace(root, action.query, action.path)
     if action.kind == "edit":
         if action.start and not action.edits and action.content:  # a range and its new lines
-            return replace_lines(root, action.path, action.start, action.end, action.content)
+            start, end = action.start, action.end
+            return replace_lines(root, action.path, start, end, action.content, checked=guarded)
         if not action.edits and action.content:  # whole functions or classes, by name
-            replaced = replace_definitions(root, action.path, action.content)
+            replaced = replace_definitions(root, action.path, action.content, checked=guarded)
             if replaced is not None:
                 return replaced
-        return apply_replacements(root, action.path, action.edits)
+        return apply_replacements(root, action.path, action.edits, checked=guarded)
     if action.kind == "command":
         lost = clobbered_input(action.command, exists=lambda p: has_content(root, p))
-        if lost is not None:
-            return CLOBBER.format(command=action.command, path=lost)
-        return sandbox.run(action.command).render()
+        if guarded and lost is not None:
+            return refused(CLOBBER.format(command=action.command, path=lost), "clobber")
+        return command_answer(sandbox.run(action.command))
     raise ValueError(f"action: {action.kind!r} is not executable")
 
 

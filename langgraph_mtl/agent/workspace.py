@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
+from langgraph_mtl.agent.outcomes import Answer, done, failed, refused
 from langgraph_mtl.agent.text_files import read_text
 
 __all__ = [
@@ -46,17 +47,21 @@ _TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.p
 _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "target"}
 
 
-def inside(workspace: str | Path, path: str, *, root_too: bool = False) -> Path | str:
+def inside(workspace: str | Path, path: str, *, root_too: bool = False) -> Path | Answer:
     """``path`` resolved inside ``workspace`` (the workspace itself only with ``root_too``:
     it may be read, never written), or the error to report."""
     if "\0" in path:
-        return f"[refused] {path!r} holds a NUL character: give a plain file path"
+        return refused(
+            f"[refused] {path!r} holds a NUL character: give a plain file path", "bad_path"
+        )
     root = Path(workspace).resolve()
     target = (root / path.strip()).resolve()  # an absolute path replaces root; links followed
     if target == root and root_too and path.strip():
         return target
     if not path.strip() or not target.is_relative_to(root) or target == root:
-        return f"[refused] {path!r} is outside the workspace: give a file path inside it"
+        return refused(
+            f"[refused] {path!r} is outside the workspace: give a file path inside it", "outside"
+        )
     return target
 
 
@@ -101,11 +106,11 @@ def nearest(workspace: str | Path, path: str) -> str | None:
     return near[0] if near else None
 
 
-def missing(workspace: str | Path, path: str) -> str:
+def missing(workspace: str | Path, path: str) -> Answer:
     """The error for a path that does not exist, naming the nearest one when it is close."""
     near = nearest(workspace, path)
     hint = f"did you mean {near}?" if near else "search for its name to find it"
-    return f"[error] {path} does not exist ({hint})"
+    return failed(f"[error] {path} does not exist ({hint})", "missing")
 
 
 def numbered(text: str, start: int = 1, end: int | None = None, *, clip: int = 0) -> str:
@@ -148,19 +153,24 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
         return target
     if target.is_dir():
         names = sorted(p.name + ("/" if p.is_dir() else "") for p in target.iterdir())
-        return f"[{path} is a directory] " + " ".join(names[:200])
+        return done(f"[{path} is a directory] " + " ".join(names[:200]), "directory")
     if not target.is_file():
         return missing(workspace, path)
     text = read_text(target)
     if text is None:
-        return f"[error] {path} is not a text file"
+        return failed(f"[error] {path} is not a text file", "not_text")
     total = len(text.splitlines())
     if start or end:
         first, last = max(start, 1), end or start + VIEW_LINES - 1
         if last < first:
-            return f"[error] the range {start}-{end} ends before it starts: give start <= end"
+            return failed(
+                f"[error] the range {start}-{end} ends before it starts: give start <= end",
+                "bad_range",
+            )
         if first > total:
-            return f"[error] {path} has {total} lines; line {first} is past its end"
+            return failed(
+                f"[error] {path} has {total} lines; line {first} is past its end", "bad_range"
+            )
         last = min(last, total)
         more = ""
         if last - first >= MAX_VIEW_LINES:
@@ -337,7 +347,7 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
     pattern), as ``file:line: text``, in ``path`` (a folder or file) or the whole workspace."""
     needle = query.strip().lower()
     if not needle:
-        return "[error] search needs the text to look for"
+        return failed("[error] search needs the text to look for", "empty")
     root = Path(workspace).resolve()
     base = inside(workspace, path, root_too=True) if path.strip() else root
     if isinstance(base, str):
@@ -363,4 +373,8 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
     if hits:
         more = f" (first {SEARCH_HITS} of {total})" if total > SEARCH_HITS else ""
         parts.append(f"lines holding {query.strip()!r}{more}:\n" + "\n".join(hits))
-    return "\n".join(parts) or f"[no file or line holds {query.strip()!r}]"
+    return (
+        done("\n".join(parts))
+        if parts
+        else done(f"[no file or line holds {query.strip()!r}]", "no_hits")
+    )

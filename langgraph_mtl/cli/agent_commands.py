@@ -6,6 +6,7 @@ import contextlib
 import shutil
 import tempfile
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,6 +31,15 @@ from langgraph_mtl.cli.resources import check_model, open_for_write
 from langgraph_mtl.memory.enums import MemoryType
 
 __all__ = ["DEMO_TASKS", "register"]
+
+
+class Preset(StrEnum):
+    """The agent's policy presets (see ``langgraph_mtl.agent.policy_set``)."""
+
+    auto = "auto"
+    bare = "bare"
+    safe_edits = "safe-edits"
+    small_model = "small-model"
 
 
 def _print_receipts(receipts: list[dict[str, Any]], status: str) -> None:
@@ -118,6 +128,14 @@ def solve(
     verify: Annotated[
         str | None, typer.Option(help="Shell command whose exit 0 means success.")
     ] = None,
+    check: Annotated[
+        str | None,
+        typer.Option(help="A command the agent may run to check its work (after each change)."),
+    ] = None,
+    policies: Annotated[
+        Preset,
+        typer.Option(help="The agent's steering: auto, bare, safe-edits or small-model."),
+    ] = Preset.auto,
     protect: Annotated[
         list[str] | None,
         typer.Option(
@@ -181,12 +199,14 @@ def solve(
                     memory_types=write_type or [MemoryType.INSIGHT], judge=None if verify else chat
                 ),
                 limits=Limits(steps=steps),
+                policies=policies.value,
             ).compile()
             context = AgentContext(
                 domain=domain,
                 task_id=task_id,
                 workspace=str(ws),
                 verify_command=verify,
+                check_command=check,
                 protected=tuple(protect or ()),
                 write=write,
                 include_own_domain=include_own_domain,

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import steps
 from helpers import insight_json
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import Field
@@ -19,6 +20,7 @@ from langgraph_mtl.agent import (
     WriterConfig,
     create_coding_agent,
 )
+from langgraph_mtl.agent.outcomes import Answer
 from langgraph_mtl.agent.planning import PLAN_TOKENS
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.nodes.outbox import Outbox
@@ -373,7 +375,10 @@ def test_running_the_failed_command_again_rewrites_the_file_instead(pool, script
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
     repaired = out["trajectory"][2]
     assert repaired["action"].startswith("write_file f.py\nprint('fixed')")
-    assert repaired["observation"].startswith("NOTE: the same failing command again")
+    assert repaired["observation"].startswith(
+        "[policy:repair-failed-run] NOTE: the same failing command again"
+    )
+    assert out["history"][2]["policies"] == ["repair-failed-run"]
     assert "exit code 2" in model.calls[5][-1].content  # the writer saw what failed
     assert "fixed" in out["trajectory"][3]["observation"]
     assert out["submitted"]
@@ -415,7 +420,7 @@ def test_a_command_naming_a_missing_file_says_where_files_are(pool, scripted, tm
     note = "NOTE: there is no pairs.py in the workspace; it holds: solution.py."
     assert note in wrong["observation"]
     assert again["action"] == "python pairs.py"  # the right file is not rewritten
-    assert again["observation"].startswith("NOTE: this repeats your previous action")
+    assert again["observation"].startswith("[policy:note-repeats] NOTE: this repeats your previous")
     assert note in again["observation"]
     assert (tmp_path / "ws" / "solution.py").read_text() == "def pairs(l):\n    return True\n"
     assert right["action"] == "python solution.py"
@@ -446,12 +451,11 @@ def test_viewing_a_missing_file_again_says_it_does_not_exist(tmp_path):
     from langgraph_mtl.agent.guards import noted_repeat
 
     view = Action("view", path="test_solution.py")
-    gone = "[error] test_solution.py does not exist (search for its name to find it)"
-    noted = noted_repeat(view, [{"thought": "", "action": view.describe(), "observation": gone}])
+    gone = steps.viewed("test_solution.py", "[error] gone", reason="missing")
+    noted = noted_repeat(view, [gone])
     assert noted.note.startswith("NOTE: you were just told test_solution.py does not exist")
     assert "edit of" not in noted.note
-    told = f"{noted.note}\n{gone}"  # a third time: the last observation opens with the note
-    again = noted_repeat(view, [{"thought": "", "action": view.describe(), "observation": told}])
+    again = noted_repeat(view, [gone, gone])  # a third time
     assert again.note == noted.note
 
 
@@ -460,12 +464,15 @@ def test_a_missing_file_found_elsewhere_is_named_with_its_folder(tmp_path):
 
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "core.py").write_text("x = 1\n")
-    failed = "[exit code 4]\nERROR: file or directory not found: core.py"
+    output = "ERROR: file or directory not found: core.py"
+    failed = Answer(f"[exit code 4]\n{output}", "failed", exit_code=4, output=output)
     assert missing_path_hint("pytest -q core.py", failed, tmp_path) == (
-        "\nNOTE: there is no core.py in the workspace; files named core.py: pkg/core.py."
+        "NOTE: there is no core.py in the workspace; files named core.py: pkg/core.py.",
+        "core.py",
     )
-    assert missing_path_hint("pytest -q pkg/core.py", failed, tmp_path) == ""  # it exists
-    assert missing_path_hint("pytest -q core.py", "[exit code 0]\nok", tmp_path) == ""
+    assert missing_path_hint("pytest -q pkg/core.py", failed, tmp_path) == ("", "")  # it exists
+    passed = Answer("[exit code 0]\nok", "done", exit_code=0, output="ok")
+    assert missing_path_hint("pytest -q core.py", passed, tmp_path) == ("", "")
 
 
 @pytest.mark.parametrize("bad", [("../outside",), ("/etc",), ("",)])
@@ -547,7 +554,9 @@ def test_a_protected_test_asked_to_change_again_opens_the_code_it_tests(pool, sc
     first, second, third = out["trajectory"][:3]
     assert first["observation"].startswith("[refused] test_f.py is protected")
     assert second["action"] == "view pkg/core.py"
-    assert second["observation"].startswith("NOTE: test_f.py stays as it is"), second
+    assert second["observation"].startswith(
+        "[policy:redirect-from-protected] NOTE: test_f.py stays as it is"
+    ), second
     assert "1| def f():" in second["observation"]
     assert third["action"] == "view pkg/core.py"
     assert (ws / "test_f.py").read_text() == test
@@ -564,8 +573,8 @@ def test_the_code_opened_for_a_protected_test_is_the_one_the_output_names(tmp_pa
     }.items():
         (tmp_path / name).write_text(text)
     refusal = "[refused] t.py is protected in this task ... It imports: a.py, b.py."
-    ran = {"action": "pytest", "observation": 'File "b.py", line 1\nNameError', "thought": ""}
-    said = {"action": "edit t.py", "observation": refusal, "thought": ""}
+    ran = steps.ran("pytest", 'File "b.py", line 1\nNameError')
+    said = steps.changed("edit", "t.py", "refused", "protected", text=refusal)
     edit = Action("edit", path="t.py")
     assert redirected_from_protected(edit, [ran, said], str(tmp_path)).path == "b.py"
     assert redirected_from_protected(edit, [said], str(tmp_path)).path == "a.py"
@@ -853,7 +862,7 @@ def test_an_idle_run_runs_the_docstring_examples_through_doctest(tmp_path):
     from langgraph_mtl.agent.idle_runs import idle_check
     from langgraph_mtl.agent.sandbox import Sandbox
 
-    silent = "[exit code 0] (no output)"
+    silent = Answer("[exit code 0] (no output)", exit_code=0, output="")
     (tmp_path / "s.py").write_text(
         'def f(x):\n    """\n    >>> f(1)\n    2\n    """\n    return x\n'
     )
@@ -867,7 +876,8 @@ def test_an_idle_run_runs_the_docstring_examples_through_doctest(tmp_path):
     )
     assert idle_check("python run.py", silent, tmp_path) is None  # it calls something
     assert idle_check("python main.py", silent, tmp_path) is None
-    assert idle_check("python s.py", "[exit code 0]\n2", tmp_path) is None  # it printed
+    printed = Answer("[exit code 0]\n2", exit_code=0, output="2")
+    assert idle_check("python s.py", printed, tmp_path) is None  # it printed
     assert idle_check("pytest s.py", silent, tmp_path) is None  # not a run of the file
 
 

@@ -18,6 +18,7 @@ from big_repo import (
     json_action,
 )
 from langchain_core.messages import AIMessage
+from steps import changed
 
 
 def test_a_line_edit_without_a_range_covers_the_few_lines_the_output_points_at(
@@ -136,12 +137,10 @@ def test_a_rewrite_asked_for_after_a_refused_one_says_why_only_for_that_file():
     from langgraph_mtl.agent.writing import writer_messages
 
     refused = "[refused] this rewrite of small.py drops f, which the file defines now"
-    trajectory = [{"action": "write_file small.py\ng = 1\n", "observation": refused}]
-    asked = writer_messages(
-        task="t", path="small.py", current="def f(): ...\n", trajectory=trajectory
-    )
+    history = [changed("write", "small.py", "refused", "drops_definitions", text=refused)]
+    asked = writer_messages(task="t", path="small.py", current="def f(): ...\n", history=history)
     assert f"was not applied: {refused}" in str(asked[-1].content)
-    other = writer_messages(task="t", path="small", trajectory=trajectory)
+    other = writer_messages(task="t", path="small", history=history)
     assert "was not applied" not in str(other[-1].content)
 
 

@@ -17,69 +17,63 @@ from big_repo import (
     json_action,
 )
 from pydantic import ValidationError
+from steps import changed, ran, searched, viewed
 
 from langgraph_mtl.agent.actions import AgentAction
 from langgraph_mtl.agent.briefing import pointed_files
 from langgraph_mtl.agent.guards import action_schema
-from langgraph_mtl.agent.routing import stuck
+from langgraph_mtl.agent.history import StepFacts
+from langgraph_mtl.agent.loops import stuck
 
 
 def test_a_loop_alternating_without_progress_ends(pool, scripted, repo):
-    assert stuck(
-        [
-            {"action": "view a", "observation": "A"},
-            {"action": "view b", "observation": "B"},
-            {"action": "view a", "observation": "A"},
-            {"action": "view b", "observation": "B"},
-        ]
-    )
-    assert not stuck(
-        [
-            {"action": "run t", "observation": "fail 1"},
-            {"action": "edit a", "observation": "edited"},
-            {"action": "run t", "observation": "fail 2"},
-            {"action": "edit a", "observation": "edited"},
-        ]
-    )
-    refused = "[edit refused] after this change a.py would not compile: unmatched ')'"
-    tries = [f"edit a.py 303-308\n{lines}" for lines in ("x)", "y)", "z)")]
-    assert stuck([{"action": t, "observation": f"NOTE: asked again\n{refused}"} for t in tries])
-    assert not stuck([{"action": t, "observation": "[edited a.py: ...] fail"} for t in tries])
-    other = [*tries[:2], "edit a.py 300-308\nw)"]  # another place: not the same change
-    assert not stuck([{"action": t, "observation": refused} for t in other])
-    four = [{"action": f"view {name}", "observation": name} for name in "abcd"]
-    assert stuck([{"action": "run t", "observation": "fail"}, *four, *four])
-    assert not stuck([*four, *four[:3], {"action": "view d", "observation": "changed"}])
-    model = scripted(
-        "plan",
-        *[json_action("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py") * 3],
-        default=json_action("submit"),
-    )
-    out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
+    assert stuck([viewed("a", "A"), viewed("b", "B"), viewed("a", "A"), viewed("b", "B")])
+    edit = changed("edit", "a", content="y\n")
+    assert not stuck([ran("t", "fail 1"), edit, ran("t", "fail 2"), edit])
+
+    def refused_edit(lines: str, outcome: str = "refused", start: int = 303) -> StepFacts:
+        return changed("edit", "a.py", outcome, "uncompilable", start=start, end=308, content=lines)  # type: ignore[arg-type]
+
+    tries = [refused_edit(lines) for lines in ("x)", "y)", "z)")]
+    assert stuck(tries)
+    assert not stuck([refused_edit(lines, "applied") for lines in ("x)", "y)", "z)")])
+    other = [*tries[:2], refused_edit("w)", start=300)]  # another place: not the same change
+    assert not stuck(other)
+    four = [viewed(name, name) for name in "abcd"]
+    assert stuck([ran("t", "fail"), *four, *four])
+    assert not stuck([*four, *four[:3], viewed("d", "changed")])
+
+    def rereading():
+        views = [json_action("view", path=p, start=1, end=2) for p in ("big.py", "test_big.py")]
+        return scripted("plan", *views * 3, default=json_action("submit"))
+
+    out = coding_agent(pool, rereading()).invoke({"task": NAMELESS}, context=agent_context(repo))
     assert out["steps_taken"] == 4  # not the 8 the limit allows
-
-
-def _steps(*pairs: tuple[str, str]) -> list[dict[str, str]]:
-    return [{"action": action, "observation": answer} for action, answer in pairs]
+    assert out["history"][-1]["result"] == out["history"][1]["result"]
+    bare = coding_agent(pool, rereading(), policies="bare").invoke(
+        {"task": NAMELESS}, context=agent_context(repo)
+    )
+    assert bare["steps_taken"] == 7  # without StopWhenStuck: the six views and the submit
 
 
 def test_a_repeat_with_other_steps_between_and_nothing_changed_ends_the_loop():
-    tests = ("run t", "1 failed")
-    assert stuck(_steps(tests, ("view a", "A"), tests, ("view b", "B"), tests))
-    assert not stuck(
-        _steps(tests, ("edit a 1-2\nx", "[edited a: ...]"), tests, ("view b", "B"), tests)
+    tests = ran("t", "1 failed")
+    assert stuck([tests, viewed("a", "A"), tests, viewed("b", "B"), tests])
+    edited = changed("edit", "a", start=1, end=2)
+    assert not stuck([tests, edited, tests, viewed("b", "B"), tests])
+    assert not stuck([tests, viewed("a", "A"), ran("t", "2 failed"), viewed("b", "B"), tests])
+    # a refused change of one place, asked again between reads, whatever lines it gave
+    edits = [
+        changed("edit", "a.py", "refused", "uncompilable", start=303, end=308, content=lines)
+        for lines in ("x)", "y)", "z)")
+    ]
+    assert stuck([edits[0], viewed("a.py", "A", 1, 9), edits[1], searched("f", "F"), edits[2]])
+    assert stuck(edits)
+    assert not stuck([edits[0], viewed("a.py", "A", 1, 9), edits[1], viewed("b", "B")])
+    other = changed(
+        "edit", "a.py", "refused", "uncompilable", start=303, end=308, text="bad indent"
     )
-    assert not stuck(_steps(tests, ("view a", "A"), ("run t", "2 failed"), ("view b", "B"), tests))
-    # a refused change of one place, asked again between reads and behind two notes
-    refused = (
-        "NOTE: asked again\nNOTE: cut off\n[edit refused] a.py would not compile: unmatched ')'"
-    )
-    edits = [(f"edit a.py 303-308\n{lines}", refused) for lines in ("x)", "y)", "z)")]
-    assert stuck(_steps(edits[0], ("view a.py 1-9", "A"), edits[1], ("search f", "F"), edits[2]))
-    assert stuck(_steps(*edits))
-    assert not stuck(_steps(edits[0], ("view a.py 1-9", "A"), edits[1], ("view b", "B")))
-    other = ("edit a.py 303-308\nw)", "[edit refused] a.py would not compile: bad indent")
-    assert not stuck(_steps(edits[0], ("view a.py 1-9", "A"), edits[1], other))
+    assert not stuck([edits[0], viewed("a.py", "A", 1, 9), edits[1], other])
 
 
 def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, scripted, repo):
@@ -93,7 +87,8 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert not first.startswith("NOTE")
-    assert second.startswith("NOTE: you read exactly this") and "edit of big.py" in second
+    assert second.startswith("[policy:note-repeats] NOTE: you read exactly this")
+    assert "edit of big.py" in second
     assert second.endswith(first)  # the lines are still shown
 
 
@@ -107,7 +102,7 @@ def test_reading_a_test_again_says_to_change_the_code_it_tests_not_the_test(pool
     )
     out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     second = out["trajectory"][1]["observation"]
-    assert second.startswith("NOTE: you read exactly this a moment ago")
+    assert second.startswith("[policy:note-repeats] NOTE: you read exactly this a moment ago")
     assert "test_big.py is a test: it stays as it is" in second
     assert "edit of test_big.py" not in second
 
@@ -125,7 +120,8 @@ def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folde
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert first.startswith("[. is a directory]")
     assert (
-        second.startswith("NOTE: you listed this folder a moment ago") and "edit of" not in second
+        second.startswith("[policy:note-repeats] NOTE: you listed this folder a moment ago")
+        and "edit of" not in second
     )
     assert second.endswith(first)
 
@@ -141,7 +137,9 @@ def test_a_search_that_found_nothing_again_says_to_search_for_one_name(pool, scr
     out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert first.startswith("[no file or line holds")
-    assert second.startswith("NOTE: you searched for exactly this a moment ago and nothing")
+    assert second.startswith(
+        "[policy:note-repeats] NOTE: you searched for exactly this a moment ago and nothing"
+    )
     assert "edit of" not in second and second.endswith(first)
 
 
@@ -155,7 +153,7 @@ def test_the_first_move_on_lines_already_shown_is_an_edit_of_their_file(repo):
         with pytest.raises(ValidationError):
             first.model_validate({"thought": "t", **other})
     assert pointed_files(TASK, repo) == ["big.py"]  # the test the traceback names is left out
-    later = [{"action": "edit big.py", "observation": "no SEARCH/REPLACE block"}]
+    later = [changed("edit", "big.py", "refused", "no_blocks")]
     assert (
         action_schema(
             TASK, later, unchanged=True, writable=lambda _: long_files, pointed=["big.py"]
@@ -193,8 +191,8 @@ def test_a_read_repeated_after_a_change_stays_a_read():
     from langgraph_mtl.agent.guards import edited_instead_of_reread
 
     view = Action("view", path="big.py", start=1, end=20)
-    read = {"action": view.describe(), "observation": "1| ...", "thought": ""}
-    change = {"action": "edit big.py 5-5", "observation": "[edited big.py: ...]", "thought": ""}
+    read = viewed("big.py", "1| ...", 1, 20)
+    change = changed("edit", "big.py", start=5, end=5)
     assert edited_instead_of_reread(view, [read], lambda: "big.py").kind == "edit"
     assert edited_instead_of_reread(view, [read, change], lambda: "big.py") == view
     assert edited_instead_of_reread(view, [read], lambda: None) == view  # nothing pointed at

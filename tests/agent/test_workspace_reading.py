@@ -3,6 +3,8 @@ names, which lines an output points at, whether a file was read since the last c
 
 from __future__ import annotations
 
+from steps import ran, searched, viewed
+
 from langgraph_mtl.agent.references import file_lines, lines_of
 from langgraph_mtl.agent.workspace import last_named_definition, view_file
 from langgraph_mtl.agent.writing import read_since_run
@@ -48,23 +50,19 @@ def test_private_names_partial_words_and_other_languages_name_nothing():
     assert last_named_definition("fn parse_header() {}", "parse_header failed") is None
 
 
-def _step(action: str, observation: str = "") -> dict[str, str]:
-    return {"action": action, "observation": observation}
-
-
 def test_a_file_counts_as_read_when_it_was_viewed_or_its_lines_came_up_in_a_search():
-    ran = _step("python3 -m pytest", "1 failed")
-    assert read_since_run("a.py", [ran, _step("view a.py 3-9", "3: x = 1")])
-    assert read_since_run("a.py", [ran, _step("view a.py", "1: x = 1")])
-    assert read_since_run("a.py", [ran, _step("search 'x' ", "lines holding 'x':\na.py:3: x")])
+    tests = ran("python3 -m pytest", "1 failed")
+    assert read_since_run("a.py", [tests, viewed("a.py", "3: x = 1", 3, 9)])
+    assert read_since_run("a.py", [tests, viewed("a.py", "1: x = 1")])
+    assert read_since_run("a.py", [tests, searched("x", "lines holding 'x':\na.py:3: x")])
 
 
 def test_a_file_with_a_name_inside_another_files_name_was_not_read():
-    ran = _step("python3 -m pytest", "1 failed")
-    assert not read_since_run("a.py", [ran, _step("view ba.py 3-9", "3: x = 1")])
-    assert not read_since_run("a.py", [ran, _step("search 'a.py'", "no line holds 'a.py'")])
-    assert not read_since_run("a.py", [ran, _step("search 'x'", "lines holding 'x':\nba.py:3: x")])
-    assert not read_since_run("a.py", [_step("view a.py 3-9", "3: x = 1"), ran])
+    tests = ran("python3 -m pytest", "1 failed")
+    assert not read_since_run("a.py", [tests, viewed("ba.py", "3: x = 1", 3, 9)])
+    assert not read_since_run("a.py", [tests, searched("a.py", "no line", "no_hits")])
+    assert not read_since_run("a.py", [tests, searched("x", "lines holding 'x':\nba.py:3: x")])
+    assert not read_since_run("a.py", [viewed("a.py", "3: x = 1", 3, 9), tests])
 
 
 OUTPUT = (
