@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from langgraph_mtl_experiments.data_env import DATAFRAMEBENCH, data_python
-from langgraph_mtl_experiments.repo_domain import RepoDomain
+from langgraph_mtl_experiments.repo_domain import HeldOutRepoDomain, RepoDomain
 from langgraph_mtl_experiments.tasks import (
     Domain,
     Task,
@@ -366,6 +366,7 @@ DOMAINS: dict[str, type[Domain]] = {
     "shell": ShellDomain,
     "data": DataDomain,
     "repo": RepoDomain,
+    "repo-heldout": HeldOutRepoDomain,
 }
 """The built-in domains (registered, like any package's, under ``langgraph_mtl.domains``)."""
 

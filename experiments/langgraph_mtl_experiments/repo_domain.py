@@ -27,7 +27,7 @@ from langgraph_mtl_experiments.tasks import Domain, Task, first_usable, python_f
 from langgraph_mtl_experiments.verifiers import PytestSuite
 from langgraph_mtl_experiments.wheels import PinnedWheel, read_sdist
 
-__all__ = ["Mutant", "RepoDomain", "mutants"]
+__all__ = ["HeldOutRepoDomain", "Mutant", "RepoDomain", "mutants"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,20 @@ PROJECTS = (
         ),
         ("toolz/itertoolz.py", "toolz/functoolz.py", "toolz/dicttoolz.py", "toolz/recipes.py"),
         "toolz/tests",
+    ),
+)
+
+HELD_OUT = (
+    Project(
+        PinnedWheel(
+            "more-itertools",
+            "10.5.0",
+            "more-itertools-10.5.0.tar.gz",
+            "5482bfef7849c25dc3c6dd53a6173ae4795da2a41a80faea6700d9f5846c5da6",
+            sdist=True,
+        ),
+        ("more_itertools/more.py", "more_itertools/recipes.py"),
+        "tests",
     ),
 )
 
@@ -126,25 +140,26 @@ class RepoDomain(Domain):
 
     name = "repo"
     kind = "repository"
+    projects: tuple[Project, ...] = PROJECTS
     data = tuple(project.package for project in PROJECTS)
 
     @cached_property
     def _trees(self) -> dict[str, dict[str, str]]:
-        return {p.package.name: read_sdist(p.package) for p in PROJECTS}
+        return {p.package.name: read_sdist(p.package) for p in self.projects}
 
     def fetch(self, verify: str = "none") -> int:
         return len(self.all_tasks() if verify == "all" else self._all_mutants())
 
     def _all_mutants(self) -> list[Mutant]:
         found = []
-        for project in PROJECTS:
+        for project in self.projects:
             tree = self._trees[project.package.name]
             for path in project.modules:
                 found += mutants(project.package.name, path, tree[path])
         return found
 
     def _project(self, name: str) -> Project:
-        return next(p for p in PROJECTS if p.package.name == name)
+        return next(p for p in self.projects if p.package.name == name)
 
     def _files(self, project: Project) -> dict[str, str]:
         tree = self._trees[project.package.name]
@@ -249,3 +264,12 @@ class RepoDomain(Domain):
 
     def all_tasks(self) -> list[Task]:
         return self.tasks("all")
+
+
+class HeldOutRepoDomain(RepoDomain):
+    """The same bugs planted in a project no development of the agent has looked at
+    (more-itertools): a held-out set, measured out of sample."""
+
+    name = "repo-heldout"
+    projects = HELD_OUT
+    data = tuple(project.package for project in HELD_OUT)

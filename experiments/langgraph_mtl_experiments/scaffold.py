@@ -1,8 +1,10 @@
 """The scaffold tax: the agent against the same model answering in one reply, on the same tasks.
 
-An agent that can write, run and fix its code should not lose to one reply that cannot. Both
-approaches see the same instruction and files, run against the same server and are checked by
-the same verifier; each attempt is one line of ``scaffold.jsonl`` (resumable).
+An agent that can write, run and fix its code should not lose to one reply that cannot. Every
+approach sees the same instruction and files, runs against the same server and is checked by
+the same verifier; each attempt is one line of ``scaffold.jsonl`` (resumable). Approaches:
+``single-reply``, ``agent`` (its default policies) and ``agent:PRESET`` (the agent with the
+policy preset named: ``agent:bare``, ``agent:safe-edits``, ``agent:small-model``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,33 @@ from langgraph_mtl.models import reported_tokens
 from langgraph_mtl_experiments.attempts import AgentSettings, ResultStore, attempt_task
 from langgraph_mtl_experiments.tasks import Domain, Task
 
-__all__ = ["APPROACHES", "run_scaffold_tax", "scaffold_table", "single_reply_files"]
+__all__ = [
+    "APPROACHES",
+    "check_approaches",
+    "run_scaffold_tax",
+    "scaffold_table",
+    "single_reply_files",
+]
 
 APPROACHES = ("single-reply", "agent")
+
+
+def check_approaches(approaches: Iterable[str]) -> tuple[str, ...]:
+    """``approaches`` checked: each is single-reply, agent or agent:PRESET.
+
+    Raises:
+        ValueError: one is none of these (the message lists them).
+    """
+    from langgraph_mtl.agent.policy_set import PRESETS
+
+    known = ["single-reply", "agent", *(f"agent:{name}" for name in PRESETS)]
+    chosen = tuple(a.strip() for a in approaches if a.strip())
+    for approach in chosen:
+        if approach not in known:
+            raise ValueError(f"approach {approach!r}: expected one of {', '.join(known)}")
+    if not chosen:
+        raise ValueError(f"approaches: name at least one of {', '.join(known)}")
+    return chosen
 
 
 def _target(task: Task) -> str:
@@ -56,22 +82,30 @@ def run_scaffold_tax(
     step_limit: int = 8,
     agent: AgentSettings | None = None,
     progress: Callable[[str, int, int, float], None] | None = None,
+    approaches: Iterable[str] = APPROACHES,
 ) -> list[dict[str, Any]]:
-    """Both approaches on each domain's first ``limit`` evaluation tasks; stored rows are kept."""
+    """Each approach on each domain's first ``limit`` evaluation tasks; stored rows are kept."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
-    graph = create_coding_agent(
-        model,
-        pool=_no_pool,
-        retrieval=RetrievalConfig(memory_types=None, strategy="task"),
-        writer=WriterConfig(memory_types="trajectory"),
-        limits=agent.limits,
-        edits=agent.edits,
-    ).compile()
+    chosen = check_approaches(approaches)
+
+    def graph_for(approach: str) -> Any:
+        preset = approach.partition(":")[2] or "auto"
+        return create_coding_agent(
+            model,
+            pool=_no_pool,
+            retrieval=RetrievalConfig(memory_types=None, strategy="task"),
+            writer=WriterConfig(memory_types="trajectory"),
+            limits=agent.limits,
+            edits=agent.edits,
+            policies=preset,  # type: ignore[arg-type]
+        ).compile()
+
+    graphs = {a: graph_for(a) for a in chosen if a != "single-reply"}
     done = store.by_key()
     rows: list[dict[str, Any]] = []
     for domain in domains:
         tasks = domain.tasks("eval", limit=limit)
-        for approach in APPROACHES:
+        for approach in chosen:
             label = f"{approach} / {domain.name}"
             keys = [store.key(approach, domain.name, task.task_id, 0) for task in tasks]
             stored = [done[key] for key in keys if key in done]
@@ -81,7 +115,7 @@ def run_scaffold_tax(
             for key, task in zip(keys, tasks, strict=True):
                 row = done.get(key)
                 if row is None:
-                    row = _run(approach, model, graph, domain, task, agent)
+                    row = _run(approach, model, graphs.get(approach), domain, task, agent)
                     store.add(row)
                     passed, count = passed + bool(row["passed"]), count + 1
                     if progress:
@@ -103,7 +137,7 @@ def _run(
     agent: AgentSettings,
 ) -> dict[str, Any]:
     base = {"condition": approach, "domain": domain.name, "task_id": task.task_id, "attempt": 0}
-    if approach == "agent":
+    if approach.startswith("agent"):
         context = AgentContext(
             domain=domain.name, task_id=task.task_id, retrieve=False, write=False
         )

@@ -510,3 +510,20 @@ def test_a_results_line_that_is_no_attempt_row_is_named_by_report_and_run(
         _short(refused)
     assert (run / "results.jsonl").read_text() == before  # nothing stored is lost
     assert not (run / "report.md").exists()
+
+
+def test_scaffold_tax_names_the_approaches_it_knows(home, capsys):
+    result = run_cli(
+        capsys,
+        "experiment",
+        "scaffold-tax",
+        "--out",
+        str(home / "out"),
+        "--approaches",
+        "agent:huge",
+        "--unsafe-no-sandbox",
+    )
+    assert result.code == 2
+    assert "--approaches: approach 'agent:huge': expected one of" in result.text
+    assert "agent:small-model" in result.text
+    _short(result)

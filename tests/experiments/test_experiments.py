@@ -534,6 +534,15 @@ def test_report_draws_the_pool_size_scaling_curve_from_sweep_settings(tmp_path):
     assert (tmp_path / "out" / "scaling.png").stat().st_size > 1000
 
 
+def test_the_held_out_project_is_none_of_the_development_projects():
+    from langgraph_mtl_experiments.repo_domain import HeldOutRepoDomain, RepoDomain
+
+    held = {p.package.name for p in HeldOutRepoDomain.projects}
+    assert held == {"more-itertools"}
+    assert not held & {p.package.name for p in RepoDomain.projects}
+    assert get_domain("repo-heldout").name == "repo-heldout"
+
+
 def test_repo_mutants_are_single_token_swaps_in_code_only():
     source = 'def f(a, b):\n    """a < b"""\n    return a < b and b != 0  # x + 1\n'
     found = mutants("demo", "demo.py", source)
@@ -542,9 +551,11 @@ def test_repo_mutants_are_single_token_swaps_in_code_only():
 
 
 @pytest.mark.toolchain
-def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests(tmp_path):
-    domain = get_domain("repo")
+@pytest.mark.parametrize("name", ["repo", "repo-heldout"])
+def test_repo_loader_plants_caught_bugs_and_refuses_edited_tests(tmp_path, name):
+    domain = get_domain(name)
     (task,) = domain.tasks("eval", limit=1)
+    assert task.check.startswith("python -m pytest -x -q ")  # declared, for the agent
     assert "fails:" in task.instruction
     assert "FAILED" in task.instruction or "Error" in task.instruction
     assert "`python -m pytest -x -q" in task.instruction  # no path of this machine

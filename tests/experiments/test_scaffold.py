@@ -87,3 +87,18 @@ def test_progress_reports_stored_rows_once_then_each_new_run(tmp_path):
         ("agent / alpha", 2, 3),
         ("agent / alpha", 3, 3),
     ]
+
+
+def test_the_agent_runs_under_each_policy_preset_named(tmp_path):
+    import pytest
+
+    model = ScriptedChatModel(default=_reply)
+    store = ResultStore(tmp_path / "scaffold.jsonl")
+    approaches = ("agent:bare", "agent:small-model")
+    rows = run_scaffold_tax(
+        model, [KeyedTinyDomain("alpha")], store=store, limit=2, approaches=approaches
+    )
+    assert [r["condition"] for r in rows] == ["agent:bare"] * 2 + ["agent:small-model"] * 2
+    assert "| alpha | agent:bare | 2 |" in scaffold_table(rows)
+    with pytest.raises(ValueError, match="approach 'agent:huge': expected one of"):
+        run_scaffold_tax(model, [], store=store, approaches=("agent:huge",))

@@ -115,24 +115,47 @@ def scaffold_tax(
         float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")
     ] = 0.0,
     unsafe: UnsafeOpt = False,
+    approaches: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated: single-reply, agent, agent:bare, agent:safe-edits, "
+            "agent:small-model."
+        ),
+    ] = "single-reply,agent",
 ) -> None:
     """The agent against the same model's single reply, on the same tasks and server:
-    pass@1, seconds and tokens per attempt (scaffold.jsonl, scaffold.md)."""
+    pass@1, seconds and tokens per attempt (scaffold.jsonl, scaffold.md). The tasks are
+    recorded in the folder's tasks.json (or taken from it), and a resumed run refuses to go
+    on under other code."""
     from langgraph_mtl.cli.resources import chat_model, check_model
+    from langgraph_mtl_experiments.cli.run_command import pinned_domains
+    from langgraph_mtl_experiments.cli.support import TASK_LISTS
+    from langgraph_mtl_experiments.code_identity import CodeChanged, check_code
     from langgraph_mtl_experiments.runner import ResultStore
     from langgraph_mtl_experiments.scaffold import (
+        check_approaches,
         run_scaffold_tax,
         scaffold_table,
         write_scaffold_report,
     )
 
     require_isolation(unsafe)
+    try:
+        chosen = check_approaches(approaches.split(","))
+    except ValueError as exc:
+        raise CliError(f"--approaches: {exc}", code=2) from None
     loaders = [domain_named(d) for d in domains.split(",")]
     check_model(model)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out} is a file; give a directory", code=2)
     out.mkdir(parents=True, exist_ok=True)
     store = ResultStore(out / "scaffold.jsonl")
+    try:  # every row of a run comes from the same code
+        code = check_code(out, has_rows=bool(store.by_key()))
+    except CodeChanged as exc:
+        raise CliError(str(exc), code=2) from None
+    console.print(f"code: {code.name}" + ("" if code.pinned else " (not pinned: not a commit)"))
+    loaders = pinned_domains(loaders, out / TASK_LISTS, source_limit=0, limit=limit)
     with progress_bar() as bar:
         progress = reporter(bar)
 
@@ -144,11 +167,12 @@ def scaffold_tax(
                 limit=limit,
                 agent=agent_settings(steps, repo_steps, edits),
                 progress=progress,
+                approaches=chosen,
             )
     command = (
         f"mtl experiment scaffold-tax --out {shlex.quote(str(out))} --domains {domains} "
         f"--limit {limit} --steps {steps} --repo-steps {repo_steps} --edits {edits} "
-        f"--model {model} --temperature {temperature}"
+        f"--model {model} --temperature {temperature} --approaches {','.join(chosen)}"
     )
     path = write_scaffold_report(rows, out / "scaffold.md", command)
     console.print(scaffold_table(rows), markup=False)

@@ -237,7 +237,7 @@ def run(
     pool = open_pool(str(pool_dir or out / POOL_FOLDER), collection=POOL_COLLECTION)
     if pool_dir is None and (restored := _restore_pool(pool, out / POOL_SNAPSHOT)):
         console.print(f"pool: {restored} memories restored from {POOL_SNAPSHOT}")
-    loaders = _pinned(loaders, out / TASK_LISTS, source_limit=source_limit, limit=limit)
+    loaders = pinned_domains(loaders, out / TASK_LISTS, source_limit=source_limit, limit=limit)
     with progress_bar() as bar:
         progress = reporter(bar)
 
@@ -321,7 +321,7 @@ def run(
         console.print(f"LangSmith{more}: {experiments[-1]}", markup=False)
 
 
-def _pinned(
+def pinned_domains(
     loaders: list[Any], path: Path, *, source_limit: int | None, limit: int | None
 ) -> list[Any]:
     """The domains with their tasks taken from the run's ``tasks.json`` (recorded there on

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 # named here for --help without importing the experiments; a test keeps them in step
-DOMAIN_NAMES = ("python", "rust", "verilog", "shell", "data", "repo")
+DOMAIN_NAMES = ("python", "rust", "verilog", "shell", "data", "repo", "repo-heldout")
 CONDITION_NAMES = (
     "zero-shot",
     "mtl-trajectory",
