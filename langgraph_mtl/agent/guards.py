@@ -53,18 +53,20 @@ REPAIR = "fix what the failing command's output shows"
 REPAIR_NOTE = (
     "NOTE: the same failing command again would fail the same way: asked for the file again"
 )
+# the notes say what any task allows next; the check is named only when the task declares one
 REPEATED = (
     "NOTE: this repeats your previous action exactly, so it gives the same result. Do something "
-    "different next (fix what the output shows), or submit if the work is done."
+    "different next, or submit if the work is done."
 )
 READ_AGAIN = (
-    "NOTE: you read exactly this a moment ago; it has not changed. Change the code now: an "
-    "edit of {path} that fixes what the task describes (or read other lines, or run the tests)."
+    "NOTE: you read exactly this a moment ago; it has not changed. Act on it now: change {path} "
+    "where the task needs it, write what the task asks for, or read other lines{check}."
 )
 LISTED_AGAIN = (
-    "NOTE: you listed this folder a moment ago; it has not changed. Open the file to fix "
-    "(view PATH, or search for a name), or run the tests."
+    "NOTE: you listed this folder a moment ago; it has not changed. Open a file (view PATH), "
+    "search for a name, or write what the task asks for{check}."
 )
+OR_CHECK = ", or run the task's check (`{check}`)"
 BARE_WORD = "NOTE: `{word}` is not a shell command; the task's check was run in its place."
 NOT_A_COMMAND = (
     "`{word}` is the name of an action, not a shell command: put the command itself in "
@@ -207,32 +209,34 @@ def bare_action_word(action: Action, check: str | None) -> Action:
     return replace(action, kind="invalid", error=NOT_A_COMMAND.format(word=word))
 
 
-def noted_repeat(action: Action, history: Sequence[StepFacts]) -> Action:
+def noted_repeat(action: Action, history: Sequence[StepFacts], check: str | None = None) -> Action:
     """A command or write that repeats the previous step exactly, or a read of what one of the
-    last few steps already showed, with a note saying so (and, for a read, what to do)."""
+    last few steps already showed, with a note saying so (and, for a read, what to do next:
+    the task's ``check`` is named only when it declares one)."""
     previous = history[-1].get("action") if history else None
     if action.kind in ("command", "write") and previous == action.describe():
         return replace(action, note=REPEATED)
     if action.kind in ("view", "search"):
         shown = {f.get("action"): f for f in history[-READ_MEMORY:]}
         if (facts := shown.get(action.describe())) is not None:
-            return replace(action, note=_read_again(action, facts))
+            return replace(action, note=_read_again(action, facts, check))
     return action
 
 
-def _read_again(action: Action, shown: StepFacts) -> str:
+def _read_again(action: Action, shown: StepFacts, check: str | None) -> str:
     """The note on a read repeated: a folder listed, a file that does not exist, a search that
     found nothing, a test (never to be edited), or a file."""
     reason = shown.get("reason")
+    or_check = OR_CHECK.format(check=check) if check else ""
     if reason == "directory":
-        return LISTED_AGAIN
+        return LISTED_AGAIN.format(check=or_check)
     if reason == "missing":
         return GONE_AGAIN.format(path=action.path)
     if action.kind == "search" and reason == "no_hits":
         return FOUND_NOTHING_AGAIN
     if action.path and is_test_file(action.path):
         return READ_TEST_AGAIN.format(path=action.path)
-    return READ_AGAIN.format(path=action.path or "the file")
+    return READ_AGAIN.format(path=action.path or "the file", check=or_check)
 
 
 def redirected_from_protected(

@@ -179,7 +179,7 @@ class NoteRepeats(Policy):
     name = "note-repeats"
 
     def before_tool(self, action: Action, view: StepView) -> Action:
-        return noted_repeat(action, view.history)
+        return noted_repeat(action, view.history, view.check)
 
 
 class RedirectFromProtected(Policy):

@@ -323,3 +323,16 @@ def test_the_documentation_lists_every_policy_with_its_presets():
     page = (Path(__file__).parents[2] / "docs" / "agent.md").read_text()
     rows = {line.split("|")[1].strip(" `") for line in page.splitlines() if line.startswith("| `")}
     assert rows == {item.name for item in SMALL_MODEL}
+
+
+def test_the_notes_on_a_task_with_no_tests_never_send_it_to_fix_code_or_run_tests(tmp_path):
+    """An OS question answered in a file: no bug, no tests, no check declared."""
+    listed = viewed(".", "[. is a directory] notes.txt", reason="directory")
+    again = NoteRepeats().before_tool(Action("view", path="."), view_of(tmp_path, [listed]))
+    read = viewed("notes.txt", "1| ...")
+    reread = NoteRepeats().before_tool(Action("view", path="notes.txt"), view_of(tmp_path, [read]))
+    for note in (again.note, reread.note):
+        assert "write what the task asks for" in note
+        assert not any(word in note for word in ("fix", "test", "check", "bug"))
+    checked = view_of(tmp_path, [listed], check="pytest -q")
+    assert "`pytest -q`" in NoteRepeats().before_tool(Action("view", path="."), checked).note

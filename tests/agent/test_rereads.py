@@ -88,7 +88,7 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert not first.startswith("NOTE")
     assert second.startswith("[policy:note-repeats] NOTE: you read exactly this")
-    assert "edit of big.py" in second
+    assert "change big.py" in second and "`python3 test_big.py`" in second  # the declared check
     assert second.endswith(first)  # the lines are still shown
 
 
