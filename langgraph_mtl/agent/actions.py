@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 
 from langgraph_mtl.agent.editing import Replacement
 from langgraph_mtl.agent.prompts import SUBMIT_WORD
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import is_test_file
 
 __all__ = [
-    "MAX_COMMAND",
     "Action",
     "ActionKind",
     "AgentAction",
@@ -32,7 +32,6 @@ __all__ = [
     "from_agent_action",
 ]
 
-MAX_COMMAND = 800  # characters: a reply's grammar ends within the server's token cap
 
 ActionKind = Literal["command", "write", "view", "search", "edit", "submit", "invalid"]
 
@@ -53,7 +52,9 @@ class AgentAction(BaseModel):
     start: int = Field(default=0, description="view or edit: the first line.", ge=0)
     end: int = Field(default=0, description="view or edit: the last line.", ge=0)
     query: str = Field(default="", description="search: the text to find.", max_length=200)
-    command: str = Field(default="", description="run: one shell command.", max_length=MAX_COMMAND)
+    command: str = Field(
+        default="", description="run: one shell command.", max_length=TUNING.max_command
+    )
 
 
 class FirstAction(AgentAction):

@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 
 from langgraph_mtl.agent.actions import Action, AgentAction, from_agent_action
-from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS, parse_replacements
+from langgraph_mtl.agent.editing import parse_replacements
 from langgraph_mtl.agent.policies import Policies, StepView
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
@@ -26,6 +26,7 @@ from langgraph_mtl.agent.prompts import (
 )
 from langgraph_mtl.agent.replies import code_from_reply, not_code, parse_action
 from langgraph_mtl.agent.setup import AgentSetup
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.writing import (
     current_text,
     edit_messages,
@@ -47,16 +48,14 @@ LONG_FILE_EDITED = (
 )
 # a reply that rewrites text may be this many times the text's length, plus some lines: a
 # reply that runs on past that is cut off early instead of after minutes of generation
-ROOM = 3
-SPARE_TOKENS = 128
 
 
 def _bounded(setup: AgentSetup, replaced: str) -> BaseChatModel:
     """The model for a call whose reply rewrites ``replaced`` (a file, an edit's lines): its
-    replies bounded by that text's length (:data:`ROOM`); unbounded for a new file."""
+    replies bounded by that text's length (:data:`TUNING.reply_room`); unbounded for a new file."""
     if not replaced.strip():
         return setup.chat
-    return capped(setup.chat, ROOM * approx_tokens(replaced) + SPARE_TOKENS)
+    return capped(setup.chat, TUNING.reply_room * approx_tokens(replaced) + TUNING.spare_tokens)
 
 
 @dataclass(frozen=True)
@@ -154,7 +153,7 @@ def _content(turn: Turn, action: Action) -> tuple[Action, int]:
     as an edit when changes are guarded."""
     view = turn.view
     current = current_text(view.workspace, action.path, limit=None)
-    if len(current) > MAX_REWRITE_CHARS and turn.policies.guards_changes:
+    if len(current) > TUNING.max_rewrite_chars and turn.policies.guards_changes:
         # a long file is never rewritten whole: the change is asked for as an edit instead
         as_edit = replace(action, kind="edit", note=LONG_FILE_EDITED.format(path=action.path))
         return _edit(turn, as_edit)

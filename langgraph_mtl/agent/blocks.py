@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import ast
 
-__all__ = ["MAX_STATEMENT_LINES", "enclosing_statement"]
+from langgraph_mtl.agent.tuning import TUNING
 
-MAX_STATEMENT_LINES = 80  # a longer statement is not asked for whole: the range stands
+__all__ = ["enclosing_statement"]
 
 
 def enclosing_statement(
-    text: str, start: int, end: int, *, limit: int = MAX_STATEMENT_LINES
+    text: str, start: int, end: int, *, limit: int = TUNING.max_statement_lines
 ) -> tuple[int, int] | None:
     """The lines of the smallest compound statement of the Python ``text`` (a function or
     class with its decorators, an ``if``, ``for``, ``while``, ``with`` or ``try``) that holds

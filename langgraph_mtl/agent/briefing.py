@@ -14,6 +14,7 @@ from pathlib import Path
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.references import file_lines
 from langgraph_mtl.agent.text_files import read_text
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import (
     Definition,
     definitions,
@@ -34,12 +35,6 @@ __all__ = [
     "referenced_lines",
 ]
 
-CONTEXT_LINES = 12
-MAX_RANGES = 6
-MAX_DEFINITIONS = 2  # project functions shown because the task names them
-MAX_NAMED = 3  # more names than this in the output, and none of them is the lead
-DEFINITION_LINES = 40
-MAX_SCANNED = 400  # Python files searched for them
 _NAME = re.compile(r"[A-Za-z_]\w{3,}")
 
 
@@ -54,12 +49,12 @@ def referenced_lines(task: str, workspace: str | Path, *, skip_tests: bool = Tru
         if skip_tests and is_test_file(name) and len(order) > 1:
             continue
         text = read_text(root / name) or ""
-        for line in sorted(seen[name])[:MAX_RANGES]:
-            start, end = max(line - CONTEXT_LINES, 1), line + CONTEXT_LINES
+        for line in sorted(seen[name])[: TUNING.max_ranges]:
+            start, end = max(line - TUNING.context_lines, 1), line + TUNING.context_lines
             parts.append(f"{name}, lines {start}-{end}:\n{numbered(text, start, end)}")
-        if len(parts) >= MAX_RANGES:
+        if len(parts) >= TUNING.max_ranges:
             break
-    return "\n\n".join(parts[:MAX_RANGES])
+    return "\n\n".join(parts[: TUNING.max_ranges])
 
 
 def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str] = ()) -> str:
@@ -68,8 +63,8 @@ def named_definitions(task: str, workspace: str | Path, *, skip: Collection[str]
     call leads when its output points only at the test. Nothing when the task already points
     at lines of the project's code, or names more than a few of its functions."""
     parts = []
-    for name, node, text in _named(task, Path(workspace), skip)[:MAX_DEFINITIONS]:
-        end = min(node.end_lineno or node.lineno, node.lineno + DEFINITION_LINES - 1)
+    for name, node, text in _named(task, Path(workspace), skip)[: TUNING.max_definitions]:
+        end = min(node.end_lineno or node.lineno, node.lineno + TUNING.definition_lines - 1)
         shown = numbered(text, node.lineno, end)
         parts.append(f"{name}, lines {node.lineno}-{end} ({node.name}):\n{shown}")
     return "\n\n".join(parts)
@@ -89,7 +84,7 @@ def _named(task: str, root: Path, skip: Collection[str]) -> list[tuple[str, Defi
         return []
     names = {n for n in _NAME.findall(task) if leads(n)}
     found: list[tuple[int, str, Definition, str]] = []
-    for path in [p for p in own_files(root) if p.suffix == ".py"][:MAX_SCANNED]:
+    for path in [p for p in own_files(root) if p.suffix == ".py"][: TUNING.max_scanned]:
         name = str(path.relative_to(root))
         if name in skip or is_test_file(name):
             continue
@@ -103,7 +98,7 @@ def _named(task: str, root: Path, skip: Collection[str]) -> list[tuple[str, Defi
         for node, _depth in definitions(tree.body, 0):
             if node.name in names:
                 found.append((task.rfind(node.name), name, node, text))
-    if len({node.name for _, _, node, _ in found}) > MAX_NAMED:  # a broad failure: no lead
+    if len({node.name for _, _, node, _ in found}) > TUNING.max_named:  # a broad failure: no lead
         return []
     return [(name, node, text) for _, name, node, text in sorted(found, key=lambda f: -f[0])]
 

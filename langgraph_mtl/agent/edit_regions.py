@@ -11,6 +11,7 @@ from dataclasses import replace
 from langgraph_mtl.agent.actions import Action
 from langgraph_mtl.agent.blocks import enclosing_statement
 from langgraph_mtl.agent.history import StepFacts
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.writing import (
     editable_region,
     not_applied,
@@ -30,9 +31,6 @@ LINES_ABOVE = (
     "NOTE: line {line} of {path} came back unchanged when asked for alone, so the lines "
     "leading to it ({start}-{line}) were asked for: the cause may lie above it"
 )
-LEAD_LINES = 6  # lines above a pointed line asked with it once it came back unchanged alone
-MAX_ASKED_LINES = 120  # lines of a line edit: about what one reply can give back
-MIN_ASKED_LINES = 10
 SHORTER = (
     "NOTE: the last reply for {path} was cut off at the length limit, so fewer lines, "
     "{start}-{end}, were asked for"
@@ -81,11 +79,11 @@ def steered_region(
         action, region = _noted(action, moved[0]), moved[1]
     region = region or pointed_region(path, text, history, task)
     region = region or editable_region(path, text, history, task)
-    if region[1] - region[0] >= MAX_ASKED_LINES:  # a reply could not hold them all
+    if region[1] - region[0] >= TUNING.max_asked_lines:  # a reply could not hold them all
         first = region[0]
         if line and region[0] <= line <= region[1]:  # from a little above the pointed line
             first = max(line - 20, region[0])
-        region = (first, first + MAX_ASKED_LINES - 1)
+        region = (first, first + TUNING.max_asked_lines - 1)
         action = _noted(action, FEWER_LINES.format(path=path, start=region[0], end=region[1]))
     if shorter := _after_cut_off(path, text, history, task, region):
         action, region = _noted(action, shorter[0]), shorter[1]
@@ -105,7 +103,7 @@ def _after_cut_off(
     each such reply in a row, the line the output points at kept in, near the top. None: as
     it would be."""
     cuts = _cut_off_in_a_row(path, history)
-    keep = max((region[1] - region[0] + 1) >> cuts, MIN_ASKED_LINES)
+    keep = max((region[1] - region[0] + 1) >> cuts, TUNING.min_asked_lines)
     if not cuts or keep >= region[1] - region[0] + 1:
         return None
     first, pointed = region[0], pointed_line(path, text, history, task)
@@ -144,7 +142,7 @@ def _after_unchanged(
     if line and (not region or region[0] <= line <= region[1]):
         if asked != (line, line):
             return ONE_LINE.format(path=path, line=line), (line, line)
-        above = (max(line - LEAD_LINES, 1), line)  # where the cause of a wrong line often is
+        above = (max(line - TUNING.lead_lines, 1), line)  # where the cause of a wrong line often is
         return LINES_ABOVE.format(path=path, line=line, start=above[0]), above
     if line or region or not asked:
         return None

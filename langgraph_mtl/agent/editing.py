@@ -18,10 +18,10 @@ from langgraph_mtl.agent.elision import placeholder_line
 from langgraph_mtl.agent.outcomes import Answer, applied, refused, unchanged
 from langgraph_mtl.agent.syntax import uncompilable_after
 from langgraph_mtl.agent.text_files import read_text, write_text
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, unnumbered
 
 __all__ = [
-    "MAX_REWRITE_CHARS",
     "Replacement",
     "apply_replacements",
     "parse_replacements",
@@ -48,7 +48,6 @@ UNCHANGED_EDIT = (
     "Change the line the output points to."
 )
 _PROSE = (".md", ".rst", ".txt")  # where "# ..." is a heading, not a placeholder
-MAX_REWRITE_CHARS = 6_000  # about 1,500 tokens: what one reply of the local model can hold
 
 
 @dataclass(frozen=True)
@@ -363,7 +362,7 @@ def write_file(workspace: str | Path, path: str, content: str, *, checked: bool 
         return target
     if target.is_dir():
         return refused(f"[refused] {path} is a directory; give a file path", "directory")
-    if checked and target.is_file() and target.stat().st_size > MAX_REWRITE_CHARS:
+    if checked and target.is_file() and target.stat().st_size > TUNING.max_rewrite_chars:
         size = target.stat().st_size
         return refused(
             f"[refused] {path} exists and has {size} characters, too long to rewrite whole "

@@ -24,6 +24,7 @@ from langgraph_mtl.agent.actions import (
 )
 from langgraph_mtl.agent.history import StepFacts, failed_status, last_carried_out
 from langgraph_mtl.agent.outcomes import Answer
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import has_content, imported_files, is_test_file
 
 __all__ = [
@@ -75,7 +76,6 @@ NOT_A_COMMAND = (
 _ACTION_WORDS = frozenset(
     {"run", "check", "test", "tests", "command", "view", "search", "edit", "write_file"}
 )
-READ_MEMORY = 4  # how many recent steps a repeated read is compared with
 READ_THEN_EDITED = (
     "NOTE: this reads again what you read a moment ago, and nothing has changed since; the "
     "output points into {path}, so an edit of it was asked for instead"
@@ -217,7 +217,7 @@ def noted_repeat(action: Action, history: Sequence[StepFacts], check: str | None
     if action.kind in ("command", "write") and previous == action.describe():
         return replace(action, note=REPEATED)
     if action.kind in ("view", "search"):
-        shown = {f.get("action"): f for f in history[-READ_MEMORY:]}
+        shown = {f.get("action"): f for f in history[-TUNING.read_memory :]}
         if (facts := shown.get(action.describe())) is not None:
             return replace(action, note=_read_again(action, facts, check))
     return action
@@ -247,7 +247,7 @@ def redirected_from_protected(
     that a recent output names, else the first that is not empty. Without one it stands."""
     if action.kind not in ("write", "edit") or not action.path:
         return action
-    recent = history[-READ_MEMORY:]
+    recent = history[-TUNING.read_memory :]
 
     def refusal(facts: StepFacts) -> bool:
         return facts.get("reason") == "protected" and facts.get("path") == action.path
@@ -274,7 +274,7 @@ def edited_instead_of_reread(
     Without such a file it stands."""
     if action.kind not in ("view", "search"):
         return action
-    recent = [f.get("action") for f in history[-READ_MEMORY:]]
+    recent = [f.get("action") for f in history[-TUNING.read_memory :]]
     if action.describe() not in recent:
         return action
     since = history[len(history) - recent[::-1].index(action.describe()) - 1 :]

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langgraph_mtl.agent.outcomes import Answer
+from langgraph_mtl.agent.tuning import TUNING
 
 __all__ = ["IdleCheck", "idle_check"]
 
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-MAX_CALLS = 8
 _EXPECTS = re.compile(r"\s*(?:==|➞|=>|->|→|should return|returns?|gives)\s*")
 _DELIMITER = "MTL_EXAMPLES_END"
 IDLE = "NOTE: running {path} only defines its functions and calls none, so it checked nothing."
@@ -98,7 +98,7 @@ def idle_check(
 def example_calls(text: str, functions: set[str]) -> list[tuple[str, str | None]]:
     """Calls of ``functions`` with literal arguments found in ``text``, each with the literal
     the example says it returns (``f(3, 4, 5) == True``, ``f([1, 2]) ➞ 3``, ``f(5) returns
-    [1, 5]``) or None, in order, without repeats, at most ``MAX_CALLS``; calls on names (a
+    [1, 5]``) or None, in order, without repeats, at most ``TUNING.max_calls``; calls on names (a
     signature ``def f(n)``) are left out."""
     found: list[tuple[str, str | None]] = []
     for match in re.finditer(r"(?<![\w.])(" + "|".join(map(re.escape, functions)) + r")\(", text):
@@ -108,7 +108,7 @@ def example_calls(text: str, functions: set[str]) -> list[tuple[str, str | None]
         rest = text[match.start() + len(call) :].split("\n", 1)[0]
         said = _EXPECTS.match(rest)
         found.append((call, _literal_prefix(rest[said.end() :]) if said else None))
-        if len(found) == MAX_CALLS:
+        if len(found) == TUNING.max_calls:
             break
     return found
 

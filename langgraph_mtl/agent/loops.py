@@ -10,11 +10,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from langgraph_mtl.agent.history import StepFacts, place
+from langgraph_mtl.agent.tuning import TUNING
 
 __all__ = ["stuck"]
-
-LONGEST_CYCLE = 4  # steps in the longest round of actions that is noticed repeating
-RECENT = 6  # steps in which a third repeat with nothing changed between is noticed
 
 
 def stuck(history: Sequence[StepFacts]) -> bool:
@@ -22,18 +20,18 @@ def stuck(history: Sequence[StepFacts]) -> bool:
     six steps with no change applied between, or the same place's change refused (or changing
     nothing) so; or a round of two to four different actions done twice over with the same
     results (view a, view b, view c; view a, ...)."""
-    window = list(history[-2 * LONGEST_CYCLE :])
+    window = list(history[-2 * TUNING.longest_cycle :])
     last = [(f.get("action", ""), f.get("result", "")) for f in window]
     if len(last) >= 3 and len({a for a, _ in last[-3:]}) == 1:
         return True
-    recent = window[-RECENT:]
+    recent = window[-TUNING.recent :]
     if _thrice_unchanged(recent, lambda f: f.get("action", "")):
         return True
     # a change refused three times for the same reason: its place the same, whatever lines
     refused = bool(window) and window[-1].get("outcome") in ("refused", "unchanged")
     if refused and _thrice_unchanged(recent, place):
         return True
-    for length in range(2, LONGEST_CYCLE + 1):
+    for length in range(2, TUNING.longest_cycle + 1):
         first, again = last[-2 * length : -length], last[-length:]
         if len(last) >= 2 * length and first == again and len(set(first)) > 1:
             return True

@@ -13,13 +13,12 @@ from langgraph_mtl.agent.prompts import PLAN_HEADER, PLAN_INSTRUCTION
 from langgraph_mtl.agent.setup import AgentSetup, choose_protocol
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import workspace_digest
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import file_hashes
 from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import capped, reported_tokens
 
-__all__ = ["PLAN_TOKENS", "PlanNode"]
-
-PLAN_TOKENS = 256  # a 3-4 step plan is about 100 tokens; a rambling one costs every step
+__all__ = ["PlanNode"]
 
 
 class PlanNode:
@@ -53,7 +52,7 @@ class PlanNode:
         if memories := state.get("memory_prompt"):
             system += f"\n\n{memories}"
         request = f"{state['task']}\n\n{files}".strip()
-        reply = capped(setup.chat, PLAN_TOKENS).invoke(
+        reply = capped(setup.chat, TUNING.plan_tokens).invoke(
             [SystemMessage(system), HumanMessage(request)], config=call_config(CallKind.PLAN)
         )
         text = str(reply.content).strip()

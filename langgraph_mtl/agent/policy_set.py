@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from langgraph_mtl.agent.actions import Action, AgentAction
 from langgraph_mtl.agent.briefing import last_pointed_file, named_file, pointed_files
 from langgraph_mtl.agent.edit_regions import steered_region
-from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS
 from langgraph_mtl.agent.guards import (
     action_schema,
     bare_action_word,
@@ -37,6 +36,7 @@ from langgraph_mtl.agent.outcomes import Answer
 from langgraph_mtl.agent.policies import AfterTool, Policy, StepView
 from langgraph_mtl.agent.prompts import CHECK_PASSED, CHECKED, SAME_FILE
 from langgraph_mtl.agent.sandbox import CommandResult
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.writing import current_text
 
 __all__ = [
@@ -84,7 +84,7 @@ class NarrowSchema(Policy):
             return {
                 n
                 for n in names
-                if len(current_text(view.workspace, n, limit=None)) <= MAX_REWRITE_CHARS
+                if len(current_text(view.workspace, n, limit=None)) <= TUNING.max_rewrite_chars
                 and not view.box.protects(n)
             }
 

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from langgraph_mtl.agent.outcomes import Answer, done, failed, refused
 from langgraph_mtl.agent.text_files import read_text
+from langgraph_mtl.agent.tuning import TUNING
 
 __all__ = [
     "Definition",
@@ -39,10 +40,6 @@ __all__ = [
     "view_file",
 ]
 
-VIEW_LINES = 120  # lines shown by one view when no range is given (an outline beyond that)
-MAX_VIEW_LINES = 200  # lines one view shows at most, whatever range it asks
-MAX_LINE_CHARS = 400  # characters of one line a view shows (a minified line is cut)
-SEARCH_HITS = 40
 _TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$)")
 _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "target"}
 
@@ -161,7 +158,7 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
         return failed(f"[error] {path} is not a text file", "not_text")
     total = len(text.splitlines())
     if start or end:
-        first, last = max(start, 1), end or start + VIEW_LINES - 1
+        first, last = max(start, 1), end or start + TUNING.view_lines - 1
         if last < first:
             return failed(
                 f"[error] the range {start}-{end} ends before it starts: give start <= end",
@@ -173,18 +170,18 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
             )
         last = min(last, total)
         more = ""
-        if last - first >= MAX_VIEW_LINES:
-            last = first + MAX_VIEW_LINES - 1
-            rest = f"{last + 1}-{min(last + MAX_VIEW_LINES, total)}"
-            more = f"; one view shows at most {MAX_VIEW_LINES} lines: view {rest} for more"
+        if last - first >= TUNING.max_view_lines:
+            last = first + TUNING.max_view_lines - 1
+            rest = f"{last + 1}-{min(last + TUNING.max_view_lines, total)}"
+            more = f"; one view shows at most {TUNING.max_view_lines} lines: view {rest} for more"
         return f"[{path}, lines {first}-{last} of {total}{more}]\n" + numbered(
-            text, first, last, clip=MAX_LINE_CHARS
+            text, first, last, clip=TUNING.max_line_chars
         )
-    if total <= VIEW_LINES:
-        return f"[{path}, all {total} lines]\n" + numbered(text, clip=MAX_LINE_CHARS)
+    if total <= TUNING.view_lines:
+        return f"[{path}, all {total} lines]\n" + numbered(text, clip=TUNING.max_line_chars)
     return (
         f"[{path} has {total} lines: its outline, then lines 1-40; view a range to see more]\n"
-        f"{outline(path, text)}\n\n{numbered(text, 1, 40, clip=MAX_LINE_CHARS)}"
+        f"{outline(path, text)}\n\n{numbered(text, 1, 40, clip=TUNING.max_line_chars)}"
     )
 
 
@@ -365,13 +362,13 @@ def search_workspace(workspace: str | Path, query: str, path: str = "") -> str:
         for number, line in enumerate(text.splitlines(), start=1):
             if needle in line.lower():
                 total += 1
-                if len(hits) < SEARCH_HITS:
+                if len(hits) < TUNING.search_hits:
                     hits.append(f"{file.relative_to(root)}:{number}: {line.strip()[:160]}")
     parts = []
     if names:
         parts.append("files named like it: " + ", ".join(names[:20]))
     if hits:
-        more = f" (first {SEARCH_HITS} of {total})" if total > SEARCH_HITS else ""
+        more = f" (first {TUNING.search_hits} of {total})" if total > TUNING.search_hits else ""
         parts.append(f"lines holding {query.strip()!r}{more}:\n" + "\n".join(hits))
     return (
         done("\n".join(parts))

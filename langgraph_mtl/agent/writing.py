@@ -16,7 +16,6 @@ from pathlib import Path
 
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 
-from langgraph_mtl.agent.editing import MAX_REWRITE_CHARS
 from langgraph_mtl.agent.fences import fence_file
 from langgraph_mtl.agent.history import StepFacts, last_output, runs
 from langgraph_mtl.agent.prompts import (
@@ -28,6 +27,7 @@ from langgraph_mtl.agent.prompts import (
 )
 from langgraph_mtl.agent.references import lines_of
 from langgraph_mtl.agent.text_files import read_text
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import last_named_definition, numbered
 
 __all__ = [
@@ -44,13 +44,8 @@ __all__ = [
     "writer_messages",
 ]
 
-MAX_FILE_CHARS = MAX_REWRITE_CHARS  # a file longer than one reply is edited, never rewritten
-MAX_SEEN_CHARS = 1500
-REGION_LINES = 40  # lines shown around each place an edit is about
-POINTED_LINES = 4  # lines either side of a pointed line that a line edit gives back
 
-
-def current_text(workspace: str, path: str, *, limit: int | None = MAX_FILE_CHARS) -> str:
+def current_text(workspace: str, path: str, *, limit: int | None = TUNING.max_rewrite_chars) -> str:
     """The file's text as it is now ("" when missing, binary or longer than ``limit``)."""
     target = Path(workspace) / path
     text = (read_text(target) or "") if target.is_file() else ""
@@ -78,7 +73,7 @@ def _seen(history: Sequence[StepFacts], last: int = 2) -> str:
     """What the last commands printed, newest last (see :func:`.history.runs`)."""
     parts = []
     for command, output in runs(history)[-last:]:
-        parts.append(f"$ {command[:300]}\n{output[-MAX_SEEN_CHARS:]}")
+        parts.append(f"$ {command[:300]}\n{output[-TUNING.max_seen_chars :]}")
     return "\n\n".join(parts)
 
 
@@ -128,19 +123,19 @@ def editable_region(
     that the newest output (or the task) names (its first 80 lines), else the start of the
     file."""
     total = max(len(text.splitlines()), 1)
-    if len(text) <= MAX_FILE_CHARS:
+    if len(text) <= TUNING.max_rewrite_chars:
         return 1, total
     for facts in reversed(history):
         if viewed := step_range(facts, "view", path):
             return viewed
         if lines := pointed_into(facts, path):
-            return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
+            return max(lines[0] - TUNING.region_lines // 2, 1), lines[0] + TUNING.region_lines // 2
     if lines := lines_of(path, task):
-        return max(lines[0] - REGION_LINES // 2, 1), lines[0] + REGION_LINES // 2
+        return max(lines[0] - TUNING.region_lines // 2, 1), lines[0] + TUNING.region_lines // 2
     for said in (last_output(history), task):  # no line named: the function it names
         if path.endswith(".py") and (named := last_named_definition(text, said)):
-            return named[0], min(named[1], named[0] + REGION_LINES * 2 - 1)
-    return 1, min(REGION_LINES * 2, total)
+            return named[0], min(named[1], named[0] + TUNING.region_lines * 2 - 1)
+    return 1, min(TUNING.region_lines * 2, total)
 
 
 def pointed_line(
@@ -165,7 +160,9 @@ def pointed_region(
     line = pointed_line(path, text, history, task)
     if line is None:
         return None
-    return max(line - POINTED_LINES, 1), min(line + POINTED_LINES, len(text.splitlines()))
+    return max(line - TUNING.pointed_lines, 1), min(
+        line + TUNING.pointed_lines, len(text.splitlines())
+    )
 
 
 def read_since_run(path: str, history: Sequence[StepFacts]) -> bool:

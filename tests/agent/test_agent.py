@@ -21,7 +21,7 @@ from langgraph_mtl.agent import (
     create_coding_agent,
 )
 from langgraph_mtl.agent.outcomes import Answer
-from langgraph_mtl.agent.planning import PLAN_TOKENS
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.memory.records import memory_id
 from langgraph_mtl.nodes.outbox import Outbox
 from langgraph_mtl.testing import ScriptedChatModel
@@ -100,7 +100,7 @@ def test_the_plan_reply_is_capped_and_the_actions_are_not(pool, tmp_path):
     agent(pool, model, tmp_path).invoke(
         {"task": "Write hello.py that prints hi"}, context=context(tmp_path)
     )
-    assert model.limits[0] == PLAN_TOKENS < 1536
+    assert model.limits[0] == TUNING.plan_tokens < 1536
     assert model.limits[1:3] == [1536, 1536]
 
 

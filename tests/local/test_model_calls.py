@@ -15,7 +15,7 @@ from langchain_core.messages import HumanMessage
 from pydantic import Field
 
 from langgraph_mtl.agent import AgentContext, create_coding_agent
-from langgraph_mtl.agent.asking import ROOM, SPARE_TOKENS
+from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.local.llama_chat import SLOT_GROUPS, slot_of, slots_for
 from langgraph_mtl.memory.trajectory import approx_tokens
 from langgraph_mtl.model_calls import (
@@ -168,6 +168,6 @@ def test_a_rewrite_of_a_short_file_is_bounded_by_the_files_length(tmp_path):
     )
     assert ("plan", 256) in limits
     writes = [limit for kind, limit in limits if kind == "write"]
-    assert writes == [ROOM * approx_tokens("1\n2\n3\n") + SPARE_TOKENS]
+    assert writes == [TUNING.reply_room * approx_tokens("1\n2\n3\n") + TUNING.spare_tokens]
     assert all(limit is None for kind, limit in limits if kind == "act")
     assert (tmp_path / "out.txt").read_text().strip() == "7"
