@@ -31,7 +31,7 @@ from langgraph_mtl.agent.tools import execute_action, workspace_digest
 from langgraph_mtl.memory.trajectory import Step, approx_tokens
 from langgraph_mtl.model_errors import too_long_for_model
 
-__all__ = ["ActNode", "recent"]
+__all__: list[str] = []  # used within the agent package only
 
 log = logging.getLogger(__name__)
 TOO_LONG = (

@@ -21,16 +21,7 @@ from langgraph_mtl.agent.prompts import SUBMIT_WORD
 from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import is_test_file
 
-__all__ = [
-    "Action",
-    "ActionKind",
-    "AgentAction",
-    "CheckAction",
-    "FirstAction",
-    "files_to_write",
-    "first_action_schema",
-    "from_agent_action",
-]
+__all__: list[str] = []  # used within the agent package only
 
 
 ActionKind = Literal["command", "write", "view", "search", "edit", "submit", "invalid"]

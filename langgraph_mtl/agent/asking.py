@@ -38,7 +38,7 @@ from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.model_errors import cut_off, refused_request, too_long_for_model
 from langgraph_mtl.models import capped, reported_tokens
 
-__all__ = ["Asked", "Turn", "ask"]
+__all__: list[str] = []  # used within the agent package only
 
 log = logging.getLogger(__name__)
 

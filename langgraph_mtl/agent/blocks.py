@@ -8,7 +8,7 @@ import ast
 
 from langgraph_mtl.agent.tuning import TUNING
 
-__all__ = ["enclosing_statement"]
+__all__: list[str] = []  # used within the agent package only
 
 
 def enclosing_statement(

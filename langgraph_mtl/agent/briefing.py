@@ -26,14 +26,7 @@ from langgraph_mtl.agent.workspace import (
     own_files,
 )
 
-__all__ = [
-    "describe_workspace",
-    "last_pointed_file",
-    "named_definitions",
-    "named_file",
-    "pointed_files",
-    "referenced_lines",
-]
+__all__: list[str] = []  # used within the agent package only
 
 _NAME = re.compile(r"[A-Za-z_]\w{3,}")
 

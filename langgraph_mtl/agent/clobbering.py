@@ -8,7 +8,7 @@ import os
 import shlex
 from collections.abc import Callable
 
-__all__ = ["clobbered_input"]
+__all__: list[str] = []  # used within the agent package only
 
 _SEPARATORS = {";", "&&", "||", "&", "\n", ";;", "(", ")"}
 _TRUNCATING = {">", ">|", "&>"}

@@ -21,7 +21,7 @@ from langgraph_mtl.nodes.retrieval_node import RetrievalConfig
 from langgraph_mtl.nodes.writer_node import WriterConfig
 from langgraph_mtl.pool.search import checked_k
 
-__all__ = ["DEFAULT_RETRIEVAL", "Limits", "RetrievalConfig", "SandboxConfig", "WriterConfig"]
+__all__ = ["Limits", "RetrievalConfig", "SandboxConfig", "WriterConfig"]
 
 SANDBOX_MODES = ("auto", "bwrap", "none")
 # the agent retrieves insights unless told otherwise (the most abstract type transfers best),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["dropped_definitions"]
+__all__: list[str] = []  # used within the agent package only
 
 # top-level definitions (column 0): Python, Rust, JavaScript/TypeScript, Go, shell functions
 _TOP_LEVEL = re.compile(

@@ -21,7 +21,7 @@ from langgraph_mtl.agent.writing import (
     step_range,
 )
 
-__all__ = ["steered_region"]
+__all__: list[str] = []  # used within the agent package only
 
 ONE_LINE = (
     "NOTE: the last edit of {path} gave its lines back unchanged, so only line {line}, the one "

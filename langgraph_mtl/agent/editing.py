@@ -21,14 +21,7 @@ from langgraph_mtl.agent.text_files import read_text, write_text
 from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import definitions, inside, nearest, unnumbered
 
-__all__ = [
-    "Replacement",
-    "apply_replacements",
-    "parse_replacements",
-    "replace_definitions",
-    "replace_lines",
-    "write_file",
-]
+__all__: list[str] = []  # used within the agent package only
 
 UNCOMPILABLE = (
     "[{refused}] after this change {path} would not compile: {why}; nothing was {done}. Give "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["placeholder_line"]
+__all__: list[str] = []  # used within the agent package only
 
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|--)\s*(?P<said>.*?)\s*(?:\*/)?\s*$")
 _ELLIPSIS = re.compile(r"^(?:\.{3}|…)|(?:\.{3}|…)$")

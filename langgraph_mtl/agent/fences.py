@@ -14,7 +14,7 @@ import re
 
 from pygments.lexers import find_lexer_class_for_filename
 
-__all__ = ["fence_file", "language_of"]
+__all__: list[str] = []  # used within the agent package only
 
 _TICKS = re.compile(r"`{3,}")
 

@@ -12,7 +12,7 @@ from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.workspace import changed_files
 
-__all__ = ["FinishNode"]
+__all__: list[str] = []  # used within the agent package only
 
 
 class FinishNode:

@@ -31,7 +31,7 @@ from langgraph_mtl.agent.finishing import FinishNode
 from langgraph_mtl.agent.planning import PlanNode
 from langgraph_mtl.agent.policies import Policy, PolicyChoice
 from langgraph_mtl.agent.routing import RouteAfterAct
-from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup, choose_protocol
+from langgraph_mtl.agent.setup import ActionProtocol, AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.model_errors import passing_server_error
 from langgraph_mtl.models import model_label, resolve_chat_model
@@ -39,13 +39,7 @@ from langgraph_mtl.nodes.base import PoolSource
 from langgraph_mtl.nodes.retrieval_node import create_memory_retrieval_node
 from langgraph_mtl.nodes.writer_node import create_memory_writer_node
 
-__all__ = [
-    "ActionProtocol",
-    "AgentContext",
-    "CodingAgentState",
-    "choose_protocol",
-    "create_coding_agent",
-]
+__all__ = ["AgentContext", "CodingAgentState", "create_coding_agent"]
 
 AgentGraph = StateGraph[CodingAgentState, AgentContext, CodingAgentState, CodingAgentState]
 

@@ -27,19 +27,7 @@ from langgraph_mtl.agent.outcomes import Answer
 from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import has_content, imported_files, is_test_file
 
-__all__ = [
-    "INVALID",
-    "REPEATED",
-    "action_schema",
-    "bare_action_word",
-    "edited_instead_of_reread",
-    "failed_in_code",
-    "missing_path_hint",
-    "noted_repeat",
-    "questioned_submit",
-    "redirected_from_protected",
-    "repair_of",
-]
+__all__: list[str] = []  # used within the agent package only
 
 INVALID = "(invalid action)"  # how a refused reply is recorded in the trajectory
 EARLY_SUBMIT = (

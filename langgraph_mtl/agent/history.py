@@ -16,16 +16,7 @@ from langgraph_mtl.agent.actions import Action
 from langgraph_mtl.agent.outcomes import Answer, Outcome
 from langgraph_mtl.agent.references import file_lines
 
-__all__ = [
-    "Run",
-    "StepFacts",
-    "facts_of",
-    "failed_status",
-    "last_carried_out",
-    "last_output",
-    "place",
-    "runs",
-]
+__all__ = ["StepFacts"]
 
 
 class Run(TypedDict):

@@ -20,7 +20,7 @@ from pathlib import Path
 from langgraph_mtl.agent.outcomes import Answer
 from langgraph_mtl.agent.tuning import TUNING
 
-__all__ = ["IdleCheck", "idle_check"]
+__all__: list[str] = []  # used within the agent package only
 
 _PYTHON = re.compile(r"python(?:3(?:\.\d+)?)?")
 _DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

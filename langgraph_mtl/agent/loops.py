@@ -12,7 +12,7 @@ from typing import Any
 from langgraph_mtl.agent.history import StepFacts, place
 from langgraph_mtl.agent.tuning import TUNING
 
-__all__ = ["stuck"]
+__all__: list[str] = []  # used within the agent package only
 
 
 def stuck(history: Sequence[StepFacts]) -> bool:

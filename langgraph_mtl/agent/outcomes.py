@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["Answer", "Outcome", "applied", "done", "failed", "refused", "unchanged"]
+__all__ = ["Answer"]
 
 Outcome = Literal["applied", "unchanged", "refused", "failed", "done", "invalid", "submitted"]
 """``applied``: a change was written; ``unchanged``: a change gave back what the file held;

@@ -18,7 +18,7 @@ from langgraph_mtl.agent.workspace import file_hashes
 from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import capped, reported_tokens
 
-__all__ = ["PlanNode"]
+__all__: list[str] = []  # used within the agent package only
 
 
 class PlanNode:

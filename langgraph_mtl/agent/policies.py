@@ -29,13 +29,7 @@ from langgraph_mtl.agent.history import Run, StepFacts
 from langgraph_mtl.agent.outcomes import Answer
 from langgraph_mtl.agent.sandbox import Sandbox
 
-__all__ = [
-    "AfterTool",
-    "Policies",
-    "Policy",
-    "PolicyChoice",
-    "StepView",
-]
+__all__ = ["Policy", "StepView"]
 
 PolicyChoice = Literal["auto", "bare", "safe-edits", "small-model"]
 

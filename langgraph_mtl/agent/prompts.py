@@ -4,27 +4,7 @@ overridden in one place."""
 
 from __future__ import annotations
 
-__all__ = [
-    "CHECKED",
-    "CHECK_PASSED",
-    "CONTENT_REQUEST",
-    "CUT_OFF",
-    "EDIT_REQUEST",
-    "EMPTY_WRITE",
-    "JSON_INSTRUCTIONS",
-    "LINES_REQUEST",
-    "NEXT_HINT",
-    "NOT_APPLIED",
-    "NOT_CODE",
-    "PLAN_HEADER",
-    "PLAN_INSTRUCTION",
-    "PROTECTED",
-    "PROTOCOL_INSTRUCTIONS",
-    "SUBMIT_WORD",
-    "SYSTEM_TEMPLATE",
-    "TOOLS_INSTRUCTIONS",
-    "WRITER_SYSTEM",
-]
+__all__: list[str] = []  # used within the agent package only
 
 SUBMIT_WORD = "submit"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["file_lines", "lines_of"]
+__all__: list[str] = []  # used within the agent package only
 
 _REFERENCE = re.compile(r"(?<![\w./-])(/?(?:[\w.-]+/)*[\w.-]+\.\w+)(?:\", line |:)(\d+)")
 

@@ -26,7 +26,7 @@ from langgraph_mtl.agent.actions import Action
 from langgraph_mtl.agent.editing import Replacement, parse_replacements
 from langgraph_mtl.agent.prompts import NOT_CODE, SUBMIT_WORD
 
-__all__ = ["code_from_reply", "format_error", "not_code", "parse_action"]
+__all__ = ["code_from_reply"]
 
 FORMAT_ERROR = (
     "FORMAT ERROR: {problem}. Reply with one or two sentences of reasoning and then exactly ONE "

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from langgraph_mtl.agent.setup import AgentSetup
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 
-__all__ = ["RouteAfterAct"]
+__all__: list[str] = []  # used within the agent package only
 
 
 class RouteAfterAct:

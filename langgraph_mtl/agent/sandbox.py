@@ -27,7 +27,7 @@ from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.hygiene.secret_rules import SECRET_NAME_WORDS
 
-__all__ = ["CommandResult", "Sandbox", "bubblewrap_available", "hidden_paths", "path_names"]
+__all__ = ["CommandResult", "Sandbox", "bubblewrap_available"]
 
 log = logging.getLogger(__name__)
 

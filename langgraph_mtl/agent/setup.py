@@ -21,7 +21,7 @@ from langgraph_mtl.agent.sandbox import Sandbox
 from langgraph_mtl.agent.state import AgentContext, CodingAgentState
 from langgraph_mtl.agent.tools import create_sandbox_tools
 
-__all__ = ["ActionProtocol", "AgentSetup", "EditFormat", "choose_policies", "choose_protocol"]
+__all__: list[str] = []  # used within the agent package only
 
 ActionProtocol = Literal["auto", "json", "tools", "text"]
 

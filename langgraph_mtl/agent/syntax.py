@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["uncompilable_after"]
+__all__: list[str] = []  # used within the agent package only
 
 
 def _error(path: str, text: str) -> SyntaxError | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from langgraph_mtl.agent.outcomes import Answer, refused
 
-__all__ = ["read_text", "write_text"]
+__all__: list[str] = []  # used within the agent package only
 
 _ENDING = re.compile(r"\r\n|\r|\n")
 _BINARY_PROBE = 8192  # a NUL byte in the first this many bytes: not a text file

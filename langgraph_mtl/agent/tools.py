@@ -42,14 +42,7 @@ from langgraph_mtl.agent.workspace import (
     view_file,
 )
 
-__all__ = [
-    "create_sandbox_tools",
-    "command_answer",
-    "execute_action",
-    "unseen_rewrite",
-    "workspace_digest",
-    "write_workspace_file",
-]
+__all__ = ["create_sandbox_tools"]
 
 
 def workspace_digest(workspace: str | Path, *, max_files: int = 5000) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["TUNING", "Tuning"]
+__all__: list[str] = []  # used within the agent package only
 
 
 @dataclass(frozen=True)

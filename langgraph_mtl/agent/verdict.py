@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Verdict", "WorkspaceVerifier"]
+__all__ = ["Verdict"]
 
 
 @dataclass(frozen=True)

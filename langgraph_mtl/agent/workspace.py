@@ -17,28 +17,7 @@ from langgraph_mtl.agent.outcomes import Answer, done, failed, refused
 from langgraph_mtl.agent.text_files import read_text
 from langgraph_mtl.agent.tuning import TUNING
 
-__all__ = [
-    "Definition",
-    "changed_files",
-    "definitions",
-    "file_hashes",
-    "has_content",
-    "imported_files",
-    "inside",
-    "is_own",
-    "is_test_file",
-    "last_named_definition",
-    "leads",
-    "missing",
-    "nearest",
-    "numbered",
-    "outline",
-    "own_files",
-    "outside_workspace",
-    "search_workspace",
-    "unnumbered",
-    "view_file",
-]
+__all__ = ["outside_workspace"]
 
 _TEST_FILE = re.compile(r"(^|/)(tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$)")
 _SKIP_DIRS = {".git", "__pycache__", ".mypy_cache", ".pytest_cache", "node_modules", "target"}

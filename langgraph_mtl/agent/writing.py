@@ -30,19 +30,7 @@ from langgraph_mtl.agent.text_files import read_text
 from langgraph_mtl.agent.tuning import TUNING
 from langgraph_mtl.agent.workspace import last_named_definition, numbered
 
-__all__ = [
-    "WRITER_SYSTEM",
-    "current_text",
-    "edit_messages",
-    "editable_region",
-    "not_applied",
-    "pointed_into",
-    "pointed_line",
-    "pointed_region",
-    "read_since_run",
-    "step_range",
-    "writer_messages",
-]
+__all__ = ["writer_messages"]
 
 
 def current_text(workspace: str, path: str, *, limit: int | None = TUNING.max_rewrite_chars) -> str:

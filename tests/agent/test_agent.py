@@ -729,7 +729,7 @@ def test_an_empty_write_leaves_the_file_as_it_was(pool, scripted, tmp_path):
 
 
 def test_choose_protocol_reads_the_model_profile(scripted):
-    from langgraph_mtl.agent.graph import choose_protocol
+    from langgraph_mtl.agent.setup import choose_protocol
 
     tools = scripted().model_copy(update={"profile": {"tool_calling": True}})
     plain = scripted().model_copy(update={"profile": {"structured_output": False}})
