@@ -1,12 +1,13 @@
-"""What the agent did in its attempts: actions taken per kind and the edits, writes and
-commands refused (the counts each row keeps, from :func:`.attempts.action_counts`)."""
+"""What the agent did in its attempts: actions taken per kind, the edits, writes and commands
+refused, and the policies that acted (the counts each row keeps, from
+:func:`.attempts.action_counts` and :func:`.attempts.policy_counts`)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-__all__ = ["ACTION_KINDS", "REFUSAL_KINDS", "action_lines"]
+__all__ = ["ACTION_KINDS", "REFUSAL_KINDS", "action_lines", "policy_lines"]
 
 ACTION_KINDS = ("view", "search", "edit", "write_file", "run", "submit", "invalid")
 REFUSAL_KINDS = (
@@ -50,5 +51,34 @@ def action_lines(rows: list[dict[str, Any]]) -> list[str]:
     for key, found in sorted(totals.items()):
         n = attempts[key]
         cells = [f"{found[k] / n:.1f}" for k in kinds] + [str(found[k]) for k in refusals]
+        lines.append(f"| {key[0]} | {key[1]} | {n} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def policy_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Per domain and condition: the steps each policy acted on, per attempt."""
+    totals: dict[tuple[str, str], Counter[str]] = {}
+    attempts: Counter[tuple[str, str]] = Counter()
+    for row in rows:
+        counts = row.get("policies")
+        if not isinstance(counts, dict):
+            continue
+        key = (str(row["domain"]), str(row["condition"]))
+        attempts[key] += 1
+        totals.setdefault(key, Counter()).update({k: int(v) for k, v in counts.items()})
+    names = sorted({name for found in totals.values() for name in found})
+    if not names:
+        return []
+    lines = [
+        "## Which policies acted",
+        "",
+        "Steps each of the agent's policies acted on, per attempt (`[policy:NAME]` in a trace).",
+        "",
+        "| domain | condition | attempts | " + " | ".join(names) + " |",
+        "|---|---|---|" + "---|" * len(names),
+    ]
+    for key, found in sorted(totals.items()):
+        n = attempts[key]
+        cells = [f"{found[name] / n:.2f}" for name in names]
         lines.append(f"| {key[0]} | {key[1]} | {n} | " + " | ".join(cells) + " |")
     return [*lines, ""]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import tempfile
 import threading
 import time
@@ -23,6 +22,7 @@ from typing import Any
 from langgraph_mtl._files import append_json_line
 from langgraph_mtl.agent import AgentContext, Limits
 from langgraph_mtl.agent.edit_format import DEFAULT_EDITS, EditFormat
+from langgraph_mtl.agent.history import StepFacts
 from langgraph_mtl.home import mtl_home
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.memory.trajectory import Step
@@ -35,6 +35,7 @@ __all__ = [
     "ResultsFileError",
     "StandIn",
     "action_counts",
+    "policy_counts",
     "attempt_task",
     "brief_trace",
     "portable",
@@ -81,17 +82,7 @@ def _named(factory: str | Callable[..., Any]) -> str:
     return f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', '?')}"
 
 
-_REFUSALS = {
-    "edit_not_found": re.compile(r"^\[edit refused\].*not found", re.M),
-    "edit_not_unique": re.compile(r"^\[edit refused\].*appears \d+ times", re.M),
-    "edit_refused_other": re.compile(
-        r"^\[edit refused\](?!.*(?:not found|appears \d+ times))", re.M
-    ),
-    "write_refused": re.compile(r"^\[refused\](?! `)|too long to rewrite whole", re.M),
-    "command_refused": re.compile(r"^\[refused\] `.*` would empty ", re.M),
-    "cut_off": re.compile(r"cut off at the length limit"),
-    "write_unchanged": re.compile(r"^\[unchanged\] ", re.M),
-}
+_KINDS = {"write": "write_file", "command": "run"}  # the report's names for two kinds
 
 
 def _inputs(task: Task) -> dict[str, str]:
@@ -123,23 +114,31 @@ def _shown(text: object, chars: int) -> str:
     return redact(str(text)[: chars * 4]).text[:chars]
 
 
-def action_counts(trajectory: Sequence[Step]) -> dict[str, int]:
+def action_counts(history: Sequence[StepFacts]) -> dict[str, int]:
     """How often each kind of action was taken in a run, and how often an edit or a write was
     refused (search text not found, not unique, a whole rewrite of a long file, a command
-    that would empty a file it reads, cut off)."""
+    that would empty a file it reads, cut off), from the run's typed step history."""
     counts: Counter[str] = Counter()
-    for step in trajectory:
-        action, seen = str(step.get("action", "")), str(step.get("observation", ""))
-        kind = action.split(" ", 1)[0].split("\n", 1)[0]
-        if action.startswith("(invalid action)"):
-            kind = "invalid"
-        elif kind not in ("write_file", "view", "search", "edit", "submit"):
-            kind = "run"
-        counts[kind] += 1
-        for name, pattern in _REFUSALS.items():
-            if pattern.search(seen):
-                counts[name] += 1
+    for facts in history:
+        kind, outcome, reason = facts.get("kind", ""), facts.get("outcome"), facts.get("reason")
+        counts[_KINDS.get(kind, kind)] += 1
+        if outcome == "unchanged":
+            counts["write_unchanged"] += 1
+        elif outcome == "invalid" and reason == "cut_off":
+            counts["cut_off"] += 1
+        elif outcome == "refused" and kind == "edit":
+            named = {"no_match": "edit_not_found", "not_unique": "edit_not_unique"}
+            counts[named.get(str(reason), "edit_refused_other")] += 1
+        elif outcome == "refused" and kind == "write":
+            counts["write_refused"] += 1
+        elif outcome == "refused" and kind == "command":
+            counts["command_refused"] += 1
     return dict(sorted(counts.items()))
+
+
+def policy_counts(history: Sequence[StepFacts]) -> dict[str, int]:
+    """How many steps of a run each policy acted on."""
+    return dict(sorted(Counter(name for f in history for name in f.get("policies", [])).items()))
 
 
 class ResultsFileError(ValueError):
@@ -310,7 +309,8 @@ def attempt_task(
             "tampered": list(state.get("tampered", [])),
             "written": state.get("memory_written", []),
             "write_status": str(state.get("memory_write_status", "")),
-            "actions": action_counts(state.get("trajectory", [])),
+            "actions": action_counts(state.get("history", [])),
+            "policies": policy_counts(state.get("history", [])),
             "trace": brief_trace(state.get("trajectory", [])),
             "calls": recorder.rows(),
         }

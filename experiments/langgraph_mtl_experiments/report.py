@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from langgraph_mtl.pool.memory_pool import MemoryPool
-from langgraph_mtl_experiments.action_table import action_lines
+from langgraph_mtl_experiments.action_table import action_lines, policy_lines
 from langgraph_mtl_experiments.analysis import (
     TypeAnalysis,
     TypeEmbeddings,
@@ -348,6 +348,7 @@ def write_report(
             lines += [*paired, f"![paired deltas against {baseline}]({figure})", ""]
     lines += failure_lines(rows)
     lines += action_lines(rows)
+    lines += policy_lines(rows)
     lines += time_lines(rows)
     lines += yield_lines(Path(results).parent)
     lines += quality_lines(rows, Path(results).parent)

@@ -25,6 +25,7 @@ from langgraph_mtl.agent import (
 from langgraph_mtl.agent.replies import code_from_reply
 from langgraph_mtl.agent.writing import writer_messages
 from langgraph_mtl.models import reported_tokens
+from langgraph_mtl_experiments.action_table import policy_lines
 from langgraph_mtl_experiments.attempts import AgentSettings, ResultStore, attempt_task
 from langgraph_mtl_experiments.tasks import Domain, Task
 
@@ -144,7 +145,10 @@ def _run(
         result = attempt_task(graph, domain, task, context, agent)
         return {
             **base,
-            **{k: result[k] for k in ("passed", "steps", "tokens", "seconds", "actions")},
+            **{
+                k: result[k]
+                for k in ("passed", "steps", "tokens", "seconds", "actions", "policies")
+            },
             "verification": result["verification"][-500:],
             "trace": result["trace"],  # each step, shortened: to read a run one by one
         }
@@ -181,6 +185,10 @@ def scaffold_table(rows: Iterable[dict[str, Any]]) -> str:
 
 
 def write_scaffold_report(rows: list[dict[str, Any]], path: Path, command: str) -> Path:
-    """``scaffold.md`` with the table and the command that made it."""
-    path.write_text(f"# Scaffold tax\n\n`{command}`\n\n{scaffold_table(rows)}", encoding="utf-8")
+    """``scaffold.md`` with the table, the policies that acted and the command that made it."""
+    acted = "\n".join(policy_lines(rows))
+    text = f"# Scaffold tax\n\n`{command}`\n\n{scaffold_table(rows)}" + (
+        f"\n{acted}" if acted else ""
+    )
+    path.write_text(text, encoding="utf-8")
     return path

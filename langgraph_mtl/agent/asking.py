@@ -113,7 +113,7 @@ def _to_text_protocol(system: AnyMessage) -> SystemMessage:
 
 def _ask_json(turn: Turn, messages: list[AnyMessage]) -> Asked:
     view = turn.view
-    schema = turn.policies.narrow_schema(AgentAction, view)
+    schema = turn.policies.narrow_schema(AgentAction, view, turn.acted)
     chat = turn.setup.chat
     structured = chat.with_structured_output(schema, method="json_schema", include_raw=True)
     try:
@@ -125,12 +125,12 @@ def _ask_json(turn: Turn, messages: list[AnyMessage]) -> Asked:
         too_long = Action(
             "invalid", error="the reply was too long; keep it short", reason="cut_off"
         )
-        return Asked(cut, too_long, 0, "json")
+        return Asked(cut, too_long, 0, "json", tuple(turn.acted))
     raw: AIMessage = out["raw"]
     if out["parsed"] is None:
         problem = str(out.get("parsing_error") or "not a valid action")[:200]
         bad = Action("invalid", error=f"the reply is not one action: {problem}", reason="format")
-        return Asked(raw, bad, reported_tokens(raw), "json")
+        return Asked(raw, bad, reported_tokens(raw), "json", tuple(turn.acted))
     action = turn.policies.after_model(from_agent_action(out["parsed"]), view, turn.acted)
     used = reported_tokens(raw)
     if view.box.protects(action.path) and action.kind in ("write", "edit"):

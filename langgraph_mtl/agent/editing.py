@@ -69,17 +69,19 @@ def parse_replacements(reply: str) -> list[Replacement]:
     return [Replacement(old, new) for old, new in _BLOCK.findall(reply)]
 
 
-def _locate(text: str, old: str) -> tuple[int, int] | str:
-    """Where ``old`` stands in ``text`` (once), or why it cannot be used. Exact first; then
-    line by line ignoring trailing spaces and a common indentation difference."""
+def _locate(text: str, old: str) -> tuple[int, int] | Answer:
+    """Where ``old`` stands in ``text`` (once), or why it cannot be used (the reason
+    ``no_match`` or ``not_unique``). Exact first; then line by line ignoring trailing spaces and
+    a common indentation difference."""
     if not old.strip():
-        return "the search text is empty; give the exact lines to replace"
+        return refused("the search text is empty; give the exact lines to replace", "no_match")
     count = text.count(old)
     if count == 1:
         start = text.index(old)
         return start, start + len(old)
     if count > 1:
-        return f"the search text appears {count} times; include more lines to make it unique"
+        said = f"the search text appears {count} times; include more lines to make it unique"
+        return refused(said, "not_unique")
     lines, wanted = text.splitlines(keepends=True), old.rstrip("\n").splitlines()
     stripped = [w.strip() for w in wanted]
     found = [
@@ -91,8 +93,10 @@ def _locate(text: str, old: str) -> tuple[int, int] | str:
         start = sum(len(line) for line in lines[: found[0]])
         return start, start + sum(len(line) for line in lines[found[0] : found[0] + len(wanted)])
     if len(found) > 1:
-        return f"the search text appears {len(found)} times; include more lines to make it unique"
-    return "the search text was not found; copy the lines exactly as the file shows them"
+        said = f"the search text appears {len(found)} times; include more lines to make it unique"
+        return refused(said, "not_unique")
+    said = "the search text was not found; copy the lines exactly as the file shows them"
+    return refused(said, "no_match")
 
 
 def apply_replacements(
@@ -120,9 +124,9 @@ def apply_replacements(
     for number, edit in enumerate(edits, start=1):
         edit = Replacement(_plain(edit.old), _plain(edit.new))
         where = _locate(text, edit.old)
-        if isinstance(where, str):
+        if isinstance(where, Answer):
             said = f"[edit refused] block {number} in {path}: {where}; nothing was changed"
-            return refused(said, "no_match")
+            return refused(said, where.reason)
         start, end = where
         indent = start - (text.rfind("\n", 0, start) + 1)
         if text[start - indent : start].isspace() and edit.new[:1] in (" ", "\t"):

@@ -129,9 +129,14 @@ class Policies:
     def guards_changes(self) -> bool:
         return any(item.guards_changes for item in self.items)
 
-    def narrow_schema(self, schema: type[AgentAction], view: StepView) -> type[AgentAction]:
+    def narrow_schema(
+        self, schema: type[AgentAction], view: StepView, acted: list[str]
+    ) -> type[AgentAction]:
         for item in self.items:
-            schema = item.narrow_schema(schema, view)
+            narrowed = item.narrow_schema(schema, view)
+            if narrowed is not schema:
+                acted.append(item.name)
+            schema = narrowed
         return schema
 
     def _rewrite(self, hook: str, action: Action, view: StepView, acted: list[str]) -> Action:

@@ -93,7 +93,10 @@ def test_narrow_schema_offers_only_a_check_right_after_a_change(tmp_path):
     assert NarrowSchema().narrow_schema(AgentAction, after) is CheckAction
     checked = view_of(tmp_path, [changed("edit", "f.py", after=[check_run("t")], checked=True)])
     assert NarrowSchema().narrow_schema(AgentAction, checked) is AgentAction
-    assert Policies().narrow_schema(AgentAction, after) is AgentAction  # switched off
+    acted: list[str] = []
+    assert Policies([NarrowSchema()]).narrow_schema(AgentAction, after, acted) is CheckAction
+    assert acted == ["narrow-schema"]
+    assert Policies().narrow_schema(AgentAction, after, []) is AgentAction  # switched off
 
 
 def test_repair_failed_run_turns_the_same_failing_command_into_a_rewrite(tmp_path):

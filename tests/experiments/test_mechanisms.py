@@ -141,21 +141,26 @@ def test_quality_proxies_read_the_snapshot_and_the_receipts(tmp_path):
 def test_the_actions_and_each_kind_of_refusal_are_counted_and_tabled():
     from langgraph_mtl_experiments.action_table import action_lines
     from langgraph_mtl_experiments.attempts import action_counts
+    from steps import changed, invalid, ran, searched, viewed
 
-    trajectory = [
-        {"action": "view big.py 10-30", "observation": "10 | def f():"},
-        {"action": "search total", "observation": "big.py:12: total = 0"},
-        {"action": "edit big.py", "observation": "[edit refused] block 1 in big.py: not found"},
-        {"action": "edit big.py", "observation": "[edit refused] block 1: appears 2 times"},
-        {"action": "write_file big.py\n...", "observation": "[refused] big.py is too long"},
-        {"action": "cat big.py > big.py", "observation": "[refused] `cat big.py > big.py` would "
-         "empty big.py before reading it"},
-        {"action": "python3 -m pytest", "observation": "[exit code 1]"},
-        {"action": "write_file a.py\n...", "observation": "[unchanged] a.py already holds"},
-        {"action": "(invalid action) {", "observation": "not an action"},
-        {"action": "submit", "observation": "Submitted."},
-    ]  # fmt: skip
-    counts = action_counts(trajectory)
+    from langgraph_mtl.agent.actions import Action
+    from langgraph_mtl.agent.history import facts_of
+    from langgraph_mtl.agent.outcomes import Answer, refused
+
+    clobber = Action("command", command="cat big.py > big.py")
+    history = [
+        viewed("big.py", "10 | def f():", 10, 30),
+        searched("total", "big.py:12: total = 0"),
+        changed("edit", "big.py", "refused", "no_match"),
+        changed("edit", "big.py", "refused", "not_unique"),
+        changed("write", "big.py", "refused", "too_long"),
+        facts_of(clobber, refused("[refused] it would empty big.py", "clobber")),
+        ran("python3 -m pytest", "1 failed"),
+        changed("write", "a.py", "unchanged", "same"),
+        invalid("format"),
+        facts_of(Action("submit"), Answer("Submitted.", "submitted")),
+    ]
+    counts = action_counts(history)
     assert counts == {
         "command_refused": 1,
         "edit": 2,

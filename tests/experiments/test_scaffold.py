@@ -100,5 +100,12 @@ def test_the_agent_runs_under_each_policy_preset_named(tmp_path):
     )
     assert [r["condition"] for r in rows] == ["agent:bare"] * 2 + ["agent:small-model"] * 2
     assert "| alpha | agent:bare | 2 |" in scaffold_table(rows)
+    assert all(r["policies"] == {} for r in rows[:2])  # the bare loop: no policy acts
+    assert any(r["policies"] for r in rows[2:])
+    from langgraph_mtl_experiments.action_table import policy_lines
+
+    table = policy_lines(rows)
+    assert table[0] == "## Which policies acted"
+    assert any(line.startswith("| alpha | agent:small-model | 2 |") for line in table)
     with pytest.raises(ValueError, match="approach 'agent:huge': expected one of"):
         run_scaffold_tax(model, [], store=store, approaches=("agent:huge",))
