@@ -70,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="10000,100000,1000000", help="pool sizes")
     parser.add_argument("--queries", type=int, default=200, help="queries per size")
-    parser.add_argument("--import-records", type=int, default=10000, help="records imported")
+    parser.add_argument("--import-records", type=int, default=20000, help="records imported")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where results are written")
     args = parser.parse_args()
     rate = bench_embedder()

@@ -68,5 +68,5 @@ if __name__ == "__main__":
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--records", type=int, default=10000)
+    parser.add_argument("--records", type=int, default=20000)
     import_ratio(parser.parse_args().records, Console())

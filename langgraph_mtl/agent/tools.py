@@ -13,10 +13,9 @@ from __future__ import annotations
 import errno
 import hashlib
 import posixpath
-import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
@@ -88,23 +87,33 @@ def command_answer(result: CommandResult) -> Answer:
     )
 
 
+def answer_facts(answer: Answer, path: str = "", *, whole: bool = False) -> dict[str, Any]:
+    """What a tool's answer says, as data (a ``ToolMessage``'s ``artifact``): its outcome,
+    reason, exit code, the path it was about, and whether the conversation now holds that file
+    whole (a view of every line, or its own write)."""
+    return {
+        "outcome": answer.outcome,
+        "reason": answer.reason,
+        "exit_code": answer.exit_code,
+        "path": path,
+        "whole": whole or answer.reason == "whole",
+    }
+
+
 def unseen_rewrite(workspace: str | Path, path: str, messages: Sequence[AnyMessage]) -> str:
     """The refusal of a whole rewrite of an existing file that no earlier answer in
     ``messages`` showed whole (a view of all its lines, or this conversation's own write of
-    it); "" when it may be rewritten."""
+    it, known from the answers' artifacts); "" when it may be rewritten."""
     if not has_content(workspace, path):
         return ""
     name = posixpath.normpath(path.strip())
-    shown = (_WHOLE.match(str(m.content)) for m in messages if isinstance(m, ToolMessage))
-    if any(found and posixpath.normpath(found["path"]) == name for found in shown):
-        return ""
+    for message in messages:
+        facts = message.artifact if isinstance(message, ToolMessage) else None
+        if not isinstance(facts, dict) or posixpath.normpath(str(facts.get("path", ""))) != name:
+            continue
+        if facts.get("whole"):
+            return ""
     return refused(UNSEEN.format(path=path), "unseen")
-
-
-# the first line of an answer that showed a file's every line or wrote it whole
-_WHOLE = re.compile(
-    r"\[(?:wrote )?(?P<path>[^\n\[\]]+?)(?:, all \d+ lines\]|, lines 1-(\d+) of \2\]|: \d+ lines, )"
-)
 
 
 CLOBBER = (
@@ -183,49 +192,57 @@ def create_sandbox_tools(
             protected=protected,
         )
 
-    @tool
-    def bash(command: str, workspace: Annotated[str, InjectedState("workspace")]) -> str:
-        """Run one shell command in the task workspace; returns its exit code and output."""
-        return execute_action(Action("command", command=command), box(workspace))
+    def answered(answer: Answer, path: str = "", whole: bool = False) -> tuple[str, dict[str, Any]]:
+        return str(answer), answer_facts(answer, path, whole=whole)
 
-    @tool
+    @tool(response_format="content_and_artifact")
+    def bash(
+        command: str, workspace: Annotated[str, InjectedState("workspace")]
+    ) -> tuple[str, dict[str, Any]]:
+        """Run one shell command in the task workspace; returns its exit code and output."""
+        return answered(execute_action(Action("command", command=command), box(workspace)))
+
+    @tool(response_format="content_and_artifact")
     def view_file(
         path: str,
         workspace: Annotated[str, InjectedState("workspace")],
         start: int = 0,
         end: int = 0,
-    ) -> str:
+    ) -> tuple[str, dict[str, Any]]:
         """Show lines start-end of a file with their numbers (without a range: a short file
         whole, a long one as an outline of its classes and functions)."""
-        return execute_action(Action("view", path=path, start=start, end=end), box(workspace))
+        view = Action("view", path=path, start=start, end=end)
+        return answered(execute_action(view, box(workspace)), path)
 
-    @tool
+    @tool(response_format="content_and_artifact")
     def search_files(
         query: str, workspace: Annotated[str, InjectedState("workspace")], path: str = ""
-    ) -> str:
+    ) -> tuple[str, dict[str, Any]]:
         """Find files whose name holds the text and lines that hold it (in path, or all)."""
-        return execute_action(Action("search", query=query, path=path), box(workspace))
+        search = Action("search", query=query, path=path)
+        return answered(execute_action(search, box(workspace)), path)
 
-    @tool
+    @tool(response_format="content_and_artifact")
     def edit_file(
         path: str, old: str, new: str, workspace: Annotated[str, InjectedState("workspace")]
-    ) -> str:
+    ) -> tuple[str, dict[str, Any]]:
         """Replace the exact text old (which must appear once in the file) with new."""
         edit = Action("edit", path=path, edits=(Replacement(old, new),))
-        return execute_action(edit, box(workspace))
+        return answered(execute_action(edit, box(workspace)), path)
 
-    @tool
+    @tool(response_format="content_and_artifact")
     def write_file(
         path: str,
         content: str,
         workspace: Annotated[str, InjectedState("workspace")],
         messages: Annotated[Sequence[AnyMessage] | None, InjectedState("messages")] = None,
-    ) -> str:
+    ) -> tuple[str, dict[str, Any]]:
         """Write the complete content of a new file, or of a short one already viewed whole (a
         long existing file is changed with edit_file instead)."""
         if messages is not None and (unseen := unseen_rewrite(workspace, path, messages)):
-            return unseen
-        return execute_action(Action("write", path=path, content=content), box(workspace))
+            return answered(Answer(unseen, "refused", "unseen"), path)
+        written = execute_action(Action("write", path=path, content=content), box(workspace))
+        return answered(written, path, whole=written.outcome == "applied")
 
     @tool
     def submit() -> str:

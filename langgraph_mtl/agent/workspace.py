@@ -153,11 +153,13 @@ def view_file(workspace: str | Path, path: str, start: int = 0, end: int = 0) ->
             last = first + TUNING.max_view_lines - 1
             rest = f"{last + 1}-{min(last + TUNING.max_view_lines, total)}"
             more = f"; one view shows at most {TUNING.max_view_lines} lines: view {rest} for more"
-        return f"[{path}, lines {first}-{last} of {total}{more}]\n" + numbered(
+        shown = f"[{path}, lines {first}-{last} of {total}{more}]\n" + numbered(
             text, first, last, clip=TUNING.max_line_chars
         )
+        return done(shown, "whole" if (first, last) == (1, total) else "")
     if total <= TUNING.view_lines:
-        return f"[{path}, all {total} lines]\n" + numbered(text, clip=TUNING.max_line_chars)
+        shown = f"[{path}, all {total} lines]\n" + numbered(text, clip=TUNING.max_line_chars)
+        return done(shown, "whole")
     return (
         f"[{path} has {total} lines: its outline, then lines 1-40; view a range to see more]\n"
         f"{outline(path, text)}\n\n{numbered(text, 1, 40, clip=TUNING.max_line_chars)}"

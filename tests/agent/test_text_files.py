@@ -21,7 +21,8 @@ def tools(tmp_path: Path):
     by_name = {t.name: t for t in create_sandbox_tools(sandbox="none")}
 
     def call(name: str, **arguments: object) -> str:
-        return str(by_name[name].func(workspace=str(tmp_path), **arguments))
+        content, _facts = by_name[name].func(workspace=str(tmp_path), **arguments)
+        return str(content)
 
     return call
 
