@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Iterable
 from contextlib import nullcontext
 from typing import Any
 
@@ -53,6 +54,7 @@ def open_pool(
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     screen_model: Any = None,
     screen_neighbours: bool = False,
+    screen_disabled: Iterable[str] = (),
 ) -> MemoryPool:
     """Open (or create) the shared pool.
 
@@ -70,6 +72,10 @@ def open_pool(
         screen_neighbours: also flag near-copies of the screen's known attacks under the
             pool's embedder (:class:`~langgraph_mtl.hygiene.screening.scanners.NeighbourScanner`;
             the known texts are embedded once per process).
+        screen_disabled: screening rules to switch off, by id (``"override/2"``) or by
+            category (``"authority"``); the rules and their ids are in
+            :mod:`langgraph_mtl.hygiene.screening.rules` and the catalogue in
+            ``langgraph_mtl/hygiene/screening/catalogue.toml``.
         lock_timeout: for a directory, how many seconds a call waits while another process
             uses the pool (one call at a time across processes) before :class:`PoolBusyError`.
 
@@ -99,11 +105,18 @@ def open_pool(
         client, label, collection, embedder, dedup_threshold, transaction, create=create
     )
     pool.classifier = model_classifier(screen_model) if screen_model is not None else None
-    if screen_neighbours:
-        from langgraph_mtl.hygiene.screening.matching import DEFAULT_SCANNERS
-        from langgraph_mtl.hygiene.screening.scanners import NeighbourScanner
+    if screen_neighbours or screen_disabled:
+        from langgraph_mtl.hygiene.screening.scanners import (
+            CodeScanner,
+            NeighbourScanner,
+            RuleScanner,
+            Scanner,
+        )
 
-        pool.scanners = (*DEFAULT_SCANNERS, NeighbourScanner(pool.embeddings))
+        scanners: tuple[Scanner, ...] = (RuleScanner(screen_disabled), CodeScanner())
+        if screen_neighbours:
+            scanners = (*scanners, NeighbourScanner(pool.embeddings))
+        pool.scanners = scanners
     return pool
 
 

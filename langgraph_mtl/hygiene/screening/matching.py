@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.screening.classifier import Classifier
 from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.rules import GATES, NEGATABLE, RULES
+from langgraph_mtl.hygiene.screening.rules import GATES, NEGATABLE, RULE_IDS, RULES
 from langgraph_mtl.hygiene.screening.scanners import (
     CodeScanner,
     Finding,
@@ -45,10 +45,12 @@ class Screening:
         return {finding.scanner: finding.score for finding in self.findings}
 
 
-def _matches(text: str) -> set[str]:
+def _matches(text: str, disabled: frozenset[str]) -> set[str]:
     found = set()
     lowered = text.lower()
-    for name, pattern in RULES:
+    for rule_id, (name, pattern) in zip(RULE_IDS, RULES, strict=True):
+        if rule_id in disabled or name in found:
+            continue
         gate = GATES.get(name)
         if gate is not None and not gate.search(lowered):
             continue
@@ -63,8 +65,9 @@ def _matches(text: str) -> set[str]:
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 
 
-def rule_reasons(joined: str) -> tuple[str, ...]:
-    """The rules that match any view of ``joined``, in the rules' order."""
+def rule_reasons(joined: str, disabled: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The categories of the rules that match any view of ``joined``, in the rules' order;
+    the rules whose ids are ``disabled`` are skipped (see :func:`.rules.rule_ids`)."""
     plain = normalise(joined)
     found: set[str] = set()
     decoded = [normalise(view) for view in decoded_views(joined)]
@@ -73,7 +76,7 @@ def rule_reasons(joined: str) -> tuple[str, ...]:
     undotted = _INNER_DOT.sub("_", plain)  # a dot inside a word (notes.md) ends no sentence
     views = (joined, plain, undotted, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
     for view in dict.fromkeys(views):  # distinct views only
-        found |= _matches(view)
+        found |= _matches(view, disabled)
     return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
 
 

@@ -14,7 +14,7 @@ from langgraph_mtl.hygiene.screening.languages import (
     FOREIGN_ROLE,
 )
 
-__all__ = ["GATES", "NEGATABLE", "RULES", "UNDECIDED"]
+__all__ = ["GATES", "NEGATABLE", "RULES", "RULE_IDS", "UNDECIDED", "rule_ids"]
 
 from langgraph_mtl.hygiene.screening.markup import MARKUP_RULES
 from langgraph_mtl.hygiene.screening.round_rules import ROUND_RULES
@@ -387,3 +387,17 @@ UNDECIDED = rule(
     r"priority|important|obey|verifier|secrets?|credentials?|passwords?|tokens?|upload|"
     r"exfiltrat\w*)\b|<!--|[^\x00-\u024f\s\d\W]"
 )
+
+
+def rule_ids(rules: list[tuple[str, re.Pattern[str]]]) -> list[str]:
+    """Each rule's id: its category and its place among that category's rules
+    (``override/1``), stable while the rules keep their order."""
+    seen: dict[str, int] = {}
+    ids = []
+    for name, _ in rules:
+        seen[name] = seen.get(name, 0) + 1
+        ids.append(f"{name}/{seen[name]}")
+    return ids
+
+
+RULE_IDS = rule_ids(RULES)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
@@ -56,14 +56,34 @@ class Scanner(Protocol):
 
 
 class RuleScanner:
-    """The rules over every view of the text (see :mod:`.matching`)."""
+    """The rules over every view of the text (see :mod:`.matching`), but those whose ids are
+    in ``disabled`` (``"override/2"``; a category's name disables all of its rules).
+
+    Raises:
+        ValueError: an id or category that no rule has (the message names a few that exist).
+    """
 
     name = "rules"
+
+    def __init__(self, disabled: Iterable[str] = ()) -> None:
+        from langgraph_mtl.hygiene.screening.rules import RULE_IDS
+
+        chosen = set(disabled)
+        ids = {
+            rule_id for rule_id in RULE_IDS if rule_id in chosen or rule_id.split("/")[0] in chosen
+        }
+        unknown = chosen - ids - {rule_id.split("/")[0] for rule_id in ids}
+        if unknown:
+            raise ValueError(
+                f"screen_disabled: no rule {sorted(unknown)[0]!r}; give rule ids such as "
+                f"{', '.join(RULE_IDS[:3])} or a category such as {RULE_IDS[0].split('/')[0]!r}"
+            )
+        self.disabled = frozenset(ids)
 
     def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
         from langgraph_mtl.hygiene.screening.matching import rule_reasons
 
-        reasons = rule_reasons("\n".join(texts))
+        reasons = rule_reasons("\n".join(texts), self.disabled)
         return Finding(self.name, 1.0 if reasons else 0.0, reasons)
 
 
