@@ -297,8 +297,12 @@ def demo(
                     (Path(ws) / name).write_text(text)
                 out.rule(Text(f"{domain} task {task_id}"))
                 out.print(task, markup=False)
-                context = AgentContext(
-                    domain=domain, task_id=task_id, workspace=ws, verify_command=verify
+                context = AgentContext(  # the demo's checks are the agent's to run too
+                    domain=domain,
+                    task_id=task_id,
+                    workspace=ws,
+                    verify_command=verify,
+                    check_command=verify,
                 )
                 state = run_agent(graph, task, context, recursion_limit=40)
             results.append(state.get("verified"))

@@ -40,7 +40,7 @@ from langgraph_mtl.transfer.insight_rules import (
     insight_problems,
     named_code,
     unnamed,
-    word_count,
+    within_words,
 )
 from langgraph_mtl.transfer.structured import AbstractionError, ask_structured, guidance
 
@@ -234,9 +234,10 @@ def _kept_to_the_rules(
     payload: BaseModel,
     run: FinishedRun,
 ) -> BaseModel:
-    """The insight, asked for once more when it breaks a rule (:mod:`.insight_rules`); a second
-    one that only names the task's own code has those names written as what they stand for
-    ("the function", "the file"); :class:`MemoryRejected` when it still breaks a rule."""
+    """The insight, asked for once more when it breaks a rule (:mod:`.insight_rules`); in the
+    second one, the task's own code is written as what it stands for ("the function", "the
+    file") and sentences past the word limit are left off the end of its content;
+    :class:`MemoryRejected` when it still breaks a rule."""
     sources = [run.task, run.key_text, *run.files.values()]
     problems = insight_problems(payload.model_dump(), sources)
     if not problems:
@@ -248,11 +249,11 @@ def _kept_to_the_rules(
         HumanMessage(redact(REWRITE.format(problems="; ".join(problems))).text),
     ]
     again = ask_structured(model, schema, retry, 1)
-    named = named_code(again.model_dump(), sources)
-    if named and word_count(" ".join(map(str, again.model_dump().values()))) <= MAX_INSIGHT_WORDS:
+    fields = {k: str(v) for k, v in again.model_dump().items()}
+    if named := named_code(fields, sources):
         # the lesson kept, the task's own names written as what they stand for
-        fields = {k: str(v) for k, v in again.model_dump().items()}
-        again = schema.model_validate(unnamed(fields, named))
+        fields = unnamed(fields, named)
+    again = schema.model_validate(within_words(fields, MAX_INSIGHT_WORDS))
     still = insight_problems(again.model_dump(), sources)
     if still:  # said without the insight's words: they may hold what redaction cannot see
         kinds = ["too long" if "words" in p else "names the task's own code" for p in still]

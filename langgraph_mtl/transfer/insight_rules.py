@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 __all__ = [
+    "within_words",
     "MAX_INSIGHT_WORDS",
     "code_names",
     "insight_problems",
@@ -111,4 +112,19 @@ def unnamed(fields: Mapping[str, str], names: Iterable[str]) -> dict[str, str]:
         for name in ordered:
             text = re.sub(rf"`?(?<![\w.]){re.escape(name)}(?![\w])`?", _role(name), text)
         out[key] = text.replace("`", "")
+    return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def within_words(fields: Mapping[str, str], limit: int) -> dict[str, str]:
+    """``fields`` with whole sentences left off the end of the content until the insight has at
+    most ``limit`` words, never its first sentence (a single sentence too long stays as it is,
+    for the rule to judge)."""
+    out = dict(fields)
+    sentences = _SENTENCE_END.split(out.get("content", "").strip())
+    while len(sentences) > 1 and word_count(_text(out)) > limit:
+        sentences.pop()
+        out["content"] = " ".join(sentences)
     return out

@@ -10,7 +10,7 @@ from langgraph_mtl import MemoryContext
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.nodes.writer_node import create_memory_writer_node
 from langgraph_mtl.transfer.abstraction import FinishedRun, MemoryRejected, abstract_run
-from langgraph_mtl.transfer.insight_rules import code_names, insight_problems
+from langgraph_mtl.transfer.insight_rules import code_names, insight_problems, word_count
 
 REPORT = "test_below_zero failed: assert below_zero([1, -2]) == True\nAssertionError"
 TASK = "solution.py holds the signature of `below_zero`. Implement the function."
@@ -59,7 +59,7 @@ def test_an_insight_naming_the_tasks_code_is_asked_again_and_the_clean_one_kept(
 def test_an_insight_that_breaks_the_rules_twice_is_dropped_not_kept_for_a_retry(
     scripted, pool, tmp_path
 ):
-    long = insight_json("Iterate", "Always.", " ".join(["Check every step carefully."] * 20))
+    long = insight_json("Iterate", "Always.", " ".join(["check every step carefully"] * 20))
     model = scripted(long, long)
     try:
         abstract_run(_run(), MemoryType.INSIGHT, model=model)
@@ -106,4 +106,15 @@ def test_an_insight_that_names_the_tasks_code_twice_keeps_its_lesson_without_the
     record = abstract_run(_run(), MemoryType.INSIGHT, model=scripted(naming, naming))
     assert "below_zero" not in record.content and "solution.py" not in record.content
     assert "running sum in the function" in record.content and "the file" in record.content
+    assert insight_problems(record.payload, [TASK, PROBLEM, REPORT]) == []
+
+
+def test_a_second_insight_too_long_keeps_its_first_sentences_within_the_limit(scripted):
+    """Sentences past the limit are left off the end; the rule (unchanged) then passes it."""
+    first = "Run the check after each change and read its first failure."
+    more = " ".join(["Then look again at every case the task lists."] * 8)
+    long = insight_json("Check after each change", "When a fix is in doubt.", f"{first} {more}")
+    record = abstract_run(_run(), MemoryType.INSIGHT, model=scripted(long, long))
+    assert record.payload["content"].startswith(first)
+    assert word_count(record.content) <= 60
     assert insight_problems(record.payload, [TASK, PROBLEM, REPORT]) == []
