@@ -17,7 +17,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from langgraph_mtl.agent.actions import Action, AgentAction, from_agent_action
 from langgraph_mtl.agent.editing import parse_replacements
-from langgraph_mtl.agent.policies import Policies, StepView
+from langgraph_mtl.agent.policies import Policies, StepView, tag
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
     EMPTY_WRITE,
@@ -155,8 +155,9 @@ def _content(turn: Turn, action: Action) -> tuple[Action, int]:
     current = current_text(view.workspace, action.path, limit=None)
     if len(current) > TUNING.max_rewrite_chars and turn.policies.guards_changes:
         # a long file is never rewritten whole: the change is asked for as an edit instead
-        as_edit = replace(action, kind="edit", note=LONG_FILE_EDITED.format(path=action.path))
-        return _edit(turn, as_edit)
+        said = tag("safe-edits", LONG_FILE_EDITED.format(path=action.path))
+        turn.acted.append("safe-edits")
+        return _edit(turn, replace(action, kind="edit", note=said))
     ask = writer_messages(
         task=view.task,
         path=action.path,
