@@ -74,7 +74,7 @@ def open_pool(
             the known texts are embedded once per process).
         screen_disabled: screening rules to switch off, by id (``"override/2"``) or by
             category (``"authority"``); the rules and their ids are in
-            :mod:`langgraph_mtl.hygiene.screening.rules` and the catalogue in
+            :mod:`langgraph_mtl.hygiene.screening.rule_handling` and the catalogue in
             ``langgraph_mtl/hygiene/screening/catalogue.toml``.
         lock_timeout: for a directory, how many seconds a call waits while another process
             uses the pool (one call at a time across processes) before :class:`PoolBusyError`.

@@ -12,7 +12,8 @@ from helpers import make_record
 
 from langgraph_mtl import open_pool
 from langgraph_mtl.hygiene.screening.matching import rule_reasons, screen
-from langgraph_mtl.hygiene.screening.rules import RULE_IDS, RULES
+from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
+from langgraph_mtl.hygiene.screening.rules import RULES
 from langgraph_mtl.hygiene.screening.scanners import RuleScanner
 
 CATALOGUE = tomllib.loads(

@@ -234,7 +234,7 @@ def test_every_value_in_the_memory_block_is_escaped():
 
 
 def test_rule_gates_are_lower_case_as_the_text_they_search():
-    from langgraph_mtl.hygiene.screening.rules import GATES as _GATES
+    from langgraph_mtl.hygiene.screening.rule_handling import GATES as _GATES
 
     assert not [name for name, gate in _GATES.items() if gate.pattern != gate.pattern.lower()]
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.screening.classifier import Classifier
 from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.rules import GATES, NEGATABLE, RULE_IDS, RULES
+from langgraph_mtl.hygiene.screening.rule_handling import GATES, NEGATABLE, RULE_IDS
+from langgraph_mtl.hygiene.screening.rules import RULES
 from langgraph_mtl.hygiene.screening.scanners import (
     CodeScanner,
     Finding,

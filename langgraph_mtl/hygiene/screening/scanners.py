@@ -66,7 +66,7 @@ class RuleScanner:
     name = "rules"
 
     def __init__(self, disabled: Iterable[str] = ()) -> None:
-        from langgraph_mtl.hygiene.screening.rules import RULE_IDS
+        from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
 
         chosen = set(disabled)
         ids = {
@@ -110,7 +110,7 @@ class ModelScanner:
         self.classifier = classifier
 
     def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
-        from langgraph_mtl.hygiene.screening.rules import UNDECIDED
+        from langgraph_mtl.hygiene.screening.rule_handling import UNDECIDED
         from langgraph_mtl.hygiene.screening.text import normalise
 
         plain = normalise("\n".join(texts))

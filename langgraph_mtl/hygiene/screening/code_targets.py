@@ -1,0 +1,72 @@
+"""What code acts on, for judging it by its effect: secrets (credential files, keys, history),
+start-up files, shared places, the home or root folder, and hosts other than this one."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "HOME",
+    "LOCAL",
+    "MAX_CODE_CHARS",
+    "PERSISTENT",
+    "SENSITIVE",
+    "SHARED",
+    "remote_host",
+    "touches_secret",
+]
+
+MAX_CODE_CHARS = 20_000  # longer code is not parsed
+
+# a secret's file: keys, credentials, tokens, shell history, the environment of a process
+SENSITIVE = re.compile(
+    r"(?:^|[/\s'\"=@:])(?:~|\$\{?HOME\}?|/root|/home/[^/\s]+)?/?"
+    r"(?:\.ssh/(?:id_\w+|authorized_keys|known_hosts|config)|\.aws/(?:credentials|config)"
+    r"|\.netrc|\.pgpass|\.git-credentials|\.docker/config\.json|\.kube/config|\.npmrc|\.pypirc"
+    r"|\.config/gcloud\S*|\.bash_history|\.zsh_history|\.python_history|\.gnupg\S*"
+    r"|\.vault-token|etc/(?:shadow|passwd|sudoers)|proc/\w+/environ"
+    r"|\S*\.env(?:\.\w+)?|\S*id_(?:rsa|dsa|ecdsa|ed25519)\S*|\S*\.pem|\S*\.p12|\S*\.key)"
+    r"(?=$|[\s'\")])",
+    re.IGNORECASE,
+)
+# the home or root folder itself (removing it destroys everything)
+HOME = re.compile(r"^(?:~|~/|\$\{?HOME\}?/?|/root/?|/home/?(?:[^/\s]+/?)?|/)$")
+# a start-up file: what it holds runs in every later shell, session, commit or boot
+PERSISTENT = re.compile(
+    r"(?:^|/)(?:\.(?:bash(?:rc|_profile|_login|_logout)|profile|zshrc|zprofile|zshenv|zlogin"
+    r"|xinitrc|xprofile|kshrc|cshrc|tcshrc|inputrc)"
+    r"|\.config/fish/config\.fish|\.config/autostart/\S+|\.config/systemd/\S+"
+    r"|etc/(?:profile(?:\.d/\S*)?|bash\.bashrc|environment|rc\.local|cron\S*|systemd/\S+"
+    r"|sudoers(?:\.d/\S*)?|init\.d/\S+|ld\.so\.preload)"
+    r"|var/spool/cron\S*|Library/Launch(?:Agents|Daemons)/\S+"
+    r"|\.ssh/(?:authorized_keys|rc)|\.git/hooks/\S+|hooks/(?:pre|post)-\S+"
+    r"|\S*(?:site|user)customize\.py|\S+\.pth)$",
+    re.IGNORECASE,
+)
+# a place others read: a secret copied there is out
+SHARED = re.compile(r"^(?:/tmp|/var/tmp|/dev/shm|/var/www|/srv|/mnt|/media|/public|\S*public_html)")
+# this machine
+LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)(?::\d+)?$", re.I)
+_URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/\s]*@)?([^/:?#\s]+|\[[^\]]+\])", re.I)
+_REMOTE_PATH = re.compile(r"^(?:[^@/\s:]+@)?([A-Za-z0-9.-]+|\[[^\]]+\]):(?!//)")
+
+
+def remote_host(text: str) -> bool:
+    """Whether ``text`` (a URL, ``user@host:path``, ``host:/path`` or a host with a dot)
+    names a host other than this one (``name:value`` is no host)."""
+    if found := _URL_HOST.match(text):
+        host = found[1]
+    elif found := _REMOTE_PATH.match(text):
+        host = found[1]
+        rest = text[found.end() :]
+        if "@" not in text.split(":", 1)[0] and "." not in host and not rest.startswith(("/", "~")):
+            return False
+    else:
+        host = text
+        if "." not in host:
+            return False
+    return bool(host) and not LOCAL.match(host) and not host.startswith(("-", "/", "."))
+
+
+def touches_secret(words: list[str]) -> bool:
+    return any(SENSITIVE.search(f" {w} ") or HOME.match(w) for w in words)
