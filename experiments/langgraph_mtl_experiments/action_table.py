@@ -21,12 +21,18 @@ REFUSAL_KINDS = (
 )
 
 
-def action_lines(rows: list[dict[str, Any]]) -> list[str]:
-    """Per domain and condition: attempts, actions per attempt by kind, and refusals in all."""
-    totals: dict[tuple[str, str], Counter[str]] = {}
-    attempts: Counter[tuple[str, str]] = Counter()
+Cell = tuple[str, str]  # (domain, condition)
+
+
+def _summed(
+    rows: list[dict[str, Any]], field: str
+) -> tuple[dict[Cell, Counter[str]], Counter[Cell]]:
+    """The counts rows keep under ``field``, summed per domain and condition, and how many
+    attempts kept them."""
+    totals: dict[Cell, Counter[str]] = {}
+    attempts: Counter[Cell] = Counter()
     for row in rows:
-        counts = row.get("actions")
+        counts = row.get(field)
         if not isinstance(counts, dict):
             continue
         key = (str(row["domain"]), str(row["condition"]))
@@ -34,6 +40,12 @@ def action_lines(rows: list[dict[str, Any]]) -> list[str]:
         totals.setdefault(key, Counter()).update(
             {k: int(v) for k, v in counts.items() if isinstance(v, int | float)}
         )
+    return totals, attempts
+
+
+def action_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Per domain and condition: attempts, actions per attempt by kind, and refusals in all."""
+    totals, attempts = _summed(rows, "actions")
     if not totals:
         return []
     kinds = [k for k in ACTION_KINDS if any(t[k] for t in totals.values())]
@@ -57,15 +69,7 @@ def action_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 def policy_lines(rows: list[dict[str, Any]]) -> list[str]:
     """Per domain and condition: the steps each policy acted on, per attempt."""
-    totals: dict[tuple[str, str], Counter[str]] = {}
-    attempts: Counter[tuple[str, str]] = Counter()
-    for row in rows:
-        counts = row.get("policies")
-        if not isinstance(counts, dict):
-            continue
-        key = (str(row["domain"]), str(row["condition"]))
-        attempts[key] += 1
-        totals.setdefault(key, Counter()).update({k: int(v) for k, v in counts.items()})
+    totals, attempts = _summed(rows, "policies")
     names = sorted({name for found in totals.values() for name in found})
     if not names:
         return []

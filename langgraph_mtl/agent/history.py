@@ -57,19 +57,16 @@ class StepFacts(TypedDict, total=False):
 
 def facts_of(
     action: Action,
-    answer: Answer | None,
+    answer: Answer,
     *,
     after: Sequence[Run] = (),
     checked: bool = False,
     missing: str = "",
     policies: Sequence[str] = (),
 ) -> StepFacts:
-    """The facts of a step: ``action`` as carried out, its tool ``answer`` (None for a submit
-    or a refused reply) and what policies ran or found after it."""
+    """The facts of a step: ``action`` as carried out, its ``answer`` (a tool's, or what a
+    submit or a refused reply was told) and what policies ran or found after it."""
     ranged = action.kind in ("view", "edit") and action.start > 0
-    if answer is None:
-        outcome: Outcome = "submitted" if action.kind == "submit" else "invalid"
-        answer = Answer("", outcome, action.reason if outcome == "invalid" else "")
     runs_after = list(after)
     said = "\0".join([str(answer), *(run["output"] for run in runs_after)])
     pointed = [*file_lines(str(answer)), *(p for r in runs_after for p in file_lines(r["output"]))]
