@@ -11,7 +11,7 @@ from pathlib import Path
 
 from langgraph_mtl_experiments.tasks import Domain, Task, Verdict
 
-__all__ = ["PinnedDomain", "TaskLists", "read_task_lists", "write_task_lists"]
+__all__ = ["ListedDomain", "PinnedDomain", "TaskLists", "read_task_lists", "write_task_lists"]
 
 TaskLists = dict[str, dict[str, list[str]]]  # domain -> split -> task ids in order
 
@@ -71,6 +71,32 @@ class PinnedDomain(Domain):
                 pinned += new if limit is None else new[: max(0, limit - len(pinned))]
                 return fresh
             asked += short
+
+
+class ListedDomain(PinnedDomain):
+    """``inner`` whose ``split`` is exactly ``ids``, in that order, whatever the limit (a
+    pre-registered task list, or one block of it); its other splits are ``inner``'s."""
+
+    def __init__(self, inner: Domain, split: str, ids: list[str]) -> None:
+        super().__init__(inner, {})
+        self.split, self.ids = split, list(ids)
+
+    def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
+        """Exactly the listed tasks for the listed split; the inner domain's otherwise.
+
+        Raises:
+            ValueError: a listed task is not in the domain's data set.
+        """
+        if split != self.split:
+            return self.inner.tasks(split, limit=limit, seed=seed)
+        found = {t.task_id: t for t in self.inner._candidates()}
+        missing = [i for i in self.ids if i not in found]
+        if missing:
+            raise ValueError(
+                f"{self.name}: the task list names tasks its data set does not have "
+                f"({', '.join(missing[:3])}); fetch the same data set or correct the list"
+            )
+        return [found[i] for i in self.ids]
 
 
 def read_task_lists(path: Path) -> TaskLists:

@@ -471,6 +471,103 @@ def test_a_run_can_make_its_memories_and_stop_before_any_condition(
     assert misused.code == 2 and "--memories-only makes a run's own pool" in misused.text
 
 
+def test_blocks_run_every_condition_of_a_block_before_the_next_and_stop_when_told(
+    env, monkeypatch, alpha_run, capsys
+):
+    import functools
+
+    import langgraph_mtl_experiments.report
+    import langgraph_mtl_experiments.runner
+    from helpers import TinyDomain
+    from langgraph_mtl_experiments import DOMAINS
+
+    monkeypatch.setitem(DOMAINS, "beta", functools.partial(TinyDomain, "beta"))
+    calls: list[tuple[str, list[tuple[str, list[str]]]]] = []
+
+    def evaluate(condition, domains, **kwargs):
+        tasks = [
+            (d.name, [t.task_id for t in d.tasks("eval", limit=kwargs["limit"])]) for d in domains
+        ]
+        calls.append((condition.name, tasks))
+
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "run_condition", evaluate)
+    monkeypatch.setattr(
+        langgraph_mtl_experiments.report, "write_report", lambda *a, **k: env / "report.md"
+    )
+    run = env / "run"
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha,beta"]
+    args += ["--conditions", "zero-shot,placebo-insight", "--block-size", "3", "--blocks", "1"]
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "generate_memories", lambda *a, **k: None)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    alpha = [t.task_id for t in TinyDomain("alpha").tasks("eval")]
+    beta = [t.task_id for t in TinyDomain("beta").tasks("eval")]
+    first = [("alpha", alpha[:2]), ("beta", beta[:1])]  # alpha, beta, alpha
+    assert calls == [("zero-shot", first), ("placebo-insight", first)]
+    assert "block 1 of 2 complete" in result.output
+    calls.clear()
+    result = CliRunner().invoke(app, args[:-2])  # every block: the second follows
+    assert result.exit_code == 0, result.output
+    second = [("beta", beta[1:2])]
+    every_block = [("zero-shot", first), ("placebo-insight", first)]
+    every_block += [("zero-shot", second), ("placebo-insight", second)]
+    assert calls == every_block
+    lone = run_cli(capsys, *args[:-4], "--blocks", "2")
+    assert lone.code == 2 and "--block-size" in lone.err
+
+
+def test_a_task_list_is_evaluated_exactly_and_recorded(env, monkeypatch, alpha_run, capsys):
+    import langgraph_mtl_experiments.report
+    import langgraph_mtl_experiments.runner
+    from helpers import TinyDomain
+
+    evaluated: list[list[str]] = []
+    monkeypatch.setattr(
+        langgraph_mtl_experiments.runner,
+        "run_condition",
+        lambda c, domains, **k: evaluated.append(
+            [t.task_id for d in domains for t in d.tasks("eval", limit=k["limit"])]
+        ),
+    )
+    monkeypatch.setattr(
+        langgraph_mtl_experiments.report, "write_report", lambda *a, **k: env / "report.md"
+    )
+    every = [t.task_id for t in TinyDomain("alpha").all_tasks()]
+    wanted = [every[3], every[0]]  # any tasks of the data set, in the list's order
+    listed = env / "list.json"
+    listed.write_text(json.dumps({"alpha": {"eval": wanted}}))
+    run = env / "run"
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha", "--limit", "1"]
+    result = CliRunner().invoke(
+        app, [*args, "--conditions", "zero-shot", "--task-list", str(listed)]
+    )
+    assert result.exit_code == 0, result.output
+    assert evaluated == [wanted]  # --limit 1 does not cut the list
+    assert json.loads((run / "tasks.json").read_text())["alpha"]["eval"] == wanted
+    listed.write_text(json.dumps({"alpha": {"eval": wanted[:1]}}))
+    other = run_cli(capsys, *args, "--conditions", "zero-shot", "--task-list", str(listed))
+    assert other.code == 2 and "recorded other eval tasks" in other.err
+    listed.write_text(json.dumps({"alpha": {"eval": wanted}, "gamma": {"eval": ["g"]}}))
+    unknown = run_cli(capsys, *args, "--conditions", "zero-shot", "--task-list", str(listed))
+    assert unknown.code == 2 and "gamma" in unknown.err
+    missing = run_cli(capsys, *args, "--task-list", str(env / "nowhere.json"))
+    assert missing.code == 2 and "no such file" in missing.err
+    assert "Traceback" not in other.text + unknown.text + missing.text
+
+
+def test_a_run_whose_memories_other_code_made_is_not_resumed(env, alpha_run, capsys):
+    from langgraph_mtl_experiments.code_identity import CODE_FILE, CodeIdentity
+
+    run = env / "run"
+    run.mkdir()
+    (run / "memories.jsonl").write_text(json.dumps({"task_id": "alpha-0"}) + "\n")
+    other = CodeIdentity("0" * 64, commit="feedbeef" * 5)
+    (run / CODE_FILE).write_text(json.dumps(other.record()))
+    args = ["experiment", "run", "--out", str(run), "--domains", "alpha"]
+    result = run_cli(capsys, *args, "--conditions", "mtl-insight", "--unsafe-no-sandbox")
+    assert result.code == 2 and "feedbeeffeed" in result.err, result.text
+
+
 def test_the_command_lists_read_as_sentences_not_as_the_docstrings_line_breaks():
     wide = {"COLUMNS": "300", "NO_COLOR": "1"}
     listed = CliRunner().invoke(app, ["experiment", "--help"], env=wide).output

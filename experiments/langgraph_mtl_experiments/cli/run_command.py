@@ -74,6 +74,31 @@ def run(
         str, typer.Option(help=f"Add a sweep's conditions: {', '.join(SWEEP_NAMES)}.")
     ] = "",
     limit: Annotated[int, typer.Option(min=1, help="Evaluation tasks per domain.")] = 10,
+    listed: Annotated[
+        Path | None,
+        typer.Option(
+            "--task-list",
+            help="Evaluate exactly the tasks this file names, in its order (the shape of a "
+            'run\'s tasks.json: {domain: {"eval": [task ids]}}), e.g. a pre-registered list; '
+            "--limit does not apply.",
+        ),
+    ] = None,
+    block_size: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Evaluate in balanced blocks of this many tasks (the domains taken in turn): "
+            "every condition and attempt of a block before the next block starts.",
+        ),
+    ] = None,
+    blocks: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="With --block-size: stop once this many blocks are complete (an interim "
+            "look, or a stretch of work); every block when not given.",
+        ),
+    ] = None,
     split: Annotated[
         str,
         typer.Option(
@@ -167,6 +192,8 @@ def run(
     agent = agent_settings(steps, repo_steps, edits, hide=hidden, factory=agent_factory)
     if split not in ("eval", "source"):
         raise CliError(f"--split: expected eval or source, got {split!r}", code=2)
+    if blocks is not None and block_size is None:
+        raise CliError("--blocks counts blocks: give --block-size too", code=2)
     if memories_only and (split != "eval" or pool_dir is not None):
         raise CliError(
             "--memories-only makes a run's own pool: use it without --pool and --split source",
@@ -199,7 +226,8 @@ def run(
         raise CliError(str(exc), code=2) from None
     out.mkdir(parents=True, exist_ok=True)
     try:  # every row of a run comes from the same code
-        code = check_code(out, has_rows=bool(stored))
+        made = (out / MEMORY_RUNS).is_file() and (out / MEMORY_RUNS).stat().st_size > 0
+        code = check_code(out, has_rows=bool(stored) or made)
     except CodeChanged as exc:
         raise CliError(str(exc), code=2) from None
     console.print(f"code: {code.name}" + ("" if code.pinned else " (not pinned: not a commit)"))
@@ -212,6 +240,9 @@ def run(
         "conditions": conditions,
         "sweep": sweep,
         "limit": limit,
+        "task-list": listed,
+        "block-size": block_size,
+        "blocks": blocks,
         "split": split,
         "source-limit": source_limit,
         "attempts": attempts,
@@ -237,7 +268,14 @@ def run(
     pool = open_pool(str(pool_dir or out / POOL_FOLDER), collection=POOL_COLLECTION)
     if pool_dir is None and (restored := _restore_pool(pool, out / POOL_SNAPSHOT)):
         console.print(f"pool: {restored} memories restored from {POOL_SNAPSHOT}")
-    loaders = pinned_domains(loaders, out / TASK_LISTS, source_limit=source_limit, limit=limit)
+    loaders = pinned_domains(
+        loaders,
+        out / TASK_LISTS,
+        source_limit=source_limit,
+        limit=limit,
+        split=split,
+        listed=read_listed(listed, split) if listed else None,
+    )
     with progress_bar() as bar:
         progress = reporter(bar)
 
@@ -294,25 +332,34 @@ def run(
             return
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
         experiments: list[str] = []
+        rounds = [loaders]
+        if block_size is not None:
+            from langgraph_mtl_experiments.blocks import block_domains
+
+            rounds = block_domains(loaders, split=split, limit=limit, size=block_size)
+        ending = len(rounds) if blocks is None else min(blocks, len(rounds))
         with workers(model, temperature=evaluated_at, **run_on, **setup) as (chat, runs_on):
-            for condition in chosen:
-                run_condition(
-                    condition,
-                    loaders,
-                    model=chat,
-                    pool=pool,
-                    store=store,
-                    attempts=attempts,
-                    limit=limit,
-                    split=split,
-                    agent=agent,
-                    snapshot_dir=out / "snapshots",
-                    progress=progress,
-                    reuse_same_prompt=reuse,
-                    experiments=experiments,
-                    executor=runs_on,
-                    model_name=model,
-                )
+            for number, block in enumerate(rounds[:ending], 1):
+                for condition in chosen:
+                    run_condition(
+                        condition,
+                        block,
+                        model=chat,
+                        pool=pool,
+                        store=store,
+                        attempts=attempts,
+                        limit=limit,
+                        split=split,
+                        agent=agent,
+                        snapshot_dir=out / "snapshots",
+                        progress=progress,
+                        reuse_same_prompt=reuse,
+                        experiments=experiments,
+                        executor=runs_on,
+                        model_name=model,
+                    )
+                if block_size is not None:
+                    console.print(f"block {number} of {len(rounds)} complete")
     k = supported_k(store.rows())
     path = write_report(store.path, out_dir=out, pool=pool, k=k, command=commands_of(out))
     console.print(f"report: {path}")
@@ -321,13 +368,38 @@ def run(
         console.print(f"LangSmith{more}: {experiments[-1]}", markup=False)
 
 
+def read_listed(path: Path, split: str) -> dict[str, list[str]]:
+    """``--task-list``: each domain's tasks of ``split`` named in ``path``."""
+    from langgraph_mtl_experiments.task_lists import read_task_lists
+
+    if not path.is_file():
+        raise CliError(f"--task-list {path}: no such file", code=2)
+    try:
+        lists = read_task_lists(path)
+    except ValueError as exc:
+        raise CliError(f"--task-list {exc}", code=2) from None
+    named = {name: splits[split] for name, splits in lists.items() if splits.get(split)}
+    if not named:
+        raise CliError(f"--task-list {path}: it names no {split} tasks", code=2)
+    return named
+
+
 def pinned_domains(
-    loaders: list[Any], path: Path, *, source_limit: int | None, limit: int | None
+    loaders: list[Any],
+    path: Path,
+    *,
+    source_limit: int | None,
+    limit: int | None,
+    split: str = "eval",
+    listed: dict[str, list[str]] | None = None,
 ) -> list[Any]:
     """The domains with their tasks taken from the run's ``tasks.json`` (recorded there on
     the first invocation and extended by a larger limit), so every invocation of a run, on
-    any machine, uses the same tasks (see :mod:`langgraph_mtl_experiments.task_lists`)."""
+    any machine, uses the same tasks (see :mod:`langgraph_mtl_experiments.task_lists`).
+    ``listed`` (``--task-list``) names each domain's tasks of ``split`` exactly; they are
+    recorded too, and must be what the run recorded before."""
     from langgraph_mtl_experiments.task_lists import (
+        ListedDomain,
         PinnedDomain,
         read_task_lists,
         write_task_lists,
@@ -337,9 +409,30 @@ def pinned_domains(
         lists = read_task_lists(path)
     except ValueError as exc:
         raise CliError(f"{exc}; restore it from git or delete it to choose tasks again") from None
+    if listed is not None:
+        unknown = sorted(set(listed) - {loader.name for loader in loaders})
+        if unknown:
+            raise CliError(
+                f"--task-list names tasks of {', '.join(unknown)}: add to --domains or remove "
+                "them from the list",
+                code=2,
+            )
     pinned = []
     for loader in loaders:  # data and repo tasks are verified on first use: say so while it runs
-        domain = PinnedDomain(loader, lists.setdefault(loader.name, {}))
+        splits = lists.setdefault(loader.name, {})
+        domain = PinnedDomain(loader, splits)
+        if listed is not None:
+            ids = listed.get(loader.name)
+            if not ids:
+                raise CliError(f"--task-list names no {split} tasks of {loader.name}", code=2)
+            if splits.get(split) and splits[split] != ids:
+                raise CliError(
+                    f"{path}: this run recorded other {split} tasks of {loader.name} than "
+                    "--task-list names; give another --out for a new run",
+                    code=2,
+                )
+            splits[split] = list(ids)
+            domain = ListedDomain(domain, split, ids)
         with console.status(f"{loader.name}: choosing and verifying tasks"):
             try:
                 picked = (
