@@ -363,10 +363,20 @@ def _record_snapshot(directory: Path, name: str, entry: dict[str, object]) -> No
 
 
 def pending_sources(
-    domains: Iterable[Domain], pool: MemoryPool, *, limit: int | None = None
+    domains: Iterable[Domain],
+    pool: MemoryPool,
+    *,
+    limit: int | None = None,
+    store: ResultStore | None = None,
 ) -> list[tuple[Domain, Task]]:
-    """The source-split tasks that have no memory in the pool yet (phase 1's remaining work)."""
+    """The source-split tasks that have no memory in the pool yet and no phase-1 row in
+    ``store`` (phase 1's remaining work): a run whose memories were all dropped is not run
+    again, so a resumed phase 1 gives no task a second try at being kept."""
     present = pool.covered_tasks()
+    if store is not None:
+        present |= {
+            (r["domain"], r["task_id"]) for r in store.rows() if r["condition"] == PHASE_ONE
+        }
     return [
         (domain, task)
         for domain in domains
@@ -392,7 +402,7 @@ def generate_memories(
 ) -> int:
     """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
-    the pool are skipped, so an interrupted phase 1 resumes. ``store`` keeps a row per run
+    the pool or a row in ``store`` are skipped, so an interrupted phase 1 resumes. ``store`` keeps a row per run
     (condition ``phase-1``: its outcome, what was written and why anything was not). On
     ``executor``'s workers the memories are written by the workers, to the pool they all reach;
     every run has ended when this returns. Returns how many runs were written."""
@@ -403,7 +413,7 @@ def generate_memories(
     graph = memories_graph(model, pool, types, agent) if here and model is not None else None
     if here and graph is None:
         raise ValueError("model: runs in this process need a chat model")
-    work_items = pending_sources(domains, pool, limit=limit)
+    work_items = pending_sources(domains, pool, limit=limit, store=store)
     tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work_items))
     tally.start()
     written: list[bool] = []

@@ -46,6 +46,11 @@ def test_phase_one_rows_and_the_share_of_insights_kept(pool, scripted, tmp_path)
     lines = "\n".join(yield_lines(tmp_path))
     assert "| insight | 2 | 1 | 0.50" in lines
     assert "dropped by rule: too long 1" in lines
+    again = generate_memories(  # resumed: the dropped run is not given a second try
+        [domain], model=model, pool=pool, limit=2, memory_types=["insight"], step_limit=3,
+        store=store,
+    )  # fmt: skip
+    assert again == 0 and len(list(store.rows())) == 2
 
 
 def test_a_run_counts_as_kept_only_with_a_memory_of_that_type_in_the_pool():

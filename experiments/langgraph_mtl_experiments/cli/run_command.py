@@ -300,7 +300,8 @@ def run(
             "out": out,
             "address": address,
         }
-        if making and pending_sources(loaders, pool, limit=source_limit):
+        made_here = ResultStore(out / MEMORY_RUNS)
+        if making and pending_sources(loaders, pool, limit=source_limit, store=made_here):
             maker_spec = memory_model or model
             with workers(maker_spec, temperature=sampling(maker_spec), **run_on, **setup) as (
                 maker,
@@ -314,7 +315,7 @@ def run(
                     agent=agent,
                     memory_types=needed,
                     progress=progress,
-                    store=ResultStore(out / MEMORY_RUNS),
+                    store=made_here,
                     executor=runs_on,
                     model_name=maker_spec,
                 )
