@@ -541,11 +541,17 @@ def test_a_rust_run_passes_only_when_libtest_itself_exits_0():
 @pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
 @pytest.mark.parametrize("name", ["python", "rust", "verilog", "shell", "data", "repo"])
 def test_every_domain_rejects_every_known_cheat(name):
+    """Two tasks' references pass and wrong solutions fail; every cheat fails on the first (a
+    cheat is a kind of attack on the verifier, not on a task; `mtl experiment soundness` tries
+    every cheat on every task)."""
     domain = get_domain(name)
-    tasks = domain.tasks("all", limit=2)
-    found = check_soundness(domain, tasks)
-    assert found.references_pass == 2 and found.usable == 2, found.as_dict()
-    assert found.cheats_tried >= 6 and found.cheats_fail == found.cheats_tried, found.as_dict()
+    first, second = domain.tasks("all", limit=2)
+    found = check_soundness(domain, [first])
+    plain = check_soundness(domain, [second], cheats=False)
+    assert found.references_pass == plain.references_pass == 1, (found.as_dict(), plain.as_dict())
+    assert found.usable == plain.usable == 1, (found.as_dict(), plain.as_dict())
+    tried = len(cheats_for(first))
+    assert found.cheats_tried == tried >= 3 and found.cheats_fail == tried, found.as_dict()
 
 
 # other correct implementations than the references, written apart from them

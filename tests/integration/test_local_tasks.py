@@ -59,8 +59,10 @@ def test_local_model_solves_most_of_a_fixed_task_set(local_model, tmp_path):
         writer=WriterConfig(memory_types="trajectory"),
         limits=Limits(steps=6),
     ).compile()
-    solved = []
-    for task_id, files, task, verify in TASKS:
+    solved: list[str] = []
+    for tried, (task_id, files, task, verify) in enumerate(TASKS):
+        if len(solved) >= MINIMUM or len(solved) + len(TASKS) - tried < MINIMUM:
+            break  # decided: the remaining tasks cannot change the verdict
         workspace = tmp_path / task_id
         workspace.mkdir()
         for name, text in files.items():
