@@ -99,13 +99,17 @@ def mcnemar_exact(gained: int, lost: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def _bootstrap(differences: np.ndarray, resamples: int, seed: int) -> tuple[float, float]:
+def _bootstrap(
+    differences: np.ndarray, resamples: int, seed: int, level: float = 0.95
+) -> tuple[float, float]:
+    """The percentile bootstrap interval of the mean at ``level`` (0.95: a 95% interval)."""
     if len(differences) == 0:
         return (0.0, 0.0)
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, len(differences), size=(resamples, len(differences)))
     means = differences[picks].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
     return float(low), float(high)
 
 
@@ -162,9 +166,11 @@ def compare_means(
     domain: str | None = None,
     resamples: int = 10_000,
     seed: int = 0,
+    level: float = 0.95,
 ) -> PairedMeans:
     """The condition against the baseline on the tasks both attempted at least twice, each
-    task's mean over the attempts both have (so a pre-registered k > 1 design is read as run)."""
+    task's mean over the attempts both have (so a pre-registered k > 1 design is read as run);
+    the interval at ``level`` (0.995 for an interim look that spends little of the 5%)."""
     outcomes = _outcomes(rows)
     ours, theirs = outcomes.get(condition, {}), outcomes.get(baseline, {})
     keys = _shared_tasks(ours, theirs, domain)
@@ -175,7 +181,7 @@ def compare_means(
         [[float(ours[k][a]) - float(theirs[k][a]) for a in shared[k][:m]] for k in keys]
     ).reshape(len(keys), m)
     means = table.mean(axis=1) if len(keys) else np.zeros(0)
-    low, high = _bootstrap(means, resamples, seed)
+    low, high = _bootstrap(means, resamples, seed, level)
     rho = None
     if len(keys) >= 3 and table[:, 0].std() > 0 and table[:, 1].std() > 0:
         rho = float(np.corrcoef(table[:, 0], table[:, 1])[0, 1])

@@ -214,6 +214,11 @@ def test_per_task_means_over_attempts_and_their_correlation_by_hand(tmp_path):
     # rho of (1, 1, 0, -1) with (1, 0, 0, 1): cov -0.125 / sqrt(var 0.6875 * var 0.25)
     assert c.rho == pytest.approx(-0.125 / np.sqrt(0.6875 * 0.25))
     assert c.ci_low <= 0.375 <= c.ci_high
+    wide = compare_means(rows, "mtl-insight", level=0.995)  # an interim look's interval
+    assert wide.delta == c.delta and wide.ci_low <= c.ci_low and wide.ci_high >= c.ci_high
+    assert (wide.ci_low, wide.ci_high) != (c.ci_low, c.ci_high)
+    by_hand = np.array([1, 0.5, 0, 0])[np.random.default_rng(0).integers(0, 4, size=(10_000, 4))]
+    assert wide.ci_low == pytest.approx(np.percentile(by_hand.mean(axis=1), 0.25))
     # first attempts alone: t0 and t1 gained, t3 lost
     assert (compare(rows, "mtl-insight").gained, compare(rows, "mtl-insight").lost) == (2, 1)
     store = ResultStore(tmp_path / "results.jsonl")
@@ -222,5 +227,9 @@ def test_per_task_means_over_attempts_and_their_correlation_by_hand(tmp_path):
     text = write_report(store.path, out_dir=tmp_path / "out", k=2).read_text()
     assert "| mtl-insight | all | 4 | 2 | +0.375 [" in text
     assert "| -0.30 |" in text
+    row = next(
+        line for line in text.splitlines() if line.startswith("| mtl-insight | all | 4 | 2 |")
+    )
+    assert row.count("[") == 2, row  # the 95% and the 99.5% interval
     single = compare_means([r for r in rows if r["attempt"] == 0], "mtl-insight")
     assert single.tasks == 0  # one attempt each: nothing to average
