@@ -104,13 +104,23 @@ def _role(name: str) -> str:
 
 def unnamed(fields: Mapping[str, str], names: Iterable[str]) -> dict[str, str]:
     """``fields`` with each of ``names`` written as what it stands for ("the file", "the
-    function") and no backticks: the lesson kept, the source task's code left out."""
+    function"; "the value" where it was quoted), without the backticks or quotes around it:
+    the lesson kept, the source task's code left out. The words put in are never quoted, so a
+    task whose own text says "the function" cannot make them a quoted literal of the task."""
     ordered = sorted(set(names), key=len, reverse=True)  # a longer name before its part
     out = {}
     for key, value in fields.items():
         text = str(value)
         for name in ordered:
-            text = re.sub(rf"`?(?<![\w.]){re.escape(name)}(?![\w])`?", _role(name), text)
+            found = re.compile(
+                rf"`?(?:(['\"])(?<![\w.]['\"]){re.escape(name)}\1|(?<![\w.]){re.escape(name)}(?![\w]))`?"
+            )
+
+            def role(match: re.Match[str], name: str = name) -> str:
+                quoted = match.group(1) is not None and _role(name) == "the function"
+                return "the value" if quoted else _role(name)
+
+            text = found.sub(role, text)
         out[key] = text.replace("`", "")
     return out
 

@@ -4,13 +4,20 @@ dropped when it still does; a trajectory is keyed by the problem, not its templa
 
 from __future__ import annotations
 
+import pytest
 from helpers import insight_json
 
 from langgraph_mtl import MemoryContext
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.nodes.writer_node import create_memory_writer_node
 from langgraph_mtl.transfer.abstraction import FinishedRun, MemoryRejected, abstract_run
-from langgraph_mtl.transfer.insight_rules import code_names, insight_problems, word_count
+from langgraph_mtl.transfer.insight_rules import (
+    code_names,
+    insight_problems,
+    named_code,
+    unnamed,
+    word_count,
+)
 
 REPORT = "test_below_zero failed: assert below_zero([1, -2]) == True\nAssertionError"
 TASK = "solution.py holds the signature of `below_zero`. Implement the function."
@@ -118,3 +125,22 @@ def test_a_second_insight_too_long_keeps_its_first_sentences_within_the_limit(sc
     assert record.payload["content"].startswith(first)
     assert word_count(record.content) <= 60
     assert insight_problems(record.payload, [TASK, PROBLEM, REPORT]) == []
+
+
+@pytest.mark.parametrize("wrap", ["{}", "`{}`", "'{}'", '"{}"', "`'{}'`", "{}()", "({})", "{}'s"])
+@pytest.mark.parametrize("name", ["planet_one", "Mercury", "planets.index", "return ()"])
+def test_names_written_as_what_they_stand_for_never_name_the_task_again(name, wrap):
+    """The words put in for a name ("the function", "the value") are never left quoted, so a
+    task whose own text says them cannot make them one of its quoted literals."""
+    source = [
+        'def find(planet_one):\n    """The function returns the value; see the file and the '
+        'code."""\n    planets = ["Mercury", "Venus"]\n    return planets.index(planet_one)'
+        "\n    return ()\n"
+    ]
+    fields = {"title": "Check names", "description": "d", "content": f"Check {wrap.format(name)}."}
+    named = named_code(fields, source)
+    if not named:  # a plain word or phrase, unquoted: not code by the rule
+        assert not name.replace("_", "").replace(".", "").isalnum() or name.isalpha(), fields
+        assert not any(mark in wrap for mark in "`'\"") or wrap == "{}'s", fields
+        return
+    assert named_code(unnamed(fields, named), source) == set()
