@@ -122,6 +122,14 @@ def _closed_port() -> str:
         return f"http://127.0.0.1:{sock.getsockname()[1]}"  # nothing listens there now
 
 
+@pytest.fixture(scope="module")
+def offline_seconds(tmp_path_factory) -> tuple[float, float]:
+    """How long the drop-in and the experiment case take with tracing off: measured once for
+    every dead endpoint's comparison."""
+    base = tmp_path_factory.mktemp("offline")
+    return _case("drop-in", base / "drop-in", None)[1], _case("experiment", base / "x", None)[1]
+
+
 @pytest.mark.integration  # a real LangSmith SDK against a loopback server
 @pytest.mark.parametrize(
     ("mode", "says"),
@@ -133,9 +141,10 @@ def _closed_port() -> str:
         ("404", "takes no traces (HTTP 404 for "),
     ],
 )
-def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(mode, says, tmp_path):
-    _, offline = _case("drop-in", tmp_path / "offline", None)
-    _, offline_experiment = _case("experiment", tmp_path / "offline-x", None)
+def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(
+    mode, says, tmp_path, offline_seconds
+):
+    offline, offline_experiment = offline_seconds
     with contextlib.ExitStack() as stack:
         if mode == "refused":
             url = _closed_port()
