@@ -102,18 +102,26 @@ def _role(name: str) -> str:
     return "the function"
 
 
+# a definition's keyword before a name is written into the role ("function add" -> "the
+# function"), so the words put in never follow it ("def the function" would name "the")
+_KEYWORD = r"(?:\b(?:def|fn|class|struct|module|function|func|let|const|var)\s+)?"
+_DOUBLED = re.compile(r"\b(the|a|an)\s+the\b", re.IGNORECASE)
+
+
 def unnamed(fields: Mapping[str, str], names: Iterable[str]) -> dict[str, str]:
     """``fields`` with each of ``names`` written as what it stands for ("the file", "the
-    function"; "the value" where it was quoted), without the backticks or quotes around it:
-    the lesson kept, the source task's code left out. The words put in are never quoted, so a
-    task whose own text says "the function" cannot make them a quoted literal of the task."""
+    function"; "the value" where it was quoted), without the backticks or quotes around it or
+    the definition's keyword before it: the lesson kept, the source task's code left out. The
+    words put in are never quoted or defined, so a task whose own text says "the function"
+    cannot make them a literal or a name of the task."""
     ordered = sorted(set(names), key=len, reverse=True)  # a longer name before its part
     out = {}
     for key, value in fields.items():
         text = str(value)
         for name in ordered:
+            escaped = re.escape(name)
             found = re.compile(
-                rf"`?(?:(['\"])(?<![\w.]['\"]){re.escape(name)}\1|(?<![\w.]){re.escape(name)}(?![\w]))`?"
+                rf"{_KEYWORD}`?(?:(['\"])(?<![\w.]['\"]){escaped}\1|(?<![\w.]){escaped}(?![\w]))`?"
             )
 
             def role(match: re.Match[str], name: str = name) -> str:
@@ -121,6 +129,7 @@ def unnamed(fields: Mapping[str, str], names: Iterable[str]) -> dict[str, str]:
                 return "the value" if quoted else _role(name)
 
             text = found.sub(role, text)
+        text = _DOUBLED.sub(lambda m: "The" if m.group(1)[0].isupper() else "the", text)
         out[key] = text.replace("`", "")
     return out
 

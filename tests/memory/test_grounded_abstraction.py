@@ -127,11 +127,16 @@ def test_a_second_insight_too_long_keeps_its_first_sentences_within_the_limit(sc
     assert insight_problems(record.payload, [TASK, PROBLEM, REPORT]) == []
 
 
-@pytest.mark.parametrize("wrap", ["{}", "`{}`", "'{}'", '"{}"', "`'{}'`", "{}()", "({})", "{}'s"])
+@pytest.mark.parametrize(
+    "wrap",
+    ["{}", "`{}`", "'{}'", '"{}"', "`'{}'`", "{}()", "({})", "{}'s", "function {}",
+     "the function `{}`", "def {}(a, b)", "class {}", "fn {}() -> i32"],
+)  # fmt: skip
 @pytest.mark.parametrize("name", ["planet_one", "Mercury", "planets.index", "return ()"])
 def test_names_written_as_what_they_stand_for_never_name_the_task_again(name, wrap):
-    """The words put in for a name ("the function", "the value") are never left quoted, so a
-    task whose own text says them cannot make them one of its quoted literals."""
+    """The words put in for a name ("the function", "the value") are never left quoted or after
+    a definition's keyword ("def the function"), so a task whose own text says them cannot make
+    them one of its literals or names."""
     source = [
         'def find(planet_one):\n    """The function returns the value; see the file and the '
         'code."""\n    planets = ["Mercury", "Venus"]\n    return planets.index(planet_one)'
@@ -144,3 +149,10 @@ def test_names_written_as_what_they_stand_for_never_name_the_task_again(name, wr
         assert not any(mark in wrap for mark in "`'\"") or wrap == "{}'s", fields
         return
     assert named_code(unnamed(fields, named), source) == set()
+
+
+def test_a_defined_name_is_written_as_its_role_with_one_article():
+    fields = {"content": "Define function add first; the function add returns a sum."}
+    assert unnamed(fields, ["add"])["content"] == (
+        "Define the function first; the function returns a sum."
+    )
