@@ -16,6 +16,7 @@ from langgraph_mtl_experiments.passk import wilson_interval
 __all__ = ["memory_yield", "yield_lines"]
 
 _DROPPED = re.compile(r"(\w+) dropped by rule: ([^;]+)")
+_NAMES = re.compile(r"\s*\([^()]*\)\s*$")  # "(name, other)" after the rule: counted apart
 _FAILED = re.compile(r"(\w+) abstraction failed")
 
 
@@ -38,7 +39,8 @@ def memory_yield(
                 continue
             dropped = [why for named, why in _DROPPED.findall(status) if named == kind]
             failed = [named for named in _FAILED.findall(status) if named == kind]
-            why = f"dropped by rule: {dropped[0].strip()}" if dropped else ""
+            rule = _NAMES.sub("", dropped[0]).strip() if dropped else ""  # the names it used
+            why = f"dropped by rule: {rule}" if rule else ""
             entry["lost"][why or ("abstraction failed" if failed else "not written")] += 1
     return out
 

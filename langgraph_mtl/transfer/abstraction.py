@@ -255,9 +255,14 @@ def _kept_to_the_rules(
         fields = unnamed(fields, named)
     again = schema.model_validate(within_words(fields, MAX_INSIGHT_WORDS))
     still = insight_problems(again.model_dump(), sources)
-    if still:  # said without the insight's words: they may hold what redaction cannot see
+    if still:  # said without the insight's words (they may hold what redaction cannot see),
+        # but with the task's own names it still used, redacted, so the cause can be found
         kinds = ["too long" if "words" in p else "names the task's own code" for p in still]
-        raise MemoryRejected(f"insight dropped by rule: {', '.join(kinds)}")
+        used = sorted(named_code(again.model_dump(), sources))
+        shown = ", ".join(redact(name[:24]).text for name in used[:4])
+        raise MemoryRejected(
+            f"insight dropped by rule: {', '.join(kinds)}" + (f" ({shown})" if shown else "")
+        )
     return again
 
 

@@ -61,7 +61,15 @@ def test_a_run_counts_as_kept_only_with_a_memory_of_that_type_in_the_pool():
          "write_status": "queued: insight abstraction failed"},
         {"task_id": "4", "memory_types": ["insight"], "written": ["m1"], "write_status": "ok"},
     ]  # fmt: skip
+    runs.append({"task_id": "5", "memory_types": ["insight"], "written": [],
+                 "write_status": "insight dropped by rule: names the task's own code (f, g)"})  # fmt: skip
+    runs.append({"task_id": "6", "memory_types": ["insight"], "written": [],
+                 "write_status": "insight dropped by rule: names the task's own code"})  # fmt: skip
     records = [{"id": "m1", "memory_type": "insight"}]
     found = memory_yield(runs, records)["insight"]
-    assert (found["runs"], found["kept"]) == (4, 2)  # merged into a stored one: kept
-    assert found["lost"] == {"not written": 1, "abstraction failed": 1}
+    assert (found["runs"], found["kept"]) == (6, 2)  # merged into a stored one: kept
+    assert found["lost"] == {  # the names a dropped insight used are not a reason of their own
+        "not written": 1,
+        "abstraction failed": 1,
+        "dropped by rule: names the task's own code": 2,
+    }

@@ -156,3 +156,15 @@ def test_a_defined_name_is_written_as_its_role_with_one_article():
     assert unnamed(fields, ["add"])["content"] == (
         "Define the function first; the function returns a sum."
     )
+
+
+def test_a_dropped_insight_says_which_of_the_tasks_names_it_still_used(scripted, monkeypatch):
+    """Not the insight's words, but the task's own names it kept (redacted), so why the writer
+    failed the rule can be found."""
+    import langgraph_mtl.transfer.abstraction as abstraction
+
+    monkeypatch.setattr(abstraction, "unnamed", lambda fields, names: dict(fields))
+    naming = insight_json("Fix it", "When it fails.", "Use a running sum in `below_zero`.")
+    with pytest.raises(MemoryRejected) as caught:
+        abstract_run(_run(), MemoryType.INSIGHT, model=scripted(naming, naming))
+    assert str(caught.value) == "insight dropped by rule: names the task's own code (below_zero)"
