@@ -23,14 +23,22 @@ _SHARED_SERVERS = {"local_server": "local-model", "local_model": "local-model"}
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Group the tests of each shared server (``xdist_group``) so ``--dist loadgroup`` sends
     them to one worker: one model server per run, not one per worker. The grouped tests come
-    first, so the other worker runs everything else meanwhile."""
+    first, so the other worker runs everything else meanwhile; then the tests that take seconds
+    (marked integration, toolchain or slow), so the many quick ones fill the end of the run and
+    no long test starts last on one worker while the other has nothing left to do."""
     grouped = set()
     for item in items:
         names = getattr(item, "fixturenames", ())
         for group in sorted({_SHARED_SERVERS[f] for f in names if f in _SHARED_SERVERS}):
             item.add_marker(pytest.mark.xdist_group(group))
             grouped.add(item.nodeid)
-    items.sort(key=lambda item: item.nodeid not in grouped)
+    slow = {"integration", "toolchain", "slow"}
+    items.sort(
+        key=lambda item: (
+            item.nodeid not in grouped,
+            not any(item.get_closest_marker(name) for name in slow),
+        )
+    )
 
 
 @pytest.fixture

@@ -516,6 +516,48 @@ def test_blocks_run_every_condition_of_a_block_before_the_next_and_stop_when_tol
     assert lone.code == 2 and "--block-size" in lone.err
 
 
+@pytest.mark.parametrize(
+    ("extra", "opened"),
+    [([], ["local"]), (["--memory-model", "local:1.5b"], ["local:1.5b", "local"])],
+)
+def test_phase_one_and_the_conditions_share_one_model_server_when_they_can(
+    env, monkeypatch, alpha_run, extra, opened
+):
+    """The model (or the Ray workers) is started once for a run whose phase 1 and conditions use
+    the same model; another memory model is closed before the evaluated one starts."""
+    import contextlib
+
+    import langgraph_mtl_experiments.report
+    import langgraph_mtl_experiments.runner
+
+    import langgraph_mtl.cli.resources
+    from langgraph_mtl.testing import ScriptedChatModel
+
+    started: list[str] = []
+    live: list[str] = []
+
+    @contextlib.contextmanager
+    def counted(spec, *, parallel=1, temperature=None):
+        started.append(spec)
+        live.append(spec)
+        assert len(live) == 1, live  # never two servers at once
+        try:
+            yield ScriptedChatModel(default=lambda messages: "unused")
+        finally:
+            live.remove(spec)
+
+    monkeypatch.setattr(langgraph_mtl.cli.resources, "chat_model", counted)
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "generate_memories", lambda *a, **k: 0)
+    monkeypatch.setattr(langgraph_mtl_experiments.runner, "run_condition", lambda *a, **k: None)
+    monkeypatch.setattr(
+        langgraph_mtl_experiments.report, "write_report", lambda *a, **k: env / "report.md"
+    )
+    args = ["experiment", "run", "--out", str(env / "run"), "--domains", "alpha"]
+    result = CliRunner().invoke(app, [*args, "--conditions", "mtl-insight", *extra])
+    assert result.exit_code == 0, result.output
+    assert started == opened and live == []
+
+
 def test_a_task_list_is_evaluated_exactly_and_recorded(env, monkeypatch, alpha_run, capsys):
     import langgraph_mtl_experiments.report
     import langgraph_mtl_experiments.runner

@@ -3,6 +3,7 @@ evaluation split; resumable, with its tasks pinned in the results directory."""
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -169,7 +170,7 @@ def run(
     from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.opening import open_pool
     from langgraph_mtl_experiments.attempts import ResultsFileError
-    from langgraph_mtl_experiments.cli.workers import EXECUTORS, workers
+    from langgraph_mtl_experiments.cli.workers import EXECUTORS, Workers
     from langgraph_mtl_experiments.code_identity import CodeChanged, check_code
     from langgraph_mtl_experiments.conditions import resolve_conditions
     from langgraph_mtl_experiments.pools import write_snapshot
@@ -276,49 +277,41 @@ def run(
         split=split,
         listed=read_listed(listed, split) if listed else None,
     )
-    with progress_bar() as bar:
+    # phase 1: only what is missing, and only the memory types the conditions take from the
+    # pool (a file's memories need none)
+    needed = sorted({t for c in chosen if c.given != "file" for t in c.memory_types})
+    making = split == "eval" and pool_dir is None and needed
+    setup: dict[str, Any] = {
+        "pool": str(pool_dir or out / POOL_FOLDER),
+        "collection": POOL_COLLECTION,
+        "domains": {loader.name: loader for loader in loaders},
+        "agent": agent,
+        "memory_types": tuple(needed),
+        "split": split,
+        "limit": limit,
+        "source_limit": source_limit,
+        "env": {"MTL_HOME": str(mtl_home().resolve())},  # weights, task data, caches
+    }
+    engines = Workers(executor=executor, concurrency=concurrency, out=out, address=address, **setup)
+    experiments: list[str] = []
+    with progress_bar() as bar, contextlib.closing(engines):
         progress = reporter(bar)
-
-        # phase 1: only what is missing, and only the memory types the conditions take from
-        # the pool (a file's memories need none)
-        needed = sorted({t for c in chosen if c.given != "file" for t in c.memory_types})
-        making = split == "eval" and pool_dir is None and needed
-        setup: dict[str, Any] = {
-            "pool": str(pool_dir or out / POOL_FOLDER),
-            "collection": POOL_COLLECTION,
-            "domains": {loader.name: loader for loader in loaders},
-            "agent": agent,
-            "memory_types": tuple(needed),
-            "split": split,
-            "limit": limit,
-            "source_limit": source_limit,
-            "env": {"MTL_HOME": str(mtl_home().resolve())},  # weights, task data, caches
-        }
-        run_on: dict[str, Any] = {
-            "executor": executor,
-            "concurrency": concurrency,
-            "out": out,
-            "address": address,
-        }
         made_here = ResultStore(out / MEMORY_RUNS)
         if making and pending_sources(loaders, pool, limit=source_limit, store=made_here):
             maker_spec = memory_model or model
-            with workers(maker_spec, temperature=sampling(maker_spec), **run_on, **setup) as (
-                maker,
-                runs_on,
-            ):
-                generate_memories(
-                    loaders,
-                    model=maker,
-                    pool=pool,
-                    limit=source_limit,
-                    agent=agent,
-                    memory_types=needed,
-                    progress=progress,
-                    store=made_here,
-                    executor=runs_on,
-                    model_name=maker_spec,
-                )
+            maker, runs_on = engines.get(maker_spec, sampling(maker_spec))
+            generate_memories(
+                loaders,
+                model=maker,
+                pool=pool,
+                limit=source_limit,
+                agent=agent,
+                memory_types=needed,
+                progress=progress,
+                store=made_here,
+                executor=runs_on,
+                model_name=maker_spec,
+            )
         whole = write_snapshot(pool, out / POOL_SNAPSHOT)
         console.print(f"pool: {whole['memories']} memories, snapshot sha256 {whole['sha256']}")
         if memories_only:
@@ -332,35 +325,34 @@ def run(
             )
             return
         reuse = evaluated_at == 0 and not rerun_same_prompt  # same prompt, same reply
-        experiments: list[str] = []
         rounds = [loaders]
         if block_size is not None:
             from langgraph_mtl_experiments.blocks import block_domains
 
             rounds = block_domains(loaders, split=split, limit=limit, size=block_size)
         ending = len(rounds) if blocks is None else min(blocks, len(rounds))
-        with workers(model, temperature=evaluated_at, **run_on, **setup) as (chat, runs_on):
-            for number, block in enumerate(rounds[:ending], 1):
-                for condition in chosen:
-                    run_condition(
-                        condition,
-                        block,
-                        model=chat,
-                        pool=pool,
-                        store=store,
-                        attempts=attempts,
-                        limit=limit,
-                        split=split,
-                        agent=agent,
-                        snapshot_dir=out / "snapshots",
-                        progress=progress,
-                        reuse_same_prompt=reuse,
-                        experiments=experiments,
-                        executor=runs_on,
-                        model_name=model,
-                    )
-                if block_size is not None:
-                    console.print(f"block {number} of {len(rounds)} complete")
+        chat, runs_on = engines.get(model, evaluated_at)  # phase 1's, when the same
+        for number, block in enumerate(rounds[:ending], 1):
+            for condition in chosen:
+                run_condition(
+                    condition,
+                    block,
+                    model=chat,
+                    pool=pool,
+                    store=store,
+                    attempts=attempts,
+                    limit=limit,
+                    split=split,
+                    agent=agent,
+                    snapshot_dir=out / "snapshots",
+                    progress=progress,
+                    reuse_same_prompt=reuse,
+                    experiments=experiments,
+                    executor=runs_on,
+                    model_name=model,
+                )
+            if block_size is not None:
+                console.print(f"block {number} of {len(rounds)} complete")
     k = supported_k(store.rows())
     path = write_report(store.path, out_dir=out, pool=pool, k=k, command=commands_of(out))
     console.print(f"report: {path}")

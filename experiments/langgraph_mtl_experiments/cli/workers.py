@@ -11,7 +11,7 @@ from typing import Any
 
 from langgraph_mtl.cli.errors import CliError
 
-__all__ = ["EXECUTORS", "INFRASTRUCTURE", "workers"]
+__all__ = ["EXECUTORS", "INFRASTRUCTURE", "Workers", "workers"]
 
 EXECUTORS = ("local", "ray")
 INFRASTRUCTURE = "infrastructure.jsonl"  # attempts lost to the infrastructure, not the agent
@@ -64,3 +64,30 @@ def workers(
         yield None, ray_executor
     finally:
         ray_executor.close()
+
+
+class Workers:
+    """The workers of one model at a time (:func:`workers`), kept open while the next phase
+    asks for the same model and temperature (phase 1 and the conditions, usually), so a run
+    starts its model servers or Ray workers once; asked for another, the open ones close
+    first. Close it when the run is done."""
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+        self._key: tuple[str, float | None] | None = None
+        self._stack = contextlib.ExitStack()
+        self._open: tuple[Any, Any] = (None, None)
+
+    def get(self, spec: str, temperature: float | None) -> tuple[Any, Any]:
+        """``(model, executor)`` for ``spec`` at ``temperature``."""
+        if (spec, temperature) != self._key:
+            self.close()
+            self._open = self._stack.enter_context(
+                workers(spec, temperature=temperature, **self.options)
+            )
+            self._key = (spec, temperature)
+        return self._open
+
+    def close(self) -> None:
+        self._stack.close()
+        self._key, self._open = None, (None, None)
