@@ -4,14 +4,16 @@ rule switched off by id or category no longer flags."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from helpers import make_record
 
 from langgraph_mtl import open_pool
-from langgraph_mtl.hygiene.screening.matching import rule_reasons, screen
+from langgraph_mtl.hygiene.screening.matching import rule_matches, rule_reasons, screen
 from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
 from langgraph_mtl.hygiene.screening.rules import RULES
 from langgraph_mtl.hygiene.screening.scanners import RuleScanner
@@ -19,6 +21,11 @@ from langgraph_mtl.hygiene.screening.scanners import RuleScanner
 CATALOGUE = tomllib.loads(
     files("langgraph_mtl.hygiene.screening").joinpath("catalogue.toml").read_text("utf-8")
 )
+PER_RULE = tomllib.loads(
+    files("langgraph_mtl.hygiene.screening").joinpath("rule_examples.toml").read_text("utf-8")
+)
+RULE_EXAMPLES = [(i, t) for i, entry in PER_RULE.items() for t in entry["examples"]]
+RULE_COUNTER = [(i, t) for i, entry in PER_RULE.items() for t in entry["counterexamples"]]
 EXAMPLES = [(name, text) for name, entry in CATALOGUE.items() for text in entry["examples"]]
 COUNTER = [(name, text) for name, entry in CATALOGUE.items() for text in entry["counterexamples"]]
 
@@ -60,3 +67,22 @@ def test_a_pool_with_a_rule_switched_off_stores_what_it_would_have_quarantined(t
     assert strict.upsert([record]).quarantined == [record.id]
     relaxed = open_pool(str(tmp_path / "relaxed"), screen_disabled=["covering-tracks"])
     assert relaxed.upsert([record]).quarantined == []
+
+
+def test_every_rule_has_its_own_examples_and_none_comes_from_the_test_split():
+    """rule_examples.toml is current (python scripts/make_rule_examples.py writes it)."""
+    assert list(PER_RULE) == RULE_IDS
+    assert all(entry["examples"] for entry in PER_RULE.values())
+    test_split = Path(__file__).resolve().parents[1] / "data" / "screening_test.jsonl"
+    held_out = {json.loads(line)["text"] for line in test_split.read_text("utf-8").splitlines()}
+    assert not held_out & {text for _, text in RULE_EXAMPLES + RULE_COUNTER}
+
+
+@pytest.mark.parametrize(("rule_id", "text"), RULE_EXAMPLES)
+def test_a_rule_alone_catches_its_examples(rule_id, text):
+    assert rule_matches(rule_id, text)
+
+
+@pytest.mark.parametrize(("rule_id", "text"), RULE_COUNTER)
+def test_a_rules_look_alike_passes_the_whole_screen(rule_id, text):
+    assert not screen(text).flagged, screen(text).reasons

@@ -25,7 +25,7 @@ from langgraph_mtl.hygiene.screening.scanners import (
 from langgraph_mtl.hygiene.screening.text import LEET, base_forms, normalise
 from langgraph_mtl.hygiene.views import decoded_views
 
-__all__ = ["DEFAULT_SCANNERS", "Screening", "rule_reasons", "screen"]
+__all__ = ["DEFAULT_SCANNERS", "Screening", "rule_matches", "rule_reasons", "rule_views", "screen"]
 
 
 @dataclass(frozen=True)
@@ -66,19 +66,38 @@ def _matches(text: str, disabled: frozenset[str]) -> set[str]:
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 
 
-def rule_reasons(joined: str, disabled: frozenset[str] = frozenset()) -> tuple[str, ...]:
-    """The categories of the rules that match any view of ``joined``, in the rules' order;
-    the rules whose ids are ``disabled`` are skipped (see :func:`.rules.rule_ids`)."""
+def rule_views(joined: str) -> tuple[str, ...]:
+    """The distinct views of ``joined`` the rules read: as written, normalised, with a dot
+    inside a word read as part of it, digits read as letters, words in their base forms,
+    decoded where it shows an encoding, and glossed into English."""
     plain = normalise(joined)
-    found: set[str] = set()
     decoded = [normalise(view) for view in decoded_views(joined)]
     as_written = unicodedata.normalize("NFKC", joined)  # Cyrillic words before lookalike mapping
     glossed = [g for view in (as_written, plain, *decoded) if (g := gloss(view)) is not None]
     undotted = _INNER_DOT.sub("_", plain)  # a dot inside a word (notes.md) ends no sentence
     views = (joined, plain, undotted, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
-    for view in dict.fromkeys(views):  # distinct views only
+    return tuple(dict.fromkeys(views))
+
+
+def rule_reasons(
+    joined: str,
+    disabled: frozenset[str] = frozenset(),
+    *,
+    views: Sequence[str] | None = None,
+) -> tuple[str, ...]:
+    """The categories of the rules that match any view of ``joined`` (:func:`rule_views`, or
+    ``views`` made before), in the rules' order; the rules whose ids are ``disabled`` are
+    skipped (see :func:`.rule_handling.rule_ids`)."""
+    found: set[str] = set()
+    for view in rule_views(joined) if views is None else views:
         found |= _matches(view, disabled)
     return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
+
+
+def rule_matches(rule_id: str, joined: str, *, views: Sequence[str] | None = None) -> bool:
+    """Whether the rule ``rule_id`` alone matches a view of ``joined``."""
+    others = frozenset(RULE_IDS) - {rule_id}
+    return bool(rule_reasons(joined, others, views=views))
 
 
 DEFAULT_SCANNERS: tuple[Scanner, ...] = (RuleScanner(), CodeScanner())
