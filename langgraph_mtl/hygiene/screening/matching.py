@@ -5,6 +5,7 @@ what it does, and a classifier's opinion when nothing flagged but the text is un
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.screening.classifier import Classifier
 from langgraph_mtl.hygiene.screening.negation import forbidden
+from langgraph_mtl.hygiene.screening.prefilter import Prefilter
 from langgraph_mtl.hygiene.screening.rule_handling import GATES, NEGATABLE, RULE_IDS
 from langgraph_mtl.hygiene.screening.rules import RULES
 from langgraph_mtl.hygiene.screening.scanners import (
@@ -46,12 +48,20 @@ class Screening:
         return {finding.scanner: finding.score for finding in self.findings}
 
 
+@functools.cache
+def _prefilter() -> Prefilter:
+    return Prefilter(pattern for _, pattern in RULES)
+
+
 def _matches(text: str, disabled: frozenset[str]) -> set[str]:
     found = set()
     lowered = text.lower()
-    for rule_id, (name, pattern) in zip(RULE_IDS, RULES, strict=True):
+    prefilter = _prefilter()
+    for index, (rule_id, (name, pattern)) in enumerate(zip(RULE_IDS, RULES, strict=True)):
         if rule_id in disabled or name in found:
             continue
+        if not prefilter.may_match(index, text, lowered):
+            continue  # none of the words any match of the rule contains
         gate = GATES.get(name)
         if gate is not None and not gate.search(lowered):
             continue

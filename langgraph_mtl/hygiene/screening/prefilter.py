@@ -1,0 +1,78 @@
+"""A rule is skipped on a text that holds none of the words any match of it must contain.
+
+The words come from the rule's parsed pattern (:func:`required_words`): a run of literal
+characters, or for an alternation one word from each branch. The check is exact for ASCII text
+and ASCII words (a case-insensitive match of an ASCII word is the word in the lower-cased text);
+a text with other characters, and a rule without such words, run the rule as before."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["Prefilter", "required_words"]
+
+Words = frozenset[str]
+
+
+def _sequence(items: Iterable[tuple[Any, Any]]) -> Words | None:
+    """Words one of which every match of this sequence contains (the most selective found)."""
+    c = importlib.import_module("re._constants")  # the parser's own opcodes
+
+    best: Words | None = None
+    run: list[str] = []
+
+    def consider(words: Words | None) -> None:
+        nonlocal best
+        if not words or not all(w.isascii() and w for w in words):
+            return
+        if best is None or min(map(len, words)) > min(map(len, best)):
+            best = frozenset(w.lower() for w in words)
+
+    for op, av in items:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            consider(frozenset({"".join(run)}))
+            run = []
+        if op is c.SUBPATTERN:
+            consider(_sequence(av[-1]))
+        elif op is c.ATOMIC_GROUP:
+            consider(_sequence(av))
+        elif op is c.BRANCH:
+            branches = [_sequence(branch) for branch in av[1]]
+            if all(branches):
+                consider(frozenset().union(*branches))  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            consider(_sequence(av[2]))
+    if run:
+        consider(frozenset({"".join(run)}))
+    return best
+
+
+def required_words(pattern: re.Pattern[str]) -> Words | None:
+    """Lower-cased ASCII words one of which any match of ``pattern`` contains, or ``None``
+    when none are known (the rule then always runs)."""
+    try:
+        parsed = importlib.import_module("re._parser").parse(pattern.pattern, pattern.flags)
+    except Exception:  # another Python's parser: no words, the rule always runs
+        return None
+    return _sequence(parsed)
+
+
+class Prefilter:
+    """Per rule, its required words; :meth:`may_match` says whether a rule can match a text."""
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        self.words = [required_words(pattern) for pattern in patterns]
+
+    def may_match(self, index: int, text: str, lowered: str) -> bool:
+        """``False`` only when rule ``index`` cannot match ``text`` (``lowered``: it lower-cased,
+        computed once for every rule)."""
+        words = self.words[index]
+        if words is None or not text.isascii():
+            return True
+        return any(word in lowered for word in words)

@@ -1,0 +1,65 @@
+"""The screen's prefilter skips a rule only where it cannot match: the words any match must
+contain come from the parsed pattern, and the verdicts are those of the rules run on every text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import langgraph_mtl.hygiene.screening.matching as matching
+from langgraph_mtl.hygiene.screening.prefilter import Prefilter, required_words
+from langgraph_mtl.hygiene.screening.rules import RULES
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+TEXTS = [
+    json.loads(line)["text"]
+    for path in sorted(DATA.glob("screening_*.jsonl"))
+    for line in path.read_text(encoding="utf-8").splitlines()
+    if line.strip()
+]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"\bIgnore (?:all|any) rules\b", {"ignore a"}),  # the longest sure run ("a" shared)
+        (r"(?:curl|wget)\s+\S+", {"curl", "wget"}),  # one of each branch
+        (r"(?:curl|\w+get)\s", {"curl", "get"}),  # a branch's word after a repeat
+        (r"(?:curl|\w+)\s", None),  # a branch without a sure word: nothing known
+        (r"(?:sudo )?rm -rf", {"rm -rf"}),  # an optional part gives nothing
+        (r"(?:please )*run", {"run"}),
+        (r"(?:tee )+\S", {"tee "}),
+        (r"contraseña", None),  # not ASCII: left to the rule
+        (r"(?-i:DAN)\b", {"dan"}),  # compared lower-cased
+        (r"[abc]\d+", None),
+    ],
+)
+def test_the_words_a_match_must_contain_come_from_the_pattern(pattern, words):
+    found = required_words(re.compile(pattern, re.IGNORECASE))
+    assert found == (None if words is None else frozenset(words))
+
+
+def test_a_rule_that_matches_a_text_is_never_skipped_on_it():
+    prefilter = Prefilter(pattern for _, pattern in RULES)
+    views = [view for text in TEXTS for view in matching.rule_views(text)]
+    views += [text.upper() for text in TEXTS[:200]]  # case does not hide a word
+    for index, (_, pattern) in enumerate(RULES):
+        for view in views:
+            if pattern.search(view):
+                assert prefilter.may_match(index, view, view.lower()), (index, view)
+
+
+def test_text_that_is_not_ascii_runs_every_rule():
+    prefilter = Prefilter(pattern for _, pattern in RULES)
+    text = "\u017fudo rm"  # a long s, which a case-insensitive "s" matches
+    assert all(prefilter.may_match(i, text, text.lower()) for i in range(len(RULES)))
+
+
+def test_the_verdicts_are_those_of_every_rule_run_on_every_text(monkeypatch):
+    with_prefilter = [matching.rule_reasons(text) for text in TEXTS]
+    monkeypatch.setattr(Prefilter, "may_match", lambda self, index, text, lowered: True)
+    assert [matching.rule_reasons(text) for text in TEXTS] == with_prefilter
+    assert sum(bool(reasons) for reasons in with_prefilter) > 500  # the rules did run
