@@ -26,8 +26,13 @@ MAX_INSIGHT_WORDS = 60
 _BACKTICKED = re.compile(r"`([^`\n]{1,80})`")
 _QUOTED = re.compile(r"(?<![\w])(['\"])([^'\"\n]{2,60})\1")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
+# a name a definition introduces: after "def" or "fn" always; after a keyword that is also an
+# English word ("function", "class", "let", "var"...) only with the definition's own syntax
+# after it (a parameter list, a type, a value or a body), so "the function and" defines nothing
 _DEFINED = re.compile(
-    r"\b(?:def|fn|class|struct|module|function|func|let|const|var)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"\b(?:def|fn)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"|\b(?:class|struct|module|function|func|let|const|var)\s+([A-Za-z_][A-Za-z0-9_]*)"
+    r"(?=\s*[(:={<#;])"
 )
 
 
@@ -46,7 +51,7 @@ def code_names(text: str) -> set[str]:
     that are not words (snake_case, camelCase, dotted, with digits) and names a definition
     introduces."""
     found = {m.group(1).strip() for m in _BACKTICKED.finditer(text)}
-    found |= {m.group(1) for m in _DEFINED.finditer(text)}
+    found |= {m.group(1) or m.group(2) for m in _DEFINED.finditer(text)}
     found |= {m.group(0) for m in _IDENTIFIER.finditer(text) if _looks_like_code(m.group(0))}
     return {name for name in found if len(name) > 2}
 

@@ -86,6 +86,15 @@ def test_an_insight_that_breaks_the_rules_twice_is_dropped_not_kept_for_a_retry(
     assert not (tmp_path / "o").exists() or "insight" not in (tmp_path / "o").read_text()
 
 
+def test_a_definition_is_read_from_code_not_from_english_words_after_a_keyword():
+    prose = "Define the function and run it; let the check pass; a class of inputs; var as is."
+    assert code_names(prose) == set()
+    assert not insight_problems({"content": prose}, ["def add(a, b) and the check"])
+    code = "def add(a): function mul(a, b) class Foo: let total = 1; struct Point { var count;"
+    code += " module counter #("
+    assert {"add", "mul", "Foo", "total", "Point", "count", "counter"} <= code_names(code)
+
+
 def test_the_rules_read_code_names_and_length():
     assert insight_problems({"title": "t", "content": "x " * 61}, [""])[0].startswith("it has 62")
     assert insight_problems({"content": "Call `parse_rows` first."}, [""])  # backticked: code
