@@ -3,8 +3,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 DEBS := scripts/install-debian-packages
-# two workers (the 2-core reference machine), each test scheduled on its own
-PARALLEL ?= -n 2 --dist load
+# two workers (the 2-core reference machine); the tests of one shared server run on one worker
+PARALLEL ?= -n 2 --dist loadgroup
 
 .PHONY: demo test test-unit lint format bench docs clean
 

@@ -15,25 +15,30 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 from langgraph_mtl import open_pool
 from langgraph_mtl.testing import HashingEmbeddings, ScriptedChatModel
 
-# the fixtures of the session-wide local model server (each worker starts its own when it first
-# needs it: a few seconds for the 0.5B model)
-_MODEL_SERVER = {"local_server", "local_model"}
+# tests that need one of these session-wide servers run on one worker, which starts it once
+_SHARED_SERVERS = {"local_server": "local-model", "local_model": "local-model"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist schedules them
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first: those of the local model server, then the others that take
-    seconds (marked integration, toolchain or slow), so the many quick ones fill the end of a
-    parallel run and no long test starts last on one worker while the other has nothing left
-    to do. The model's tests are spread over the workers like the rest: kept on one worker,
-    they were the run's longest chain."""
+    """Group the tests of each shared server (``xdist_group``) so ``--dist loadgroup`` sends
+    them to one worker: one model server per run, not one per worker. The grouped tests come
+    first, so the other worker runs everything else meanwhile; then the tests that take seconds
+    (marked integration, toolchain or slow), so the many quick ones fill the end of the run and
+    no long test starts last on one worker while the other has nothing left to do."""
+    grouped = set()
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        for group in sorted({_SHARED_SERVERS[f] for f in names if f in _SHARED_SERVERS}):
+            item.add_marker(pytest.mark.xdist_group(group))
+            grouped.add(item.nodeid)
     slow = {"integration", "toolchain", "slow"}
-
-    def order(item: pytest.Item) -> tuple[bool, bool]:
-        model = bool(_MODEL_SERVER & set(getattr(item, "fixturenames", ())))
-        return not model, not any(item.get_closest_marker(name) for name in slow)
-
-    items.sort(key=order)
+    items.sort(
+        key=lambda item: (
+            item.nodeid not in grouped,
+            not any(item.get_closest_marker(name) for name in slow),
+        )
+    )
 
 
 @pytest.fixture
