@@ -7,7 +7,8 @@
 3. JSONL import with vectors against a raw ``collection.add`` (:mod:`benchmarks.imports`);
 4. redaction and screening on hostile text: growth for 4x the length (:mod:`benchmarks.hostile`);
 5. screening: a dot inside a word at every word position of every corpus text changes no
-   verdict (:mod:`benchmarks.screening`; the tests try a third of the positions).
+   verdict (:mod:`benchmarks.screening`; the tests try a third of the positions), and the
+   rules' prefilter against every rule run on every text (same verdicts, the speed ratio).
 
 Results go to ``benchmarks/results/latest.json`` and ``benchmarks/results/retrieval.png``.
 """
@@ -82,13 +83,19 @@ def main() -> None:
     rows = [row for name in screening.CORPORA for row in screening.load(name)]
     dots = screening.dots_that_change_a_verdict(rows)
     console.print(f"screening: a dot inside a word changed {len(dots)} verdicts (every position)")
+    prefilter = screening.prefilter_speedup([row["text"] for row in rows])
+    console.print(
+        f"screening prefilter: {prefilter['speedup']}x the rules run on every text "
+        f"(same verdicts: {prefilter['same_verdicts']})"
+    )
     args.out.mkdir(parents=True, exist_ok=True)
-    results = {
+    results: dict[str, Any] = {
         "embedder_sentences_per_s": round(rate),
         "sizes": as_dicts(sizes),
         "import": imported,
         "hostile_text": hostile_text,
         "dots_that_change_a_verdict": len(dots),
+        "screening_prefilter": prefilter,
     }
     (args.out / "latest.json").write_text(json.dumps(results, indent=2) + "\n")
     plot(results["sizes"], args.out / "retrieval.png")
@@ -97,6 +104,8 @@ def main() -> None:
         raise SystemExit("hostile text: redaction or screening grew faster than linearly")
     if dots:
         raise SystemExit(f"screening: a dot inside a word changed a verdict: {dots[0]!r}")
+    if not prefilter["same_verdicts"]:
+        raise SystemExit("screening prefilter: a verdict differs from running every rule")
 
 
 if __name__ == "__main__":
