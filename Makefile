@@ -6,7 +6,7 @@ DEBS := scripts/install-debian-packages
 # two workers (the 2-core reference machine); the tests of one shared server run on one worker
 PARALLEL ?= -n 2 --dist loadgroup
 
-.PHONY: demo test test-unit lint format bench docs clean
+.PHONY: demo test test-unit fetch lint format bench docs clean
 
 # the core and the local model: all the demo uses
 $(VENV)/.core: pyproject.toml
@@ -25,12 +25,15 @@ demo: $(VENV)/.core
 	@$(DEBS) bubblewrap:bwrap || echo "continuing without bubblewrap: commands run unsandboxed"
 	$(VENV)/bin/mtl demo
 
-# experiment toolchains and task data (sha256-checked, references verified once), then checks
+# experiment toolchains, then task data (sha256-checked, references verified once) and the
+# lint and type checks side by side (neither needs the other), then the tests
 test: $(VENV)/.all
 	$(DEBS) bubblewrap:bwrap iverilog:iverilog tree:tree
-	$(VENV)/bin/mtl experiment fetch
-	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory -j2 --output-sync=target fetch lint
 	$(PY) -m pytest $(PARALLEL)
+
+fetch: $(VENV)/.all
+	$(VENV)/bin/mtl experiment fetch
 
 test-unit: $(VENV)/.all
 	$(PY) -m pytest $(PARALLEL) -m "not integration and not toolchain and not slow"
