@@ -153,10 +153,10 @@ def _content(turn: Turn, action: Action) -> tuple[Action, int]:
     as an edit when changes are guarded."""
     view = turn.view
     current = current_text(view.workspace, action.path, limit=None)
-    if len(current) > TUNING.max_rewrite_chars and turn.policies.guards_changes:
+    if len(current) > TUNING.max_rewrite_chars and (guard := turn.policies.guard):
         # a long file is never rewritten whole: the change is asked for as an edit instead
-        said = tag("safe-edits", LONG_FILE_EDITED.format(path=action.path))
-        turn.acted.append("safe-edits")
+        turn.acted.append(guard)
+        said = tag(guard, LONG_FILE_EDITED.format(path=action.path))
         return _edit(turn, replace(action, kind="edit", note=said))
     ask = writer_messages(
         task=view.task,

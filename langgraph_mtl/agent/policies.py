@@ -126,8 +126,13 @@ class Policies:
         return tuple(item.name for item in self.items)
 
     @property
+    def guard(self) -> str | None:
+        """The name of the policy that guards changes (see :attr:`Policy.guards_changes`)."""
+        return next((item.name for item in self.items if item.guards_changes), None)
+
+    @property
     def guards_changes(self) -> bool:
-        return any(item.guards_changes for item in self.items)
+        return self.guard is not None
 
     def narrow_schema(
         self, schema: type[AgentAction], view: StepView, acted: list[str]
