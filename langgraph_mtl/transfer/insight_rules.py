@@ -29,10 +29,11 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*
 # a name a definition introduces: after "def" or "fn" always; after a keyword that is also an
 # English word ("function", "class", "let", "var"...) only with the definition's own syntax
 # after it (a parameter list, a type, a value or a body), so "the function and" defines nothing
+_CODE_KEYWORDS = "def|fn"
+_WORD_KEYWORDS = "class|struct|module|function|func|let|const|var"
 _DEFINED = re.compile(
-    r"\b(?:def|fn)\s+([A-Za-z_][A-Za-z0-9_]*)"
-    r"|\b(?:class|struct|module|function|func|let|const|var)\s+([A-Za-z_][A-Za-z0-9_]*)"
-    r"(?=\s*[(:={<#;])"
+    rf"\b(?:{_CODE_KEYWORDS})\s+([A-Za-z_][A-Za-z0-9_]*)"
+    rf"|\b(?:{_WORD_KEYWORDS})\s+([A-Za-z_][A-Za-z0-9_]*)(?=\s*[(:={{<#;])"
 )
 
 
@@ -109,7 +110,7 @@ def _role(name: str) -> str:
 
 # a definition's keyword before a name is written into the role ("function add" -> "the
 # function"), so the words put in never follow it ("def the function" would name "the")
-_KEYWORD = r"(?:\b(?:def|fn|class|struct|module|function|func|let|const|var)\s+)?"
+_KEYWORD = rf"(?:\b(?:{_CODE_KEYWORDS}|{_WORD_KEYWORDS})\s+)?"
 _DOUBLED = re.compile(r"\b(the|a|an)\s+the\b", re.IGNORECASE)
 
 
