@@ -53,14 +53,14 @@ def _prefilter() -> Prefilter:
     return Prefilter(pattern for _, pattern in RULES)
 
 
-def _matches(text: str, disabled: frozenset[str]) -> set[str]:
+def _matches(text: str, disabled: frozenset[str], prefiltered: bool = True) -> set[str]:
     found = set()
     lowered = text.lower()
     prefilter = _prefilter()
     for index, (rule_id, (name, pattern)) in enumerate(zip(RULE_IDS, RULES, strict=True)):
         if rule_id in disabled or name in found:
             continue
-        if not prefilter.may_match(index, text, lowered):
+        if prefiltered and not prefilter.may_match(index, text, lowered):
             continue  # none of the words any match of the rule contains
         gate = GATES.get(name)
         if gate is not None and not gate.search(lowered):
@@ -94,13 +94,15 @@ def rule_reasons(
     disabled: frozenset[str] = frozenset(),
     *,
     views: Sequence[str] | None = None,
+    prefiltered: bool = True,
 ) -> tuple[str, ...]:
     """The categories of the rules that match any view of ``joined`` (:func:`rule_views`, or
     ``views`` made before), in the rules' order; the rules whose ids are ``disabled`` are
-    skipped (see :func:`.rule_handling.rule_ids`)."""
+    skipped (see :func:`.rule_handling.rule_ids`). ``prefiltered=False`` runs every rule on
+    every view (the same verdicts, slower: what the prefilter is measured against)."""
     found: set[str] = set()
     for view in rule_views(joined) if views is None else views:
-        found |= _matches(view, disabled)
+        found |= _matches(view, disabled, prefiltered)
     return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
 
 
