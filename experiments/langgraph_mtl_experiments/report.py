@@ -155,8 +155,8 @@ def paired_lines(
 
 def means_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str) -> list[str]:
     """Where tasks have several attempts: the paired delta of per-task mean pass rates."""
-    found = [
-        c
+    found = [  # each with its 99.5% interval, an interim look's
+        (c, compare_means(rows, condition, baseline, domain=domain, level=0.995))
         for condition in conditions
         for domain in [None, *sorted({r["domain"] for r in rows})]
         if (c := compare_means(rows, condition, baseline, domain=domain)).tasks
@@ -174,11 +174,8 @@ def means_lines(rows: list[dict[str, Any]], conditions: list[str], baseline: str
         "| condition | domain | tasks | attempts | delta [95% CI] | 99.5% CI | rho |",
         "|---|---|---|---|---|---|---|",
     ]
-    for c in found:
+    for c, wide in found:
         rho = "-" if c.rho is None else f"{c.rho:.2f}"
-        wide = compare_means(
-            rows, c.condition, baseline, domain=None if c.domain == "all" else c.domain, level=0.995
-        )
         lines.append(
             f"| {c.condition} | {c.domain} | {c.tasks} | {c.attempts} | {signed(c.delta)} "
             f"[{signed(c.ci_low)}, {signed(c.ci_high)}] | [{signed(wide.ci_low)}, "
