@@ -42,7 +42,12 @@ from langgraph_mtl.transfer.insight_rules import (
     unnamed,
     within_words,
 )
-from langgraph_mtl.transfer.structured import AbstractionError, ask_structured, guidance
+from langgraph_mtl.transfer.structured import (
+    AbstractionError,
+    ask_structured,
+    first_prompt,
+    guidance,
+)
 
 __all__ = [
     "DEFAULT_KEY_FIELDS",
@@ -243,8 +248,8 @@ def _kept_to_the_rules(
     if not problems:
         return payload
     shown = json.dumps(redact_value(payload.model_dump(mode="json"))[0])  # the model's, raw
-    retry = [
-        *messages,
+    retry = [  # the first call's prompt as it was sent: its prefix stays cached on the server
+        *first_prompt(schema, messages, guidance(schema)),
         AIMessage(shown),
         HumanMessage(redact(REWRITE.format(problems="; ".join(problems))).text),
     ]

@@ -18,7 +18,7 @@ from langgraph_mtl.model_calls import CallKind, call_config
 from langgraph_mtl.models import capped
 from langgraph_mtl.tracing import untraced
 
-__all__ = ["AbstractionError", "ask_structured", "guidance"]
+__all__ = ["AbstractionError", "ask_structured", "first_prompt", "guidance"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,15 @@ def _describe(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
+def first_prompt(schema: type[BaseModel], messages: list[Any], guidance: str = "") -> list[Any]:
+    """The prompt of :func:`ask_structured`'s first call: ``guidance`` added to the system
+    message, then the request for JSON. A follow-up that extends this very list keeps the
+    prefix a local server has cached for it."""
+    first, *rest = messages
+    guided = [SystemMessage(f"{first.content}\n\n{guidance}"), *rest] if guidance else messages
+    return [*guided, HumanMessage(JSON_ONLY.format(example=_example(schema)))]
+
+
 def ask_structured(
     model: BaseChatModel,
     schema: type[BaseModel],
@@ -93,13 +102,10 @@ def ask_structured(
         structured = model.with_structured_output(schema, method="json_schema", include_raw=True)
     except Exception as exc:  # models without structured output use the text path
         log.debug("structured output unavailable (%s); using text parsing", exc)
-    ask_text = HumanMessage(JSON_ONLY.format(example=_example(schema)))
-    first, *rest = messages
-    guided = [SystemMessage(f"{first.content}\n\n{guidance}"), *rest] if guidance else messages
     structured_calls = 2 if guidance else 1
     repair: list[Any] = []
     for attempt in range(attempts):
-        prompt = [*(guided if attempt == 0 else messages), ask_text]
+        prompt = first_prompt(schema, messages, guidance if attempt == 0 else "")
         raw = ""
         try:
             if structured is not None and attempt < structured_calls:

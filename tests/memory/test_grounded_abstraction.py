@@ -63,6 +63,20 @@ def test_an_insight_naming_the_tasks_code_is_asked_again_and_the_clean_one_kept(
     assert "names the task's own code" in asked_again and "below_zero" in asked_again
 
 
+def test_an_insight_asked_again_extends_the_first_prompt_as_it_was_sent(scripted):
+    """The second request repeats the first one message for message (its guidance too), so a
+    local server reuses the prefix it cached instead of reading the run again."""
+    naming = insight_json("Fix below_zero", "When below_zero fails.", "Use `below_zero`.")
+    model = scripted(naming, CLEAN)
+    abstract_run(_run(), MemoryType.INSIGHT, model=model)
+    first, again = model.calls
+    assert "What to write:" in str(first[0].content)
+    assert [(m.type, m.content) for m in again[: len(first)]] == [
+        (m.type, m.content) for m in first
+    ]
+    assert again[len(first)].type == "ai" and "below_zero" in str(again[len(first)].content)
+
+
 def test_an_insight_that_breaks_the_rules_twice_is_dropped_not_kept_for_a_retry(
     scripted, pool, tmp_path
 ):
