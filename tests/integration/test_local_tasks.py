@@ -122,7 +122,7 @@ def test_real_attempts_with_the_local_model_on_two_ray_workers(tmp_path):
     try:
         run_condition(
             CONDITIONS["zero-shot"], [domain], model=None, pool=pool, store=store,
-            attempts=1, split="all", limit=2, step_limit=3, executor=executor, model_name="local",
+            attempts=1, split="all", limit=2, step_limit=1, executor=executor, model_name="local",
         )  # fmt: skip
     finally:
         executor.close()

@@ -59,7 +59,7 @@ def api_server(local_server, tmp_path):
         "MTL_POOL": str(pool_dir),
         "MTL_COLLECTION": "served",
         "MTL_HOME": str(tmp_path / "home"),
-        "MTL_STEP_LIMIT": "5",
+        "MTL_STEP_LIMIT": "2",  # the surfaces are under test here, not solving
     }
     (project / ".env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
     port = _free_port()
