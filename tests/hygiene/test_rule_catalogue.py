@@ -15,7 +15,7 @@ from helpers import make_record
 from langgraph_mtl import open_pool
 from langgraph_mtl.hygiene.screening.matching import rule_matches, rule_reasons, screen
 from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
-from langgraph_mtl.hygiene.screening.rules import RULES
+from langgraph_mtl.hygiene.screening.rules import CATEGORIES, RULES
 from langgraph_mtl.hygiene.screening.scanners import RuleScanner
 
 CATALOGUE = tomllib.loads(
@@ -36,6 +36,18 @@ def test_every_category_of_rules_is_in_the_catalogue_with_a_reason():
         assert len(entry["reason"]) > 40, name
         assert entry["examples"] and entry["counterexamples"], name
     assert len(RULE_IDS) == len(set(RULE_IDS)) == len(RULES)
+
+
+def test_each_category_is_one_module_holding_only_its_own_rules():
+    """A category's rules are all in its module, named after it, and a rule's id counts its
+    place in that module's list."""
+    names = [module.__name__.rsplit(".", 1)[1].replace("_", "-") for module in CATEGORIES]
+    assert len(names) == len(set(names)) and set(names) == set(CATALOGUE)
+    for name, module in zip(names, CATEGORIES, strict=True):
+        assert module.RULES and {category for category, _ in module.RULES} == {name}
+        own = [i for i, (category, _) in zip(RULE_IDS, RULES, strict=True) if category == name]
+        assert own == [f"{name}/{n}" for n in range(1, len(module.RULES) + 1)]
+    assert [rule for module in CATEGORIES for rule in module.RULES] == RULES
 
 
 @pytest.mark.parametrize(("category", "text"), EXAMPLES)

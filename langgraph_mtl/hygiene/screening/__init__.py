@@ -15,10 +15,11 @@ answers, plant a test runner's configuration, fix answers for the inputs the tes
 the runner collect nothing, make asserts or equality hold for anything, rewrite the test's
 frames, claim a pass without a run), and advice that harms without naming an attack (a foothold
 in a start-up file or a scheduled job, a memory copying itself into others, results
-misreported, the project sent or packed off, history deleted; see :mod:`harmful_advice`); and,
+misreported, the project sent or packed off, history deleted); and,
 whatever the wording, a verb that reads, copies, plants or sends what an attack reaches for
 (credential stores, answer keys and the checker's files, start-up hooks, shell history, the
-whole disk or environment, a remote address; see :mod:`assets`). Advice phrased as a
+whole disk or environment, a remote address). The rules live in :mod:`.rules`, one module per
+category. Advice phrased as a
 prohibition ("never force-push to main") is not an instruction to the agent and passes; an
 idiom that only sounds like one ("don't hesitate to ...") does not.
 

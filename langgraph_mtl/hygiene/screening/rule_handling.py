@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from langgraph_mtl.hygiene.screening.languages import FOREIGN_OVERRIDE, FOREIGN_ROLE
-from langgraph_mtl.hygiene.screening.rule_parts import rule
 from langgraph_mtl.hygiene.screening.rules import RULES
+from langgraph_mtl.hygiene.screening.rules.parts import rule
 
 __all__ = ["GATES", "NEGATABLE", "RULE_IDS", "UNDECIDED", "rule_ids"]
 

@@ -1,16 +1,15 @@
-"""Screening rules for fake markup: a chat turn, a tool call or a system message written into
-a memory (chat templates' tokens, tool-call JSON, a system heading, a JSON chat message from the
-system that gives orders), and an HTML comment that speaks to the agent."""
+"""Screening rules of the category "fake-markup": chat-template or system markup inside a memory
+poses as a message from the system."""
 
 from __future__ import annotations
 
 import re
 
-from langgraph_mtl.hygiene.screening.rule_parts import rule
+from langgraph_mtl.hygiene.screening.rules.parts import rule
 
-__all__ = ["MARKUP_RULES"]
+__all__ = ["RULES"]
 
-MARKUP_RULES: list[tuple[str, re.Pattern[str]]] = [
+RULES: list[tuple[str, re.Pattern[str]]] = [
     ("fake-markup", rule(
         r"<\s*/?\s*(?:tool_call|function_call|tool_use|invoke|system|im_start|im_end|"
         r"assistant|developer)\b|<\s*/\s*memory\s*>|\[/?INST\]|<\|(?:system|user|assistant|"
@@ -26,4 +25,10 @@ MARKUP_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("fake-markup", rule(  # an HTML comment that addresses the agent or claims to be system
         r"<!--(?:(?!-->).){0,300}?\b(?:system|assistant|agent|ai|llm|model|instruction|"
         r"override|ignore|you must|always answer)\b")),
+    # a chat transcript or a system line written into a memory
+    ("fake-markup", rule(
+        r"(?:^|\n)[^\S\n]*(?-i:SYSTEM|ASSISTANT|DEVELOPER|ADMIN)\s*:[^\n]{0,120}?\b(?:you|your|"
+        r"agents?|assistant|tasks?|instructions?|ignore|must|call|finish|submit|now)\b|"
+        r"(?:^|\n)[^\S\n]*(?:assistant|ai|model|system)\s*:[^\n]{0,200}\n[^\S\n]*(?:user|human)"
+        r"\s*:|(?:^|\n)[^\S\n]*(?:user|human)\s*:[^\n]{0,200}\n[^\S\n]*(?:assistant|ai|model)\s*:")),
 ]  # fmt: skip
