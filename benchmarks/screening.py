@@ -58,7 +58,7 @@ def prefilter_speedup(texts: list[str]) -> dict[str, float]:
     the same run: seconds each, their ratio, and whether the verdicts are the same."""
     import time
 
-    from langgraph_mtl.hygiene.screening.matching import rule_reasons
+    from langgraph_mtl.hygiene.screening.rule_matching import rule_reasons
 
     rule_reasons("warm the rules")
     start = time.perf_counter()

@@ -12,8 +12,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from langgraph_mtl.hygiene.screening.matching import rule_matches, rule_views, screen
+from langgraph_mtl.hygiene.screening.matching import screen
 from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
+from langgraph_mtl.hygiene.screening.rule_matching import rule_matches, rule_views
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes",

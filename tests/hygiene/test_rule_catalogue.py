@@ -13,8 +13,9 @@ import pytest
 from helpers import make_record
 
 from langgraph_mtl import open_pool
-from langgraph_mtl.hygiene.screening.matching import rule_matches, rule_reasons, screen
+from langgraph_mtl.hygiene.screening.matching import screen
 from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
+from langgraph_mtl.hygiene.screening.rule_matching import rule_matches, rule_reasons
 from langgraph_mtl.hygiene.screening.rules import CATEGORIES, RULES
 from langgraph_mtl.hygiene.screening.scanners import RuleScanner
 

@@ -1,22 +1,13 @@
-"""Screening a text: the scanners in turn (:mod:`.scanners`), each with its score; the rules
-over every view of it (as written, normalised, digits read as letters, decoded where it shows
-an encoding, glossed into English where it is in another language), the code in it judged by
-what it does, and a classifier's opinion when nothing flagged but the text is undecided."""
+"""Screening a text: the scanners in turn (:mod:`.scanners`), each with its score (the rules over
+every view of the text, :mod:`.rule_matching`; the code in it judged by what it does), and a
+classifier's opinion when nothing flagged but the text is undecided."""
 
 from __future__ import annotations
 
-import functools
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.screening.classifier import Classifier
-from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.prefilter import Prefilter
-from langgraph_mtl.hygiene.screening.rule_handling import GATES, NEGATABLE, RULE_IDS
-from langgraph_mtl.hygiene.screening.rules import RULES
 from langgraph_mtl.hygiene.screening.scanners import (
     CodeScanner,
     Finding,
@@ -24,10 +15,8 @@ from langgraph_mtl.hygiene.screening.scanners import (
     RuleScanner,
     Scanner,
 )
-from langgraph_mtl.hygiene.screening.text import LEET, base_forms, normalise
-from langgraph_mtl.hygiene.views import decoded_views
 
-__all__ = ["DEFAULT_SCANNERS", "Screening", "rule_matches", "rule_reasons", "rule_views", "screen"]
+__all__ = ["DEFAULT_SCANNERS", "Screening", "screen"]
 
 
 @dataclass(frozen=True)
@@ -46,70 +35,6 @@ class Screening:
     def scores(self) -> dict[str, float]:
         """Each scanner's score, by name."""
         return {finding.scanner: finding.score for finding in self.findings}
-
-
-@functools.cache
-def _prefilter() -> Prefilter:
-    return Prefilter(pattern for _, pattern in RULES)
-
-
-def _matches(text: str, disabled: frozenset[str], prefiltered: bool = True) -> set[str]:
-    found = set()
-    lowered = text.lower()
-    prefilter = _prefilter()
-    for index, (rule_id, (name, pattern)) in enumerate(zip(RULE_IDS, RULES, strict=True)):
-        if rule_id in disabled or name in found:
-            continue
-        if prefiltered and not prefilter.may_match(index, text, lowered):
-            continue  # none of the words any match of the rule contains
-        gate = GATES.get(name)
-        if gate is not None and not gate.search(lowered):
-            continue
-        for match in pattern.finditer(text):
-            if name in NEGATABLE and forbidden(text, match.start()):
-                continue  # "never run rm -rf /" is advice
-            found.add(name)
-            break
-    return found
-
-
-_INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
-
-
-def rule_views(joined: str) -> tuple[str, ...]:
-    """The distinct views of ``joined`` the rules read: as written, normalised, with a dot
-    inside a word read as part of it, digits read as letters, words in their base forms,
-    decoded where it shows an encoding, and glossed into English."""
-    plain = normalise(joined)
-    decoded = [normalise(view) for view in decoded_views(joined)]
-    as_written = unicodedata.normalize("NFKC", joined)  # Cyrillic words before lookalike mapping
-    glossed = [g for view in (as_written, plain, *decoded) if (g := gloss(view)) is not None]
-    undotted = _INNER_DOT.sub("_", plain)  # a dot inside a word (notes.md) ends no sentence
-    views = (joined, plain, undotted, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
-    return tuple(dict.fromkeys(views))
-
-
-def rule_reasons(
-    joined: str,
-    disabled: frozenset[str] = frozenset(),
-    *,
-    views: Sequence[str] | None = None,
-    prefiltered: bool = True,
-) -> tuple[str, ...]:
-    """The categories of the rules that match any view of ``joined`` (:func:`rule_views`, or
-    ``views`` made before), in the rules' order; the rules whose ids are ``disabled`` are
-    skipped (see :func:`.rule_handling.rule_ids`). ``prefiltered=False`` runs every rule on
-    every view (the same verdicts, slower: what the prefilter is measured against)."""
-    found: set[str] = set()
-    for view in rule_views(joined) if views is None else views:
-        found |= _matches(view, disabled, prefiltered)
-    return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
-
-
-def rule_matches(rule_id: str, joined: str, *, views: Sequence[str] | None = None) -> bool:
-    """Whether the rule ``rule_id`` alone matches a view of ``joined``."""
-    others = frozenset(RULE_IDS) - {rule_id}
-    return bool(rule_reasons(joined, others, views=views))
 
 
 DEFAULT_SCANNERS: tuple[Scanner, ...] = (RuleScanner(), CodeScanner())

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
 
+from langgraph_mtl.hygiene.screening.rule_matching import rule_reasons
+
 __all__ = [
     "CodeScanner",
     "Finding",
@@ -81,8 +83,6 @@ class RuleScanner:
         self.disabled = frozenset(ids)
 
     def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
-        from langgraph_mtl.hygiene.screening.matching import rule_reasons
-
         reasons = rule_reasons("\n".join(texts), self.disabled)
         return Finding(self.name, 1.0 if reasons else 0.0, reasons)
 
