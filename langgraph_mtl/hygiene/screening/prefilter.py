@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = ["Prefilter", "required_words"]
@@ -64,15 +64,20 @@ def required_words(pattern: re.Pattern[str]) -> Words | None:
 
 
 class Prefilter:
-    """Per rule, its required words; :meth:`may_match` says whether a rule can match a text."""
+    """Per rule, its required words; :meth:`candidates` lists the rules that can match a text."""
 
     def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
         self.words = [required_words(pattern) for pattern in patterns]
+        # every rule's words, each looked for once per text
+        self._needles = tuple(sorted({w for words in self.words if words for w in words}))
 
-    def may_match(self, index: int, text: str, lowered: str) -> bool:
-        """``False`` only when rule ``index`` cannot match ``text`` (``lowered``: it lower-cased,
-        computed once for every rule)."""
-        words = self.words[index]
-        if words is None or not text.isascii():
-            return True
-        return any(word in lowered for word in words)
+    def candidates(self, text: str, lowered: str) -> Sequence[int]:
+        """The indexes of the rules that can match ``text`` (``lowered``: it lower-cased), in
+        order: every rule for text that is not ASCII, else those whose words it holds (and
+        those without known words)."""
+        if not text.isascii():
+            return range(len(self.words))
+        held = {word for word in self._needles if word in lowered}
+        return [
+            i for i, words in enumerate(self.words) if words is None or not words.isdisjoint(held)
+        ]

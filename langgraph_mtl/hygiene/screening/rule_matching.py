@@ -28,12 +28,12 @@ def _prefilter() -> Prefilter:
 def _matches(text: str, disabled: frozenset[str], prefiltered: bool = True) -> set[str]:
     found = set()
     lowered = text.lower()
-    prefilter = _prefilter()
-    for index, (rule_id, (name, pattern)) in enumerate(zip(RULE_IDS, RULES, strict=True)):
+    # the rules that can match: the others hold none of the words any of their matches contains
+    indexes = _prefilter().candidates(text, lowered) if prefiltered else range(len(RULES))
+    for index in indexes:
+        rule_id, (name, pattern) = RULE_IDS[index], RULES[index]
         if rule_id in disabled or name in found:
             continue
-        if prefiltered and not prefilter.may_match(index, text, lowered):
-            continue  # none of the words any match of the rule contains
         gate = GATES.get(name)
         if gate is not None and not gate.search(lowered):
             continue
