@@ -96,7 +96,9 @@ def test_the_core_wheel_holds_no_verifier_harness_or_cheat(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.startswith("langgraph_mtl/pool/") for n in names)
     assert not [
-        n for n in names if re.search(r"experiments|verifier|cheat|harness|usable_tasks", n)
+        n
+        for n in names
+        if re.search(r"experiments|(?:^|/)verifiers?(?:/|\.py$)|cheat|harness|usable_tasks", n)
     ]
 
 
