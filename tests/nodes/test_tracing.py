@@ -131,7 +131,6 @@ def offline_seconds(tmp_path_factory) -> tuple[float, float]:
 
 
 @pytest.mark.integration  # a real LangSmith SDK against a loopback server
-@pytest.mark.xdist_group("dead-endpoints")  # one worker: the offline timings are measured once
 @pytest.mark.parametrize(
     ("mode", "says"),
     [
