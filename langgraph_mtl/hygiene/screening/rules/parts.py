@@ -1,6 +1,6 @@
-"""Pattern fragments more than one category's rules use: a span within one sentence, a
-finished answer, a repository's history, credentials, start-up hooks, egress, and how a
-rule compiles. A fragment one category uses lives in that category's module."""
+"""Pattern fragments more than one category's rules use: a span within one sentence, a way off
+the machine, getting code and running it, two phrases near each other, and how a rule
+compiles. A fragment one category uses lives in that category's module."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ __all__ = [
     "near",
     "rule",
 ]
+
+# within one sentence: a dot ends it only before a space ("tests.rs" stays inside); so do a
+# line break and the ideographic full stop
+SPAN = r"(?:[^.\n。]|\.(?=\S))"
 
 
 # a way off the machine: a remote address or a tool that talks to one
@@ -40,11 +44,6 @@ def near(first: str, second: str, reach: int = 80) -> str:
         rf"(?:{first}){SPAN}{{0,{reach}}}?(?:{second})|(?:{second}){SPAN}{{0,{reach}}}?"
         rf"(?:{first})"
     )
-
-
-# within one sentence: a dot ends it only before a space ("tests.rs" stays inside); so do a
-# line break and the ideographic full stop
-SPAN = r"(?:[^.\n。]|\.(?=\S))"
 
 
 def rule(pattern: str) -> re.Pattern[str]:
