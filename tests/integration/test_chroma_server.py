@@ -78,7 +78,7 @@ def test_eight_writer_processes_lose_and_duplicate_nothing(chroma):
     collection = "concurrent"
     open_pool(chroma.url, collection=collection, embeddings=HashingEmbeddings())  # create it once
     ctx = multiprocessing.get_context("spawn")
-    each = 50  # writes per process, each also updating the same five feedback records
+    each = 50  # writes per process, each also recording feedback on the same five memories
     workers = [
         ctx.Process(target=_writer, args=(chroma.url, collection, w, each)) for w in range(8)
     ]
