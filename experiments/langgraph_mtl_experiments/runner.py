@@ -404,9 +404,8 @@ def generate_memories(
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
     the pool or a row in ``store`` are skipped, so an interrupted phase 1 resumes. ``store``
     keeps a row per run (condition ``phase-1``: its outcome, what was written and why anything
-    was not). On
-    ``executor``'s workers the memories are written by the workers, to the pool they all reach;
-    every run has ended when this returns. Returns how many runs were written."""
+    was not). On ``executor``'s workers the memories are written by the workers, to the pool
+    they all reach; every run has ended when this returns. Returns how many runs were written."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
     executor = executor or LocalExecutor(concurrency)
     types = tuple(memory_types)
