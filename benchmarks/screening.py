@@ -15,9 +15,11 @@ from pathlib import Path
 from langgraph_mtl.hygiene.screening import screen
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-# the corpora the rules were written from, then the development split the scanners were
+# the corpora the rules were written from, then the development sets the scanners were written
+# from (screening_dev2: the weak categories again, each with look-alikes, committed before the
+# sentence-frame scanner)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
-CORPORA = (*RULE_CORPORA, "screening_dev")
+CORPORA = (*RULE_CORPORA, "screening_dev", "screening_dev2")
 TEST = "screening_test"
 
 
