@@ -72,8 +72,10 @@ def open_pool(
         screen_neighbours: also flag near-copies of the screen's known attacks under the
             pool's embedder (:class:`~langgraph_mtl.hygiene.screening.scanners.NeighbourScanner`;
             the known texts are embedded once per process).
-        screen_disabled: screening rules to switch off, by id (``"override/2"``) or by
-            category (``"authority"``); the rules and their ids are in
+        screen_disabled: screening rules and sentence frames to switch off, by id
+            (``"override/2"``, ``"memory-system/copy"``) or by category (``"authority"``);
+            the frames are in ``langgraph_mtl/hygiene/screening/frames.toml``, the rules and
+            their ids in
             :mod:`langgraph_mtl.hygiene.screening.rule_handling` and the catalogue in
             ``langgraph_mtl/hygiene/screening/catalogue.toml``.
         lock_timeout: for a directory, how many seconds a call waits while another process
@@ -108,12 +110,17 @@ def open_pool(
     if screen_neighbours or screen_disabled:
         from langgraph_mtl.hygiene.screening.scanners import (
             CodeScanner,
+            FrameScanner,
             NeighbourScanner,
             RuleScanner,
             Scanner,
         )
 
-        scanners: tuple[Scanner, ...] = (RuleScanner(screen_disabled), CodeScanner())
+        scanners: tuple[Scanner, ...] = (
+            RuleScanner(screen_disabled),
+            FrameScanner(screen_disabled),
+            CodeScanner(),
+        )
         if screen_neighbours:
             scanners = (*scanners, NeighbourScanner(pool.embeddings))
         pool.scanners = scanners

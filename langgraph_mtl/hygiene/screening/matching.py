@@ -1,5 +1,5 @@
 """Screening a text: the scanners in turn (:mod:`.scanners`), each with its score (the rules over
-every view of the text, :mod:`.rule_matching`; the code in it judged by what it does), and a
+every view of the text, :mod:`.rule_matching`; sentence frames, :mod:`.frames`; the code in it judged by what it does), and a
 classifier's opinion when nothing flagged but the text is undecided."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from langgraph_mtl.hygiene.screening.classifier import Classifier
 from langgraph_mtl.hygiene.screening.scanners import (
     CodeScanner,
     Finding,
+    FrameScanner,
     ModelScanner,
     RuleScanner,
     Scanner,
@@ -37,7 +38,7 @@ class Screening:
         return {finding.scanner: finding.score for finding in self.findings}
 
 
-DEFAULT_SCANNERS: tuple[Scanner, ...] = (RuleScanner(), CodeScanner())
+DEFAULT_SCANNERS: tuple[Scanner, ...] = (RuleScanner(), FrameScanner(), CodeScanner())
 
 
 def screen(

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from langgraph_mtl.hygiene.gloss import gloss
+from langgraph_mtl.hygiene.screening.frames import reported
 from langgraph_mtl.hygiene.screening.negation import forbidden
 from langgraph_mtl.hygiene.screening.prefilter import Prefilter
 from langgraph_mtl.hygiene.screening.rule_handling import GATES, NEGATABLE, RULE_IDS
@@ -40,6 +41,8 @@ def _matches(text: str, disabled: frozenset[str], prefiltered: bool = True) -> s
         for match in pattern.finditer(text):
             if name in NEGATABLE and forbidden(text, match.start()):
                 continue  # "never run rm -rf /" is advice
+            if reported(text, match.start()):
+                continue  # "a note asking you to post .env is an attack" warns of one
             found.add(name)
             break
     return found

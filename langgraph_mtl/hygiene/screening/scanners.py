@@ -2,6 +2,8 @@
 
 - :class:`RuleScanner`: the rules over every view of the text (as written, normalised, digits
   read as letters, decoded, glossed into English); scores 1 when a rule matches.
+- :class:`FrameScanner`: what a sentence does, read from its words' base forms (:mod:`.frames`);
+  scores 1 when a frame flags.
 - :class:`CodeScanner`: shell and Python in the text parsed and judged by what they do
   (:mod:`.code_effects`); scores 1 for a harmful effect.
 - :class:`NeighbourScanner`: the text's nearest labelled attack and benign texts under an
@@ -27,6 +29,7 @@ from langgraph_mtl.hygiene.screening.rule_matching import rule_reasons
 __all__ = [
     "CodeScanner",
     "Finding",
+    "FrameScanner",
     "ModelScanner",
     "NeighbourScanner",
     "RuleScanner",
@@ -57,12 +60,34 @@ class Scanner(Protocol):
         ...
 
 
+def _switched_off(disabled: Iterable[str]) -> frozenset[str]:
+    """``disabled`` checked against the rules' and the frames' ids and categories.
+
+    Raises:
+        ValueError: an id or category that no rule or frame has (the message names a few).
+    """
+    from langgraph_mtl.hygiene.screening.frames import frame_ids
+    from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
+
+    known = {*RULE_IDS, *frame_ids()}
+    known |= {switch.split("/")[0] for switch in known}
+    chosen = frozenset(disabled)
+    unknown = sorted(chosen - known)
+    if unknown:
+        raise ValueError(
+            f"screen_disabled: no rule {unknown[0]!r}; give rule ids such as "
+            f"{', '.join(RULE_IDS[:3])}, frame ids such as {frame_ids()[0]} or a category "
+            f"such as {RULE_IDS[0].split('/')[0]!r}"
+        )
+    return chosen
+
+
 class RuleScanner:
     """The rules over every view of the text (see :mod:`.matching`), but those whose ids are
     in ``disabled`` (``"override/2"``; a category's name disables all of its rules).
 
     Raises:
-        ValueError: an id or category that no rule has (the message names a few that exist).
+        ValueError: an id or category that no rule or frame has (the message names a few).
     """
 
     name = "rules"
@@ -70,20 +95,40 @@ class RuleScanner:
     def __init__(self, disabled: Iterable[str] = ()) -> None:
         from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
 
-        chosen = set(disabled)
-        ids = {
+        chosen = _switched_off(disabled)
+        self.disabled = frozenset(
             rule_id for rule_id in RULE_IDS if rule_id in chosen or rule_id.split("/")[0] in chosen
-        }
-        unknown = chosen - ids - {rule_id.split("/")[0] for rule_id in ids}
-        if unknown:
-            raise ValueError(
-                f"screen_disabled: no rule {sorted(unknown)[0]!r}; give rule ids such as "
-                f"{', '.join(RULE_IDS[:3])} or a category such as {RULE_IDS[0].split('/')[0]!r}"
-            )
-        self.disabled = frozenset(ids)
+        )
 
     def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
         reasons = rule_reasons("\n".join(texts), self.disabled)
+        return Finding(self.name, 1.0 if reasons else 0.0, reasons)
+
+
+class FrameScanner:
+    """Sentence frames (:mod:`.frames`) over the normalised text and its English gloss: what a
+    sentence does, whatever its wording, for the memory system itself, a dismissed brief, a
+    claimed permission, a foothold, a check made to pass and insecure advice; reasons are the
+    frames' categories. Frames whose ids or categories are in ``disabled`` are skipped.
+
+    Raises:
+        ValueError: an id or category that no rule or frame has.
+    """
+
+    name = "frames"
+
+    def __init__(self, disabled: Iterable[str] = ()) -> None:
+        self.disabled = _switched_off(disabled)
+
+    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
+        from langgraph_mtl.hygiene.gloss import gloss
+        from langgraph_mtl.hygiene.screening.frames import frame_reasons
+        from langgraph_mtl.hygiene.screening.text import normalise
+
+        plain = normalise("\n".join(texts))
+        views = [plain] + [g for g in (gloss(plain),) if g is not None]
+        hits = frame_reasons(views, self.disabled)
+        reasons = tuple(dict.fromkeys(hit.split("/")[0] for hit in hits))
         return Finding(self.name, 1.0 if reasons else 0.0, reasons)
 
 

@@ -1,0 +1,304 @@
+"""Sentence frames (``frames.toml``): a sentence flags when words of each of a frame's classes
+occur in it, read in their base forms, so one inflection or a word placed between cannot flip
+the verdict. A frame is disarmed where the sentence only reports an attack in order to warn of
+it, and, when the frame says so, by a hedge, a prohibition or a warning in the same clause.
+
+Used by :class:`~.scanners.FrameScanner`; :func:`reported` also lets the rules pass a security
+note that quotes an attack."""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+
+from langgraph_mtl.hygiene.screening.negation import forbidden
+
+__all__ = ["Frame", "frame_catalogue", "frame_ids", "frame_reasons", "reported"]
+
+_GAP = 3  # words a "..." in a term may stand for
+_TOKEN = re.compile(r"[^\s]+")
+_EDGE = "\"'`,;:!?[]{}<>*\u201c\u201d\u2018\u2019"
+_SENTENCE_END = re.compile(r"[\n!?。]+|\.(?!\S)")
+_CLAUSE_END = re.compile(
+    r";|:(?=\s)|\s-+\s|,(?=\s*(?:then|so|now|and then|but|instead|also|just)\b)"
+)
+_NEGATION = {"not", "no", "never", "isn't", "aren't", "don't", "doesn't", "nothing"}
+_CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of a sentence: its forms (as written, base forms, the part after a dot) and
+    where it starts and ends in the sentence."""
+
+    surface: str
+    forms: frozenset[str]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: its id (``category/name``), the classes that must all occur, and what may
+    disarm it."""
+
+    id: str
+    classes: tuple[str, ...]
+    reason: str
+    hedge: bool = False
+    negatable: bool = False
+    warnable: bool = False
+
+    @property
+    def category(self) -> str:
+        return self.id.split("/")[0]
+
+
+@functools.cache
+def _forms(word: str) -> frozenset[str]:
+    from lemminflect import getAllLemmas
+
+    forms = {word}
+    if word.endswith(("'s", "\u2019s")):
+        forms.add(word[:-2])
+    if word.endswith("()"):
+        forms.add(word[:-2])
+    for form in list(forms):
+        if "." in form.strip("."):  # pytest.skip, conftest.py
+            forms.update(part for part in form.split(".") if part)
+    lemmas = {lemma for found in getAllLemmas(word).values() for lemma in found}
+    if not lemmas and word.isalpha():  # a word the lexicon lacks: deselects, xfailed
+        lemmas = {word[: -len(end)] for end in ("s", "ed", "ing") if word.endswith(end)}
+        lemmas |= {word[:-1] for end in ("ed",) if word.endswith(end)}
+    return frozenset(forms | lemmas)
+
+
+def _tokens(sentence: str) -> list[Token]:
+    out = []
+    for match in _TOKEN.finditer(sentence.lower()):
+        word = match.group(0).strip(_EDGE).rstrip(".").strip(_EDGE)
+        if word.startswith("(") and word.count("(") > word.count(")"):
+            word = word[1:]
+        if word.endswith(")") and word.count(")") > word.count("("):
+            word = word[:-1]
+        if word:
+            out.append(Token(word, _forms(word), match.start(), match.end()))
+    return out
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    bounds, start = [], 0
+    for end in pattern.finditer(text):
+        bounds.append((start, end.start()))
+        start = end.end()
+    bounds.append((start, len(text)))
+    return [(a, b) for a, b in bounds if text[a:b].strip()]
+
+
+Term = tuple[str, ...]  # words, "=word" as written, "..." a gap, "word_" a prefix
+
+
+def _word_matches(spec: str, token: Token) -> bool:
+    if spec.startswith("="):
+        return token.surface == spec[1:]
+    if spec.endswith("_"):
+        return token.surface.startswith(spec)
+    return spec in token.forms
+
+
+def _match_from(term: Term, tokens: list[Token], at: int) -> int | None:
+    """Where ``term`` starting at token ``at`` ends (the index after it), or ``None``."""
+    index, gap = at, 0
+    for spec in term:
+        if spec == "...":
+            gap = _GAP
+            continue
+        for skip in range(gap + 1):
+            if index + skip < len(tokens) and _word_matches(spec, tokens[index + skip]):
+                index += skip + 1
+                break
+        else:
+            return None
+        gap = 0
+    return index
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    frames: tuple[Frame, ...]
+    # first word -> (class, term); terms starting with "=word" or "word_" are kept apart
+    by_first: dict[str, tuple[tuple[str, Term], ...]]
+    prefixed: tuple[tuple[str, Term], ...]
+    forms: dict[str, tuple[re.Pattern[str], ...]]
+
+
+def _parse_term(text: str) -> Term:
+    return tuple(text.lower().split())
+
+
+@functools.cache
+def _catalogue() -> _Catalogue:
+    raw = tomllib.loads(
+        resources.files("langgraph_mtl.hygiene.screening")
+        .joinpath("frames.toml")
+        .read_text("utf-8")
+    )
+    classes: dict[str, list[str]] = dict(raw["classes"])
+    forms: dict[str, tuple[re.Pattern[str], ...]] = {}
+    frames = [
+        Frame(
+            frame_id,
+            tuple(entry["all"]),
+            entry["reason"],
+            entry.get("hedge", False),
+            entry.get("negatable", False),
+            entry.get("warnable", False),
+        )
+        for frame_id, entry in raw["frame"].items()
+    ]
+    for name, entry in raw["weakness"].items():
+        classes[f"weakness:{name}"] = entry["terms"]
+        forms[f"weakness:{name}"] = tuple(re.compile(p) for p in entry["forms"])
+        frames.append(
+            Frame(
+                f"insecure-advice/{name}", (f"weakness:{name}",), entry["reason"], False, True, True
+            )
+        )
+    by_first: dict[str, list[tuple[str, Term]]] = defaultdict(list)
+    prefixed: list[tuple[str, Term]] = []
+    for name, terms in classes.items():
+        for text in terms:
+            term = _parse_term(text)
+            first = term[0]
+            if first.startswith("=") or first.endswith("_"):
+                prefixed.append((name, term))
+            else:
+                by_first[first].append((name, term))
+    return _Catalogue(
+        tuple(frames),
+        {k: tuple(v) for k, v in by_first.items()},
+        tuple(prefixed),
+        forms,
+    )
+
+
+def frame_catalogue() -> tuple[Frame, ...]:
+    """Every frame, in the catalogue's order."""
+    return _catalogue().frames
+
+
+def frame_ids() -> tuple[str, ...]:
+    """The frames' ids (``memory-system/copy``, ``insecure-advice/csrf-off`` ...)."""
+    return tuple(frame.id for frame in frame_catalogue())
+
+
+Found = dict[
+    str, list[tuple[int, int, int, int]]
+]  # class -> (first token, end token, start, end char)
+
+
+def _found(sentence: str, tokens: list[Token]) -> Found:
+    catalogue = _catalogue()
+    found: Found = defaultdict(list)
+    for at, token in enumerate(tokens):
+        candidates = [c for form in token.forms for c in catalogue.by_first.get(form, ())]
+        for name, term in (*candidates, *catalogue.prefixed):
+            end = _match_from(term, tokens, at)
+            if end is not None:
+                found[name].append((at, end, token.start, tokens[end - 1].end))
+    lowered = sentence.lower()
+    for name, patterns in catalogue.forms.items():
+        for pattern in patterns:
+            for match in pattern.finditer(lowered):
+                first = sum(t.end <= match.start() for t in tokens)
+                found[name].append((first, first + 1, match.start(), match.end()))
+    return found
+
+
+def _clause(sentence: str, position: int) -> tuple[int, int]:
+    for start, end in _spans(_CLAUSE_END, sentence):
+        if start <= position < end:
+            return start, end
+    return 0, len(sentence)
+
+
+def _inside(found: Found, name: str, start: int, end: int) -> bool:
+    return any(start <= a < end for _, _, a, _ in found.get(name, ()))
+
+
+def _is_report(sentence: str, found: Found, position: int) -> bool:
+    start, end = _clause(sentence, position)
+    return _inside(found, "report", start, end) and bool(found.get("defence"))
+
+
+def _negated_before(tokens: list[Token], char: int) -> bool:
+    before = [t for t in tokens if t.end <= char][-2:]
+    return any(t.surface in _NEGATION or t.surface.endswith("n't") for t in before)
+
+
+def _disarmed(
+    frame: Frame, sentence: str, tokens: list[Token], found: Found, hit: tuple[int, int, int, int]
+) -> bool:
+    _, _, start_char, _ = hit
+    if _is_report(sentence, found, start_char):
+        return True
+    clause = _clause(sentence, start_char)
+    if frame.hedge:
+        matched = [(a, b) for name in frame.classes for a, b, _, _ in found.get(name, ())]
+        for a, _, char, _ in found.get("hedge", ()):
+            earlier = clause[0] <= char < start_char
+            if earlier and not any(x <= a < y for x, y in matched):
+                return True
+    before = sentence[clause[0] : start_char]
+    if frame.negatable and (forbidden(sentence, start_char) or _CONTRAST.search(before)):
+        return True
+    if frame.warnable:
+        for _, _, char, _ in found.get("warning", ()):
+            if clause[0] <= char < clause[1] and not _negated_before(tokens, char):
+                return True
+    return False
+
+
+def _sentence_frames(sentence: str, disabled: frozenset[str]) -> list[Frame]:
+    tokens = _tokens(sentence)
+    if not tokens:
+        return []
+    found = _found(sentence, tokens)
+    hits = []
+    for frame in frame_catalogue():
+        if frame.id in disabled or frame.category in disabled:
+            continue
+        if not all(found.get(name) for name in frame.classes):
+            continue
+        last = found[frame.classes[-1]]
+        if any(not _disarmed(frame, sentence, tokens, found, hit) for hit in last):
+            hits.append(frame)
+    return hits
+
+
+def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The ids of the frames that flag a sentence of any of ``texts``, in the catalogue's
+    order; frames whose id or category is in ``disabled`` are skipped."""
+    hit: set[str] = set()
+    for text in texts:
+        for start, end in _spans(_SENTENCE_END, text):
+            hit.update(frame.id for frame in _sentence_frames(text[start:end], disabled))
+    return tuple(frame.id for frame in frame_catalogue() if frame.id in hit)
+
+
+def reported(text: str, position: int) -> bool:
+    """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
+    of it: its clause says what a text "says", "asks" or "claims", and the sentence calls that
+    an attack, an injection, suspicious, or says to refuse or flag it."""
+    for start, end in _spans(_SENTENCE_END, text):
+        if start <= position < end:
+            sentence = text[start:end]
+            tokens = _tokens(sentence)
+            found = _found(sentence, tokens)
+            return _is_report(sentence, found, position - start)
+    return False
