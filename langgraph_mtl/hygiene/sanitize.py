@@ -94,7 +94,7 @@ def sanitize(
     scanners: Sequence[Scanner] | None = None,
 ) -> Sanitized:
     """Redact every string field of ``record`` and screen its text for injection attempts
-    (``scanners``: the screen's, by default the rules and the code scanner; ``classifier``
+    (``scanners``: the screen's, by default the rules, the frames and the code scanner; ``classifier``
     decides texts they leave open, see :func:`screen`)."""
     found = 0
     update: dict[str, object] = {}
