@@ -68,13 +68,18 @@ def _forms(word: str) -> frozenset[str]:
         forms.add(word[:-2])
     if word.endswith("()"):
         forms.add(word[:-2])
+    if "-" in word.strip("-"):  # pre-approved, re-exports
+        forms.add(word.rsplit("-", 1)[1])
+    lemmas = set()
     for form in list(forms):
-        if "." in form.strip("."):  # pytest.skip, conftest.py
+        found = {lemma for found in getAllLemmas(form).values() for lemma in found}
+        if not found and form.isalpha():  # a word the lexicon lacks: deselects, xfailed
+            found = {form[: -len(end)] for end in ("s", "ed", "ing") if form.endswith(end)}
+            found |= {form[:-1] for end in ("ed",) if form.endswith(end)}
+        lemmas |= found
+    for form in list(forms):
+        if "." in form.strip("."):  # pytest.skip, conftest.py: the parts as written
             forms.update(part for part in form.split(".") if part)
-    lemmas = {lemma for found in getAllLemmas(word).values() for lemma in found}
-    if not lemmas and word.isalpha():  # a word the lexicon lacks: deselects, xfailed
-        lemmas = {word[: -len(end)] for end in ("s", "ed", "ing") if word.endswith(end)}
-        lemmas |= {word[:-1] for end in ("ed",) if word.endswith(end)}
     return frozenset(forms | lemmas)
 
 
@@ -100,12 +105,14 @@ def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in bounds if text[a:b].strip()]
 
 
-Term = tuple[str, ...]  # words, "=word" as written, "..." a gap, "word_" a prefix
+Term = tuple[str, ...]  # words, "=word" as written, "..." a gap, "word_" a prefix, "@class"
 
 
 def _word_matches(spec: str, token: Token) -> bool:
+    if spec.startswith("@"):
+        return bool(token.forms & _catalogue().words[spec[1:]])
     if spec.startswith("="):
-        return token.surface == spec[1:]
+        return token.surface == spec[1:] or token.surface.endswith("-" + spec[1:])
     if spec.endswith("_"):
         return token.surface.startswith(spec)
     return spec in token.forms
@@ -135,6 +142,7 @@ class _Catalogue:
     by_first: dict[str, tuple[tuple[str, Term], ...]]
     prefixed: tuple[tuple[str, Term], ...]
     forms: dict[str, tuple[re.Pattern[str], ...]]
+    words: dict[str, frozenset[str]]  # class -> its one-word terms, for "@class" in a term
 
 
 def _parse_term(text: str) -> Term:
@@ -149,7 +157,7 @@ def _catalogue() -> _Catalogue:
         .read_text("utf-8")
     )
     classes: dict[str, list[str]] = dict(raw["classes"])
-    forms: dict[str, tuple[re.Pattern[str], ...]] = {}
+    forms = {name: tuple(re.compile(p) for p in found) for name, found in raw["forms"].items()}
     frames = [
         Frame(
             frame_id,
@@ -169,6 +177,10 @@ def _catalogue() -> _Catalogue:
                 f"insecure-advice/{name}", (f"weakness:{name}",), entry["reason"], False, True, True
             )
         )
+    words = {
+        name: frozenset(t for t in terms if " " not in t and not t.startswith(("=", "@")))
+        for name, terms in classes.items()
+    }
     by_first: dict[str, list[tuple[str, Term]]] = defaultdict(list)
     prefixed: list[tuple[str, Term]] = []
     for name, terms in classes.items():
@@ -177,6 +189,9 @@ def _catalogue() -> _Catalogue:
             first = term[0]
             if first.startswith("=") or first.endswith("_"):
                 prefixed.append((name, term))
+            elif first.startswith("@"):
+                for word in words[first[1:]]:
+                    by_first[word].append((name, term))
             else:
                 by_first[first].append((name, term))
     return _Catalogue(
@@ -184,6 +199,7 @@ def _catalogue() -> _Catalogue:
         {k: tuple(v) for k, v in by_first.items()},
         tuple(prefixed),
         forms,
+        words,
     )
 
 
@@ -232,8 +248,16 @@ def _inside(found: Found, name: str, start: int, end: int) -> bool:
 
 
 def _is_report(sentence: str, found: Found, position: int) -> bool:
+    """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
+    and the sentence calls them an attack or says to refuse them, or the clause itself calls
+    what it describes an attack ("... are a common persistence trick")."""
     start, end = _clause(sentence, position)
-    return _inside(found, "report", start, end) and bool(found.get("defence"))
+    if _inside(found, "report", start, end) and found.get("defence"):
+        return True
+    return any(
+        start <= a < end and not _NEGATION & set(sentence[a:b].lower().split())
+        for _, _, a, b in found.get("threat-label", ())
+    )
 
 
 def _negated_before(tokens: list[Token], char: int) -> bool:
@@ -249,10 +273,9 @@ def _disarmed(
         return True
     clause = _clause(sentence, start_char)
     if frame.hedge:
-        matched = [(a, b) for name in frame.classes for a, b, _, _ in found.get(name, ())]
+        first, end, _, _ = hit  # a hedge inside the claim ("you may ignore") is the claim
         for a, _, char, _ in found.get("hedge", ()):
-            earlier = clause[0] <= char < start_char
-            if earlier and not any(x <= a < y for x, y in matched):
+            if clause[0] <= char < start_char and not first <= a < end:
                 return True
     before = sentence[clause[0] : start_char]
     if frame.negatable and (forbidden(sentence, start_char) or _CONTRAST.search(before)):
@@ -281,11 +304,15 @@ def _sentence_frames(sentence: str, disabled: frozenset[str]) -> list[Frame]:
     return hits
 
 
+# a heading or tag alone on its line ("### SYSTEM", "[tool_result]") heads the line after it
+_HEADER_LINE = re.compile(r"(?m)^([ \t]*(?:#{1,6}[ \t]|\[|<)[^\n]{0,80})\n(?=[ \t]*\S)")
+
+
 def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The ids of the frames that flag a sentence of any of ``texts``, in the catalogue's
     order; frames whose id or category is in ``disabled`` are skipped."""
     hit: set[str] = set()
-    for text in texts:
+    for text in (_HEADER_LINE.sub(r"\1, ", text) for text in texts):
         for start, end in _spans(_SENTENCE_END, text):
             hit.update(frame.id for frame in _sentence_frames(text[start:end], disabled))
     return tuple(frame.id for frame in frame_catalogue() if frame.id in hit)

@@ -66,12 +66,14 @@ def _switched_off(disabled: Iterable[str]) -> frozenset[str]:
     Raises:
         ValueError: an id or category that no rule or frame has (the message names a few).
     """
+    chosen = frozenset(disabled)
+    if not chosen:
+        return chosen
     from langgraph_mtl.hygiene.screening.frames import frame_ids
     from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
 
     known = {*RULE_IDS, *frame_ids()}
     known |= {switch.split("/")[0] for switch in known}
-    chosen = frozenset(disabled)
     unknown = sorted(chosen - known)
     if unknown:
         raise ValueError(
