@@ -138,7 +138,7 @@ def _match_from(term: Term, tokens: list[Token], at: int) -> int | None:
 @dataclass(frozen=True)
 class _Catalogue:
     frames: tuple[Frame, ...]
-    # first word -> (class, term); terms starting with "=word" or "word_" are kept apart
+    # first word -> (class, term); terms starting with a prefix ("word_") are kept apart
     by_first: dict[str, tuple[tuple[str, Term], ...]]
     prefixed: tuple[tuple[str, Term], ...]
     forms: dict[str, tuple[re.Pattern[str], ...]]
@@ -187,7 +187,9 @@ def _catalogue() -> _Catalogue:
         for text in terms:
             term = _parse_term(text)
             first = term[0]
-            if first.startswith("=") or first.endswith("_"):
+            if first.startswith("="):  # as written, or a hyphenated word's last part
+                by_first[first[1:]].append((name, term))
+            elif first.endswith("_"):
                 prefixed.append((name, term))
             elif first.startswith("@"):
                 for word in words[first[1:]]:
