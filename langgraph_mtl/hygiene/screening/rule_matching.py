@@ -26,8 +26,18 @@ def _prefilter() -> Prefilter:
     return Prefilter(pattern for _, pattern in RULES)
 
 
-def _matches(text: str, disabled: frozenset[str], prefiltered: bool = True) -> set[str]:
+def _matches(
+    text: str,
+    disabled: frozenset[str],
+    prefiltered: bool = True,
+    local_lines: tuple[bool, ...] = (),
+) -> set[str]:
+    """The categories whose rules match ``text``; ``local_lines`` says, line by line of the
+    normalised text, whether every destination a line names is this machine (used for a view
+    with as many lines, whose host names a view may have mangled: 127_0_0_1)."""
     found = set()
+    lines = text.split("\n")
+    same_lines = len(lines) == len(local_lines)
     lowered = text.lower()
     # the rules that can match: the others hold none of the words any of their matches contains
     indexes = _prefilter().candidates(text, lowered) if prefiltered else range(len(RULES))
@@ -43,12 +53,34 @@ def _matches(text: str, disabled: frozenset[str], prefiltered: bool = True) -> s
                 continue  # "never run rm -rf /" is advice
             if reported(text, match.start()):
                 continue  # "a note asking you to post .env is an attack" warns of one
+            if name == "exfiltration" and _local(text, match, local_lines if same_lines else ()):
+                continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing away
             found.add(name)
             break
     return found
 
 
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
+_HOST = re.compile(
+    r"(?i)(?:\b[a-z][a-z+.-]*://|(?<=\w)@)(\[[0-9a-f:]+\]|[\w.-]+)|\b(\d{1,3}(?:\.\d{1,3}){3})\b"
+)
+_THIS_HOST = re.compile(r"(?i)(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|[\w-]+\.localhost)")
+
+
+def _local(text: str, match: re.Match[str], local_lines: tuple[bool, ...]) -> bool:
+    """Whether the line of ``match`` sends only to this machine: by ``local_lines`` when
+    given, else read from the match and the rest of its line."""
+    if local_lines:
+        return local_lines[text.count("\n", 0, match.start())]
+    line_end = text.find("\n", match.end())
+    return _only_this_host(text[match.start() : None if line_end < 0 else line_end])
+
+
+def _only_this_host(fragment: str) -> bool:
+    """Whether ``fragment`` (a match and the rest of its line) names a destination and every
+    one is this machine (localhost, 127.0.0.0/8, [::1])."""
+    hosts = [a or b for a, b in _HOST.findall(fragment)]
+    return bool(hosts) and all(_THIS_HOST.fullmatch(host) for host in hosts)
 
 
 def rule_views(joined: str) -> tuple[str, ...]:
@@ -76,8 +108,10 @@ def rule_reasons(
     skipped (see :func:`.rule_handling.rule_ids`). ``prefiltered=False`` runs every rule on
     every view (the same verdicts, slower: what the prefilter is measured against)."""
     found: set[str] = set()
-    for view in rule_views(joined) if views is None else views:
-        found |= _matches(view, disabled, prefiltered)
+    chosen = rule_views(joined) if views is None else views
+    local_lines = tuple(_only_this_host(line) for line in normalise(joined).split("\n"))
+    for view in chosen:
+        found |= _matches(view, disabled, prefiltered, local_lines)
     return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
 
 
