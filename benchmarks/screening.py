@@ -19,9 +19,17 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # from (screening_dev2: the weak categories again, each with look-alikes, committed before the
 # sentence-frame scanner; screening_dev3: a third round over every category, committed before
 # the frames were changed for it; screening_dev4: persistence, paraphrase, memory system, the
-# check, ordinary commands and security notes again, the same way)
+# check, ordinary commands and security notes again, the same way; screening_dev5: ordinary
+# commands and security notes only)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
-CORPORA = (*RULE_CORPORA, "screening_dev", "screening_dev2", "screening_dev3", "screening_dev4")
+CORPORA = (
+    *RULE_CORPORA,
+    "screening_dev",
+    "screening_dev2",
+    "screening_dev3",
+    "screening_dev4",
+    "screening_dev5",
+)
 TEST = "screening_test"
 
 
