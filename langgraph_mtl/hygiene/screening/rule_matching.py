@@ -33,7 +33,8 @@ def _matches(
     local_lines: tuple[bool, ...] = (),
 ) -> set[str]:
     """The categories whose rules match ``text``; ``local_lines`` says, line by line of the
-    normalised text, whether every destination a line names is this machine (used for a view
+    normalised text, whether every destination a line names is on this machine or its private
+    network (used for a view
     with as many lines, whose host names a view may have mangled: 127_0_0_1)."""
     found = set()
     lines = text.split("\n")
@@ -54,7 +55,7 @@ def _matches(
             if reported(text, match.start()):
                 continue  # "a note asking you to post .env is an attack" warns of one
             if name == "exfiltration" and _local(text, match, local_lines if same_lines else ()):
-                continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing away
+                continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             found.add(name)
             break
     return found
@@ -64,23 +65,28 @@ _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _HOST = re.compile(
     r"(?i)(?:\b[a-z][a-z+.-]*://|(?<=\w)@)(\[[0-9a-f:]+\]|[\w.-]+)|\b(\d{1,3}(?:\.\d{1,3}){3})\b"
 )
-_THIS_HOST = re.compile(r"(?i)(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|[\w-]+\.localhost)")
+_THIS_NETWORK = re.compile(
+    r"(?i)localhost|127(?:\.\d{1,3}){3}|\[::1\]|[\w-]+\.localhost|10(?:\.\d{1,3}){3}"
+    r"|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}"
+    r"|169\.254(?:\.\d{1,3}){2}|[\w.-]+\.(?:internal|local|lan|home\.arpa)"
+)
 
 
 def _local(text: str, match: re.Match[str], local_lines: tuple[bool, ...]) -> bool:
-    """Whether the line of ``match`` sends only to this machine: by ``local_lines`` when
+    """Whether the line of ``match`` sends only within this machine's network: by ``local_lines`` when
     given, else read from the match and the rest of its line."""
     if local_lines:
         return local_lines[text.count("\n", 0, match.start())]
     line_end = text.find("\n", match.end())
-    return _only_this_host(text[match.start() : None if line_end < 0 else line_end])
+    return _only_this_network(text[match.start() : None if line_end < 0 else line_end])
 
 
-def _only_this_host(fragment: str) -> bool:
+def _only_this_network(fragment: str) -> bool:
     """Whether ``fragment`` (a match and the rest of its line) names a destination and every
-    one is this machine (localhost, 127.0.0.0/8, [::1])."""
+    one is this machine or its private network (localhost, 127.0.0.0/8, [::1], 10/8,
+    172.16/12, 192.168/16, link-local, ``.internal``, ``.local``, ``.lan``, ``home.arpa``)."""
     hosts = [a or b for a, b in _HOST.findall(fragment)]
-    return bool(hosts) and all(_THIS_HOST.fullmatch(host) for host in hosts)
+    return bool(hosts) and all(_THIS_NETWORK.fullmatch(host) for host in hosts)
 
 
 def rule_views(joined: str) -> tuple[str, ...]:
@@ -109,7 +115,7 @@ def rule_reasons(
     every view (the same verdicts, slower: what the prefilter is measured against)."""
     found: set[str] = set()
     chosen = rule_views(joined) if views is None else views
-    local_lines = tuple(_only_this_host(line) for line in normalise(joined).split("\n"))
+    local_lines = tuple(_only_this_network(line) for line in normalise(joined).split("\n"))
     for view in chosen:
         found |= _matches(view, disabled, prefiltered, local_lines)
     return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)

@@ -201,15 +201,40 @@ def _written(command: _Command) -> list[str]:
     return targets
 
 
+# a setting that only names values: NAME=value, export NAME=value, with variables but no
+# command run in it; the names that make the shell run something are not settings
+_SETTING = re.compile(
+    r"^\s*(?:export\s+)?(?!(?:LD_PRELOAD|LD_AUDIT|BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|"
+    r"SHELLOPTS|IFS)=)[A-Za-z_][A-Za-z0-9_]*=[^`;|&<>]*\s*$"
+)
+_SHARED_DIR = re.compile(r"(?:^|[:=\s\"'])(?:/tmp|/var/tmp|/dev/shm)\b")
+
+
+def _only_settings(command: _Command) -> bool:
+    """Whether a command only writes settings (``echo 'export PATH=$HOME/bin:$PATH' >>
+    ~/.bashrc``): an ``echo`` or ``printf`` whose every line names values, none of them in a
+    folder everyone can write."""
+    if command.name not in ("echo", "printf") or command.inner:
+        return False
+    lines = [a for a in command.args if not a.startswith("-")]
+    text = "\n".join(lines).replace("\\n", "\n")
+    return bool(text.strip()) and all(
+        _SETTING.match(line) and "$(" not in line and not _SHARED_DIR.search(line)
+        for line in text.splitlines()
+        if line.strip()
+    )
+
+
 def _persists(command: _Command) -> bool:
-    """Whether a command writes a start-up file or registers a job, a hook or an alias."""
+    """Whether a command writes a start-up file (other than with settings that only name
+    values) or registers a job, a hook or an alias."""
     name, args = command.name, command.args
     joined = " ".join(args)
+    written = any(PERSISTENT.search(t) for t in _written(command))
     return (
-        any(PERSISTENT.search(t) for t in _written(command))
+        (written and not _only_settings(command))
         or (name == "crontab" and any(a == "-" or not a.startswith("-") for a in args))
         or name in _SCHEDULERS
-        or (name == "systemctl" and "enable" in args)
         or (
             name == "git"
             and "config" in args
