@@ -18,17 +18,24 @@ ONE_LINE = [(text, secret) for text, secret in SECRET_CASES if "\n" not in text]
 
 
 def _scan_with_plugin(text: str) -> set[str]:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.core.scan import scan_line
     from detect_secrets.settings import transient_settings
 
     plugin = {"name": "ProjectSecretRules", "path": f"file://{plugin_path()}"}
     config = {"plugins_used": [plugin], "filters_used": []}  # no heuristic filters
-    with transient_settings(config):
-        return {
-            found.secret_value or ""
-            for found in scan_line(text)
-            if found.type == ProjectSecretRules.secret_type
-        }
+    # detect-secrets caches its plugin classes once per process; a plugin given by path is
+    # read only when that cache is filled under settings that name it
+    get_mapping_from_secret_type_to_class.cache_clear()
+    try:
+        with transient_settings(config):
+            return {
+                found.secret_value or ""
+                for found in scan_line(text)
+                if found.type == ProjectSecretRules.secret_type
+            }
+    finally:
+        get_mapping_from_secret_type_to_class.cache_clear()
 
 
 def _rule_finds(text: str, secret: str) -> bool:
