@@ -91,8 +91,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         rf"\b(?:disclos|shar|expos|reveal|leak|divulg)\w*\b{SPAN}{{0,20}}?\b(?:its|your|the) "
         rf"(?:system|hidden|original|initial) (?:instructions|prompt|message)\b")),
     ("authority", rule(
-        r"\b(?:system|admin|administrator|security|developer|operator) (?:notice|alert|"
-        r"announcement|override)\b|\bagents? (?:must now|are now required|should now|shall now)\b|"
+        r"\b(?:system|admin|administrator|security|developer|operator) override\b|"
+        r"\bagents? (?:must now|are now required|should now|shall now)\b|"
         r"\bfrom now on,? agents?\b")),
     # permission claimed on someone's behalf; other memories discredited; the task swapped
     ("authority", rule(
