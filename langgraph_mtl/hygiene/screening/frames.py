@@ -61,6 +61,8 @@ class Frame:
 
 @functools.cache
 def _forms(word: str) -> frozenset[str]:
+    """``word`` as written, without a possessive or call's parentheses, its last hyphenated
+    part, their base forms (a crude one for words the lexicon lacks) and its dotted parts."""
     from lemminflect import getAllLemmas
 
     forms = {word}
@@ -75,7 +77,8 @@ def _forms(word: str) -> frozenset[str]:
         found = {lemma for found in getAllLemmas(form).values() for lemma in found}
         if not found and form.isalpha():  # a word the lexicon lacks: deselects, xfailed
             found = {form[: -len(end)] for end in ("s", "ed", "ing") if form.endswith(end)}
-            found |= {form[:-1] for end in ("ed",) if form.endswith(end)}
+            if form.endswith("ed"):
+                found.add(form[:-1])  # superseded -> supersede
         lemmas |= found
     for form in list(forms):
         if "." in form.strip("."):  # pytest.skip, conftest.py: the parts as written
@@ -215,9 +218,8 @@ def frame_ids() -> tuple[str, ...]:
     return tuple(frame.id for frame in frame_catalogue())
 
 
-Found = dict[
-    str, list[tuple[int, int, int, int]]
-]  # class -> (first token, end token, start, end char)
+# class -> its matches: (first token, token after the last, first character, end character)
+Found = dict[str, list[tuple[int, int, int, int]]]
 
 
 def _found(sentence: str, tokens: list[Token]) -> Found:
@@ -322,8 +324,9 @@ def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) 
 
 def reported(text: str, position: int) -> bool:
     """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
-    of it: its clause says what a text "says", "asks" or "claims", and the sentence calls that
-    an attack, an injection, suspicious, or says to refuse or flag it."""
+    of it: its clause says what a text "says", "asks" or "claims" and the sentence calls that
+    an attack or says to refuse or flag it, or the clause calls what it describes an attack
+    (not negated)."""
     for start, end in _spans(_SENTENCE_END, text):
         if start <= position < end:
             sentence = text[start:end]
