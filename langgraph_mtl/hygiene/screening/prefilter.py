@@ -17,6 +17,20 @@ __all__ = ["Prefilter", "required_words"]
 Words = frozenset[str]
 
 
+# words found in nearly every English text: a rule that needs one of them is as good as one
+# that needs none, so a rarer word of the same rule is chosen when there is one
+_COMMON = frozenset(
+    "a an and any all are as at be by for from in into is it its of on or out that the this to "
+    "with you your ai".split()
+)
+
+
+def _selectivity(words: Words) -> int:
+    """How rarely a text holds one of ``words``: the shortest word's length, a word made only
+    of common words (" of the ") counting as none."""
+    return min(0 if set(w.lower().split()) <= _COMMON else len(w.strip()) for w in words)
+
+
 def _sequence(items: Iterable[tuple[Any, Any]]) -> Words | None:
     """Words one of which every match of this sequence contains (the most selective found)."""
     c = importlib.import_module("re._constants")  # the parser's own opcodes
@@ -28,7 +42,7 @@ def _sequence(items: Iterable[tuple[Any, Any]]) -> Words | None:
         nonlocal best
         if not words or not all(w.isascii() and w for w in words):
             return
-        if best is None or min(map(len, words)) > min(map(len, best)):
+        if best is None or _selectivity(words) > _selectivity(best):
             best = frozenset(w.lower() for w in words)
 
     for op, av in items:
