@@ -19,10 +19,13 @@ Words = frozenset[str]
 
 # words found in nearly every English text: a rule that needs one of them is as good as one
 # that needs none, so a rarer word of the same rule is chosen when there is one
-_COMMON = frozenset(
-    "a an and any all are as at be by for from in into is it its of on or out that the this to "
-    "with you your ai".split()
-)
+# fmt: off
+_COMMON = frozenset({
+    "a", "an", "and", "any", "all", "are", "as", "at", "be", "by", "for", "from", "in", "into",
+    "is", "it", "its", "of", "on", "or", "out", "that", "the", "this", "to", "with", "you",
+    "your", "ai",
+})
+# fmt: on
 
 
 def _selectivity(words: Words) -> int:
