@@ -18,9 +18,10 @@ start-up file or a scheduled job, a memory copying itself into others, results m
 project sent or packed off, history deleted); and, whatever the wording, a verb that reads,
 copies, plants or sends what an attack reaches for (credential stores, answer keys and the
 checker's files, start-up hooks, shell history, the whole disk or environment, a remote
-address). The rules live in :mod:`.rules`, one module per category. Advice phrased as a
-prohibition ("never force-push to main") is not an instruction to the agent and passes; an idiom
-that only sounds like one ("don't hesitate to ...") does not.
+address). The rules live in :mod:`.rules`, one module per category; beside them, sentence
+frames (:mod:`.frames`, ``frames.toml``) read what a sentence does from its words' base forms.
+Advice phrased as a prohibition ("never force-push to main") is not an instruction to the agent
+and passes; an idiom that only sounds like one ("don't hesitate to ...") does not.
 
 A quarantined memory is kept and flagged, never retrieved unless asked for, and reported.
 """

@@ -25,7 +25,8 @@ _TOKEN = re.compile(r"[^\s]+")
 _EDGE = "\"'`,;:!?[]{}<>*\u201c\u201d\u2018\u2019"
 _SENTENCE_END = re.compile(r"[\n!?。]+|\.(?!\S)")
 _CLAUSE_END = re.compile(
-    r";|:(?=\s)|\s-+\s|,(?=\s*(?:then|so|now|and then|but|instead|also|just)\b)"
+    r";|:(?=\s)|\s[-\u2013]+\s|\u2014"  # a dash set off by spaces, an em dash
+    r"|,(?=\s*(?:then|so|now|and then|but|instead|also|just)\b)"
 )
 _NEGATION = {"not", "no", "never", "isn't", "aren't", "don't", "doesn't", "nothing"}
 _CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
@@ -253,10 +254,10 @@ def _inside(found: Found, name: str, start: int, end: int) -> bool:
 
 def _is_report(sentence: str, found: Found, position: int) -> bool:
     """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
-    and the sentence calls them an attack or says to refuse them, or the clause itself calls
-    what it describes an attack ("... are a common persistence trick")."""
+    and calls them an attack or says to refuse them, or calls what it describes an attack
+    ("... are a common persistence trick"), not negated."""
     start, end = _clause(sentence, position)
-    if _inside(found, "report", start, end) and found.get("defence"):
+    if _inside(found, "report", start, end) and _inside(found, "defence", start, end):
         return True
     return any(
         start <= a < end and not _NEGATION & set(sentence[a:b].lower().split())
@@ -324,9 +325,9 @@ def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) 
 
 def reported(text: str, position: int) -> bool:
     """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
-    of it: its clause says what a text "says", "asks" or "claims" and the sentence calls that
-    an attack or says to refuse or flag it, or the clause calls what it describes an attack
-    (not negated)."""
+    of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
+    says to refuse or flag it, or the clause calls what it describes an attack (not
+    negated)."""
     for start, end in _spans(_SENTENCE_END, text):
         if start <= position < end:
             sentence = text[start:end]

@@ -1,6 +1,7 @@
 """Screening a text: the scanners in turn (:mod:`.scanners`), each with its score (the rules over
-every view of the text, :mod:`.rule_matching`; sentence frames, :mod:`.frames`; the code in it judged by what it does), and a
-classifier's opinion when nothing flagged but the text is undecided."""
+every view of the text, :mod:`.rule_matching`; sentence frames, :mod:`.frames`; the code in it
+judged by what it does), and a classifier's opinion when nothing flagged but the text is
+undecided."""
 
 from __future__ import annotations
 
@@ -46,9 +47,9 @@ def screen(
     classifier: Classifier | None = None,
     scanners: Sequence[Scanner] | None = None,
 ) -> Screening:
-    """Screen texts for attempts to instruct the reading agent: each of ``scanners`` (the rules
-    and the code scanner by default, see :mod:`.scanners`) in turn, then ``classifier`` (see
-    :func:`model_classifier`) on text none flagged but that is undecided."""
+    """Screen texts for attempts to instruct the reading agent: each of ``scanners`` (the rules,
+    the frames and the code scanner by default, see :mod:`.scanners`) in turn, then
+    ``classifier`` (see :func:`model_classifier`) on text none flagged but that is undecided."""
     chosen = list(DEFAULT_SCANNERS if scanners is None else scanners)
     if classifier is not None:
         chosen.append(ModelScanner(classifier))

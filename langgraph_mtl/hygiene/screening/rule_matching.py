@@ -32,13 +32,12 @@ def _matches(
     prefiltered: bool = True,
     local_lines: tuple[bool, ...] = (),
 ) -> set[str]:
-    """The categories whose rules match ``text``; ``local_lines`` says, line by line of the
+    """The categories whose rules match ``text``. ``local_lines`` says, line by line of the
     normalised text, whether every destination a line names is on this machine or its private
-    network (used for a view
-    with as many lines, whose host names a view may have mangled: 127_0_0_1)."""
+    network; a view with as many lines reads it there, since a view may mangle host names
+    (``127_0_0_1``)."""
     found = set()
-    lines = text.split("\n")
-    same_lines = len(lines) == len(local_lines)
+    same_lines = text.count("\n") + 1 == len(local_lines)
     lowered = text.lower()
     # the rules that can match: the others hold none of the words any of their matches contains
     indexes = _prefilter().candidates(text, lowered) if prefiltered else range(len(RULES))
@@ -73,8 +72,8 @@ _THIS_NETWORK = re.compile(
 
 
 def _local(text: str, match: re.Match[str], local_lines: tuple[bool, ...]) -> bool:
-    """Whether the line of ``match`` sends only within this machine's network: by ``local_lines`` when
-    given, else read from the match and the rest of its line."""
+    """Whether the line of ``match`` sends only within this machine's network: as
+    ``local_lines`` says when given, else read from the match and the rest of its line."""
     if local_lines:
         return local_lines[text.count("\n", 0, match.start())]
     line_end = text.find("\n", match.end())
