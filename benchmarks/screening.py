@@ -20,7 +20,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # sentence-frame scanner; screening_dev3: a third round over every category, committed before
 # the frames were changed for it; screening_dev4: persistence, paraphrase, memory system, the
 # check, ordinary commands and security notes again, the same way; screening_dev5: ordinary
-# commands and security notes only; screening_dev6: every weak category again)
+# commands and security notes only; screening_dev6: every weak category again; screening_dev7:
+# benign look-alikes that quote or name an attack, ordinary commands, and injections)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -30,6 +31,7 @@ CORPORA = (
     "screening_dev4",
     "screening_dev5",
     "screening_dev6",
+    "screening_dev7",
 )
 TEST = "screening_test"
 
