@@ -12,7 +12,7 @@ import functools
 import re
 import tomllib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 
@@ -100,9 +100,14 @@ def _tokens(sentence: str) -> list[Token]:
     return out
 
 
-def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+def _spans(
+    pattern: re.Pattern[str], text: str, keep: Sequence[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
+    """``text`` cut at ``pattern``'s matches, but not at one inside a ``keep`` span."""
     bounds, start = [], 0
     for end in pattern.finditer(text):
+        if any(a <= end.start() < b for a, b in keep):
+            continue
         bounds.append((start, end.start()))
         start = end.end()
     bounds.append((start, len(text)))
@@ -241,8 +246,21 @@ def _found(sentence: str, tokens: list[Token]) -> Found:
     return found
 
 
+# a quotation: in quotes that open after a space or a bracket and close before one or a mark
+# (so "don't" and "user's" open none)
+_QUOTED = re.compile(
+    r"(?:^|(?<=[\s(\[:,]))(?:'([^'\n]{2,200}?)'|\"([^\"\n]{2,200}?)\"|\u201c([^\u201d\n]{2,200}?)\u201d"
+    r"|\u2018([^\u2019\n]{2,200}?)\u2019)(?=[\s.,;:!?)\]-]|$)"
+)
+
+
+def _quotes(sentence: str) -> list[tuple[int, int]]:
+    return [match.span() for match in _QUOTED.finditer(sentence)]
+
+
 def _clause(sentence: str, position: int) -> tuple[int, int]:
-    for start, end in _spans(_CLAUSE_END, sentence):
+    """The clause around ``position``: a separator inside a quotation ends none."""
+    for start, end in _spans(_CLAUSE_END, sentence, _quotes(sentence)):
         if start <= position < end:
             return start, end
     return 0, len(sentence)
@@ -254,10 +272,17 @@ def _inside(found: Found, name: str, start: int, end: int) -> bool:
 
 def _is_report(sentence: str, found: Found, position: int) -> bool:
     """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
-    and calls them an attack or says to refuse them, or calls what it describes an attack
-    ("... are a common persistence trick"), not negated."""
+    and calls them an attack or says to refuse them, quotes them and warns of them outside the
+    quotes, or calls what it describes an attack ("... are a common persistence trick"), not
+    negated."""
     start, end = _clause(sentence, position)
     if _inside(found, "report", start, end) and _inside(found, "defence", start, end):
+        return True
+    quoted = [(a, b) for a, b in _quotes(sentence) if a <= position < b]
+    if quoted and any(  # a quoted attack, warned of outside the quotes
+        start <= a < end and not any(x <= a < y for x, y in quoted)
+        for _, _, a, _ in found.get("defence", ())
+    ):
         return True
     return any(
         start <= a < end and not _NEGATION & set(sentence[a:b].lower().split())
@@ -280,7 +305,9 @@ def _disarmed(
     if frame.hedge:
         first, end, _, _ = hit  # a hedge inside the claim ("you may ignore") is the claim
         for a, _, char, _ in found.get("hedge", ()):
-            if clause[0] <= char < start_char and not first <= a < end:
+            # "if ..., X" hedges what is before its comma, not X
+            scoped = "," not in sentence[char:start_char]
+            if clause[0] <= char < start_char and scoped and not first <= a < end:
                 return True
     before = sentence[clause[0] : start_char]
     if frame.negatable and (forbidden(sentence, start_char) or _CONTRAST.search(before)):
