@@ -319,11 +319,18 @@ def _disarmed(
     return False
 
 
-def _sentence_frames(sentence: str, disabled: frozenset[str]) -> list[Frame]:
+@functools.lru_cache(maxsize=1024)
+def _read(sentence: str) -> tuple[list[Token], Found]:
+    """A sentence's tokens and what every class matches in it (read once: the frames and
+    each rule match the sentence holds ask again). Callers only read them."""
     tokens = _tokens(sentence)
+    return tokens, _found(sentence, tokens)
+
+
+def _sentence_frames(sentence: str, disabled: frozenset[str]) -> list[Frame]:
+    tokens, found = _read(sentence)
     if not tokens:
         return []
-    found = _found(sentence, tokens)
     hits = []
     for frame in frame_catalogue():
         if frame.id in disabled or frame.category in disabled:
@@ -358,7 +365,5 @@ def reported(text: str, position: int) -> bool:
     for start, end in _spans(_SENTENCE_END, text):
         if start <= position < end:
             sentence = text[start:end]
-            tokens = _tokens(sentence)
-            found = _found(sentence, tokens)
-            return _is_report(sentence, found, position - start)
+            return _is_report(sentence, _read(sentence)[1], position - start)
     return False
