@@ -1,5 +1,5 @@
 """Hygiene for bulk writes, beside the writing: a large import's batches are redacted and
-screened in a worker process while this one parses the next batch and stores the last.
+screened in worker processes while this one parses the next batch and stores the last.
 
 Redaction and screening are pure Python and Chroma's writes hold this process, so on a
 machine with a second core the two overlap. Small imports, one-core machines and pools with a
@@ -82,38 +82,57 @@ class _Worker:
 
 
 class BatchSanitizer:
-    """Sanitizes batches, in a worker process from the ``parallel_from``-th batch on when
-    that can help; :meth:`submit` returns a future, :meth:`result` its records."""
+    """Sanitizes batches, split over worker processes (one a core, at most ``workers``) from
+    the ``parallel_from``-th batch on when that can help; :meth:`submit` returns a future,
+    :meth:`result` its records."""
 
     def __init__(
-        self, classifier: Any = None, *, scanners: Any = None, parallel_from: int = 2
+        self,
+        classifier: Any = None,
+        *,
+        scanners: Any = None,
+        parallel_from: int = 2,
+        workers: int = 4,
     ) -> None:
         self.classifier = classifier
         self.scanners = scanners  # a pool's own scanner list (an embedder): this process
         self.parallel_from = parallel_from
+        self.workers = workers
         self.batches = 0
-        self._worker: _Worker | None = None
+        self._pool: list[_Worker] = []
+        self._parts: dict[Future[list[Sanitized]], list[tuple[_Worker, Future[list[Sanitized]]]]]
+        self._parts = {}
         self._broken = False
 
-    def _can_use_worker(self) -> bool:
-        return (
-            self.classifier is None
-            and self.scanners is None
-            and not self._broken
-            and (os.cpu_count() or 1) > 1
-            and self.batches >= self.parallel_from
-        )
+    def _worker_count(self) -> int:
+        """How many workers to use now: none for the first batches, a pool's classifier or
+        scanners, one core, or after a worker failed."""
+        if (
+            self.classifier is not None
+            or self.scanners is not None
+            or self._broken
+            or self.batches < self.parallel_from
+        ):
+            return 0
+        cores = os.cpu_count() or 1
+        return min(self.workers, cores) if cores > 1 else 0
 
     def submit(self, records: Sequence[MemoryRecord]) -> Future[list[Sanitized]]:
         self.batches += 1
-        if records and self._can_use_worker():
+        count = self._worker_count()
+        if records and count:
             try:
-                if self._worker is None:
-                    self._worker = _Worker()
-                return self._worker.submit(list(records))
+                while len(self._pool) < count:
+                    self._pool.append(_Worker())
+                size = -(-len(records) // count)
+                chunks = [list(records[i : i + size]) for i in range(0, len(records), size)]
+                job: Future[list[Sanitized]] = Future()
+                pairs = zip(self._pool, chunks, strict=False)  # a small batch needs fewer
+                self._parts[job] = [(worker, worker.submit(chunk)) for worker, chunk in pairs]
+                return job
             except Exception as exc:  # no worker: sanitize here, as any write does
                 log.info("bulk hygiene in this process (%s)", exc)
-                self._stop_worker()
+                self._stop_workers()
         done: Future[list[Sanitized]] = Future()
         done.set_result(self._here(records))
         return done
@@ -125,29 +144,33 @@ class BatchSanitizer:
     def result(
         self, job: Future[list[Sanitized]], records: Sequence[MemoryRecord]
     ) -> list[Sanitized]:
-        """The batch's results; a batch the worker failed is sanitized here."""
+        """The batch's results; a batch a worker failed is sanitized here."""
         try:
-            if not job.done() and self._worker is not None:
-                self._worker.collect(job)
+            parts = self._parts.pop(job, [])
+            for worker, part in parts:
+                worker.collect(part)
+            if parts:
+                job.set_result([record for _, part in parts for record in part.result()])
             results = job.result()
             if len(results) != len(records):
                 raise RuntimeError(f"{len(results)} results for {len(records)} records")
             return results
         except Exception as exc:
             log.warning("bulk hygiene worker failed (%s): sanitizing here", exc)
-            self._stop_worker()
+            self._stop_workers()
             return self._here(records)
 
-    def _stop_worker(self) -> None:
+    def _stop_workers(self) -> None:
         self._broken = True
-        if self._worker is not None:
-            self._worker.process.kill()
-            self._worker = None
+        for worker in self._pool:
+            worker.process.kill()
+        self._pool = []
+        self._parts = {}
 
     def close(self) -> None:
-        if self._worker is not None:
-            self._worker.close()
-            self._worker = None
+        for worker in self._pool:
+            worker.close()
+        self._pool = []
 
     def __enter__(self) -> BatchSanitizer:
         return self

@@ -32,7 +32,11 @@ TEXTS = [
         (r"(?:sudo )?rm -rf", {"rm -rf"}),  # an optional part gives nothing
         (r"(?:please )*run", {"run"}),
         (r"(?:tee )+\S", {"tee "}),
-        (r"contraseña", None),  # not ASCII: left to the rule
+        (r"contraseña", set()),  # "ñ" matches no ASCII character: never in ASCII text
+        (r"(?:glöm|forget) it", {"forget"}),  # a branch ASCII text cannot hold is dropped
+        (r"(?:glöm|forget) (?:reglerna|it)", {"forget"}),
+        (r"\u017fudo", None),  # a long s matches "s": not ASCII, yet it may match ASCII text
+        (r"\u212aill", None),  # so does the Kelvin sign "k"
         (r"(?-i:DAN)\b", {"dan"}),  # compared lower-cased
         (r"[abc]\d+", None),
     ],

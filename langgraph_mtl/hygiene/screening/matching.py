@@ -50,6 +50,7 @@ def screen(
     """Screen texts for attempts to instruct the reading agent: each of ``scanners`` (the rules,
     the frames and the code scanner by default, see :mod:`.scanners`) in turn, then
     ``classifier`` (see :func:`model_classifier`) on text none flagged but that is undecided."""
+    texts = tuple(dict.fromkeys(texts))  # a text given twice (a key that is the content) once
     chosen = list(DEFAULT_SCANNERS if scanners is None else scanners)
     if classifier is not None:
         chosen.append(ModelScanner(classifier))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import warnings
 
 from langgraph_mtl.hygiene.screening.code_targets import (
     HOME,
@@ -96,7 +97,9 @@ def python_effects(source: str, depth: int = 0) -> set[str]:
     if _nesting(source) > _MAX_NESTING:
         return set()  # no code worth running nests this deep; the parser would not cope
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():  # a memory's odd literal ("1st") is not worth a line
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return set()
     found: set[str] = set()

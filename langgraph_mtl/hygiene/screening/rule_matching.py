@@ -15,7 +15,7 @@ from langgraph_mtl.hygiene.screening.negation import forbidden
 from langgraph_mtl.hygiene.screening.prefilter import Prefilter
 from langgraph_mtl.hygiene.screening.rule_handling import GATES, NEGATABLE, RULE_IDS
 from langgraph_mtl.hygiene.screening.rules import RULES
-from langgraph_mtl.hygiene.screening.text import LEET, base_forms, normalise
+from langgraph_mtl.hygiene.screening.text import base_forms, leet, normalise
 from langgraph_mtl.hygiene.views import decoded_views
 
 __all__ = ["rule_matches", "rule_reasons", "rule_views"]
@@ -97,7 +97,7 @@ def rule_views(joined: str) -> tuple[str, ...]:
     as_written = unicodedata.normalize("NFKC", joined)  # Cyrillic words before lookalike mapping
     glossed = [g for view in (as_written, plain, *decoded) if (g := gloss(view)) is not None]
     undotted = _INNER_DOT.sub("_", plain)  # a dot inside a word (notes.md) ends no sentence
-    views = (joined, plain, undotted, plain.translate(LEET), base_forms(plain), *decoded, *glossed)
+    views = (joined, plain, undotted, leet(plain), base_forms(plain), *decoded, *glossed)
     return tuple(dict.fromkeys(views))
 
 

@@ -10,14 +10,16 @@ import unicodedata
 
 from langgraph_mtl.hygiene.storable import CONFUSABLES
 
-__all__ = ["LEET", "base_forms", "normalise"]
+__all__ = ["base_forms", "leet", "normalise"]
 
 # zero-width, joiners, soft hyphen, word joiner, bidi embeddings/overrides/isolates, BOM, tags
 _INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]"
 )
-LEET = str.maketrans("013457@$!|", "oieastasil")
+_LEET = str.maketrans("013457@$!|", "oieastasil")
+# a word that mixes letters with characters read as letters: "1gn0re", "$ystem", "a11"
+_LEET_WORD = re.compile(r"\S*[^\W\d_]\S*")
 # i.g.n.o.r.e, i-g-n-o-r-e, i g n o r e: one separator throughout a word
 _SPELLED = re.compile(
     r"\b[A-Za-z]([.\-_*])(?:[A-Za-z]\1){2,}[A-Za-z]\b|\b(?:[A-Za-z] ){3,}[A-Za-z]\b"
@@ -54,6 +56,12 @@ def _base_verb(word: str) -> str | None:
         return None
     base = str(verb[0])
     return base.capitalize() if word[0].isupper() else base
+
+
+def leet(text: str) -> str:
+    """``text`` with digits and signs read as the letters they stand for (``0`` as o, ``$``
+    as s) in words that hold a letter; a number or a sign on its own stays as it is."""
+    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), text)
 
 
 def base_forms(text: str) -> str:
