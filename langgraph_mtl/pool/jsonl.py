@@ -10,6 +10,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
+import pydantic_core
 from pydantic import ValidationError
 
 from langgraph_mtl.hygiene.sanitize import Sanitized
@@ -99,11 +100,11 @@ def import_jsonl(
         def send(batch: list[tuple[MemoryRecord, list[float] | None]]) -> None:
             """Start this batch's hygiene; store the previous batch meanwhile."""
             nonlocal waiting
-            todo = _not_stored(pool, batch)
-            previous = _cleaned(hygiene, waiting) if waiting is not None else None
-            waiting = _Job(hygiene.submit([r for r, _ in todo]), todo)
+            todo, held = _not_stored(pool, batch)
+            previous = (_cleaned(hygiene, waiting), waiting.held) if waiting is not None else None
+            waiting = _Job(hygiene.submit([r for r, _ in todo]), todo, held)
             if previous is not None:
-                _store(pool, previous)
+                _store(pool, *previous)
             stored.update(r.id for r, _ in batch)
 
         for number, raw in enumerate(lines, start=1):
@@ -129,7 +130,7 @@ def import_jsonl(
         if pending:
             send(list(pending.values()))
         if waiting is not None:
-            _store(pool, _cleaned(hygiene, waiting))
+            _store(pool, _cleaned(hygiene, waiting), waiting.held)
     if progress is not None:
         progress(number)
     report.imported = len(stored)
@@ -138,7 +139,7 @@ def import_jsonl(
 
 def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | None]:
     try:
-        data = json.loads(text)
+        data = _loaded(text)
     except RecursionError:
         raise ValueError("the line nests too deeply to read; flatten its payload") from None
     if isinstance(data, dict) and "record" not in data and "memory_type" in data:
@@ -166,6 +167,15 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
     return record, [float(x) for x in vector]
 
 
+def _loaded(text: str) -> Any:
+    """A line's JSON: read by pydantic's fast reader, or by the standard one where that
+    fails (so what the standard reader accepts is accepted, and its errors are reported)."""
+    try:
+        return pydantic_core.from_json(text)
+    except ValueError:
+        return json.loads(text)
+
+
 def _with_id(fields: dict[str, Any]) -> dict[str, Any]:
     """A record written by hand may leave out its id: it gets the one its provenance gives
     (type, domain, task, key), so importing the same line again stores it once."""
@@ -184,14 +194,15 @@ class _Job:
 
     hygiene: Future[list[Sanitized]]
     records: list[tuple[MemoryRecord, list[float] | None]]
+    held: set[str]  # the ids among them stored already (in another form)
 
 
 def _not_stored(
     pool: MemoryPool, batch: list[tuple[MemoryRecord, list[float] | None]]
-) -> list[tuple[MemoryRecord, list[float] | None]]:
-    """The records not already stored exactly as the line has them (one lookup a batch; a
-    stored record passed hygiene when it was written, so it is neither re-screened,
-    re-embedded nor rewritten)."""
+) -> tuple[list[tuple[MemoryRecord, list[float] | None]], set[str]]:
+    """The records not already stored exactly as the line has them, and the ids of those
+    stored in another form (one lookup a batch; a stored record passed hygiene when it was
+    written, so it is neither re-screened, re-embedded nor rewritten)."""
     held = pool.collection.get(ids=[r.id for r, _ in batch], include=["metadatas"])
     stored = dict(zip(held["ids"], held["metadatas"], strict=True))
     todo = []
@@ -202,7 +213,7 @@ def _not_stored(
             if meta == to_metadata(record):
                 continue
         todo.append((record, vector))
-    return todo
+    return todo, set(stored)
 
 
 def _with_stored_sources(record: MemoryRecord, meta: dict[str, Any]) -> MemoryRecord:
@@ -225,11 +236,14 @@ def _cleaned(hygiene: BatchSanitizer, job: _Job) -> list[tuple[MemoryRecord, lis
     ]
 
 
-def _store(pool: MemoryPool, todo: list[tuple[MemoryRecord, list[float] | None]]) -> None:
-    """Store cleaned records, embedding those without a usable vector."""
+def _store(
+    pool: MemoryPool, todo: list[tuple[MemoryRecord, list[float] | None]], held: set[str]
+) -> None:
+    """Store cleaned records, embedding those without a usable vector; records no id of
+    which was stored are added, the others replace what is stored."""
     missing = [r.key for r, v in todo if v is None]
     fresh = iter(pool.embeddings.embed_documents(missing) if missing else [])
-    if todo:
-        pool.store_vectors(
-            [r for r, _ in todo], [v if v is not None else next(fresh) for _, v in todo]
-        )
+    rows = [(r, v if v is not None else next(fresh)) for r, v in todo]
+    for new in (True, False):
+        part = [(r, v) for r, v in rows if (r.id not in held) is new]
+        pool.store_vectors([r for r, _ in part], [v for _, v in part], new=new)

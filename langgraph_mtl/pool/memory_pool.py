@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from typing import IO, TYPE_CHECKING, Any, cast
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 from pydantic import ValidationError
 
@@ -161,13 +162,19 @@ class MemoryPool(PoolReader):
             return near[0].record.id
         return None
 
-    def store_vectors(self, batch: Sequence[MemoryRecord], vectors: Sequence[Any]) -> None:
-        """Store sanitized records with their vectors as they are (no duplicate check)."""
+    def store_vectors(
+        self, batch: Sequence[MemoryRecord], vectors: Sequence[Any], *, new: bool = False
+    ) -> None:
+        """Store sanitized records with their vectors as they are (no duplicate check);
+        ``new``: the caller knows none of the ids is stored yet."""
+        if not batch:
+            return
         self.collection.upsert(
             ids=[r.id for r in batch],
-            embeddings=[list(map(float, v)) for v in vectors],
+            embeddings=np.asarray(vectors, dtype=np.float32),
             documents=[r.content for r in batch],
             metadatas=[to_metadata(r) for r in batch],
+            new=new,
         )
 
     def delete(self, ids: str | Sequence[str]) -> None:

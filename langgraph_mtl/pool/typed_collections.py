@@ -105,21 +105,25 @@ class TypedCollections:
         self,
         *,
         ids: Sequence[str],
-        embeddings: Sequence[Any],
+        embeddings: Any,  # one vector a row: a sequence or an array
         documents: Sequence[str],
         metadatas: Sequence[dict[str, Any]],
+        new: bool = False,
     ) -> None:
+        """Write records to their types' collections; ``new``: none of the ids is stored
+        anywhere yet, so they are added (cheaper than an upsert)."""
         groups: dict[MemoryType, list[int]] = {}
         for index, meta in enumerate(metadatas):
             groups.setdefault(_base_type(meta["memory_type"]), []).append(index)
         for memory_type, rows in groups.items():
-            self._part(memory_type).upsert(
+            part = self._part(memory_type)
+            (part.add if new else part.upsert)(
                 ids=[ids[i] for i in rows],
                 embeddings=[embeddings[i] for i in rows],
                 documents=[documents[i] for i in rows],
                 metadatas=[metadatas[i] for i in rows],
             )
-        if self.untyped:  # an older copy of a rewritten record must not linger
+        if self.untyped and not new:  # an older copy of a rewritten record must not linger
             self.home.delete(ids=list(ids))
 
     def update(self, *, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:

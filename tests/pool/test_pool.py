@@ -186,6 +186,24 @@ def test_a_changed_line_is_written_again_on_import(pool):
     assert pool.get(first.id).outcome is Outcome.FAILURE
 
 
+def test_a_line_any_json_reader_accepts_is_imported_even_with_a_lone_surrogate(pool):
+    rec = record("python", "p2", "check the exit code")
+    line = _line(rec).replace("check the exit code", "check the exit code \\ud800")
+    assert "\\ud800" in line  # an escape the fast reader refuses and the standard one reads
+    assert pool.import_jsonl([line]).errors == []
+    assert pool.get(rec.id) is not None
+
+
+def test_a_changed_line_and_a_new_one_in_one_batch_are_both_written(pool):
+    first = record("python", "p1", "check the exit code")
+    pool.import_jsonl([_line(first)])
+    changed = first.model_copy(update={"outcome": Outcome.FAILURE})
+    other = record("python", "p3", "read the stack trace")
+    assert pool.import_jsonl([_line(changed), _line(other)]).imported == 2
+    assert pool.get(first.id).outcome is Outcome.FAILURE
+    assert pool.get(other.id) is not None and pool.count() == 2
+
+
 def test_import_reports_broken_lines_and_keeps_good_ones(pool):
     good = json.dumps({"record": record("python", "p9", "a good memory").model_dump(mode="json")})
     bad_record = json.dumps({"record": {"id": "x", "memory_type": "recipe"}})
