@@ -128,9 +128,20 @@ def _redact_cached(text: str) -> Redaction:
     return _redact(text)
 
 
+@functools.cache
+def _prefilter() -> Any:
+    from langgraph_mtl.hygiene.screening.prefilter import Prefilter
+
+    return Prefilter(pattern for _, pattern, _ in RULES)
+
+
 def _redact(text: str) -> Redaction:
     kinds: list[str] = []
-    for kind, pattern, group in RULES:
+    # the rules that can match the text as it is now (asked again once a rule changed it)
+    candidates = set(_prefilter().candidates(text, text.lower()))
+    for index, (kind, pattern, group) in enumerate(RULES):
+        if index not in candidates:
+            continue
         done = [m.span() for m in _PLACEHOLDER.finditer(text)]
 
         def swap(
@@ -147,7 +158,10 @@ def _redact(text: str) -> Redaction:
             start = match.start(group) - match.start(0)
             return whole[:start] + PLACEHOLDER.format(kind=kind) + whole[start + len(secret) :]
 
-        text = pattern.sub(swap, text)
+        changed = pattern.sub(swap, text)
+        if changed != text:
+            text = changed
+            candidates = set(_prefilter().candidates(text, text.lower()))
     lines = text.split("\n")
     for index, (line, hits) in enumerate(zip(lines, _library_hits(lines), strict=True)):
         for kind, value in sorted(set(hits), key=lambda h: -len(h[1])):

@@ -80,3 +80,20 @@ def test_every_rule_runs_when_the_prefilter_is_off(monkeypatch):
 def test_a_rarer_required_word_is_chosen_over_one_nearly_every_text_holds():
     assert required_words(re.compile(r"\bthe\b.{0,10}\b(?:cats?|dogs?)\b")) == {"cat", "dog"}
     assert required_words(re.compile(r"(?:cats|dogs) of the")) == {"cats", "dogs"}
+
+
+def test_redaction_with_its_prefilter_equals_every_secret_rule_run_in_turn(monkeypatch):
+    from data.secrets import SECRET_CASES
+
+    import langgraph_mtl.hygiene.redaction as redaction
+
+    texts = [text for text, _ in SECRET_CASES] + TEXTS
+    with_prefilter = [redaction._redact(text) for text in texts]
+
+    class EveryRule:
+        def candidates(self, text: str, lowered: str) -> range:
+            return range(len(redaction.RULES))
+
+    monkeypatch.setattr(redaction, "_prefilter", EveryRule)
+    assert [redaction._redact(text) for text in texts] == with_prefilter
+    assert sum(bool(r.kinds) for r in with_prefilter) >= len(SECRET_CASES)  # rules did run
