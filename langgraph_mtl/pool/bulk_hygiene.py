@@ -104,26 +104,38 @@ class BatchSanitizer:
         self._parts = {}
         self._broken = False
 
-    def _worker_count(self) -> int:
-        """How many workers to use now: none for the first batches, a pool's classifier or
-        scanners, one core, or after a worker failed."""
+    def _worker_count(self, batch: int) -> int:
+        """How many workers batch number ``batch`` uses: none for the first batches, a pool's
+        classifier or scanners, one core, or after a worker failed."""
         if (
             self.classifier is not None
             or self.scanners is not None
             or self._broken
-            or self.batches < self.parallel_from
+            or batch < self.parallel_from
         ):
             return 0
         cores = os.cpu_count() or 1
         return min(self.workers, cores) if cores > 1 else 0
 
+    def _start(self, count: int) -> None:
+        while len(self._pool) < count:
+            self._pool.append(_Worker())
+
+    def warm_up(self) -> None:
+        """Start now the workers the batch after the coming one will use (a caller that knows
+        more batches follow: the workers load while this process sanitizes the first)."""
+        try:
+            self._start(self._worker_count(self.batches + 2))
+        except Exception as exc:
+            log.info("bulk hygiene in this process (%s)", exc)
+            self._stop_workers()
+
     def submit(self, records: Sequence[MemoryRecord]) -> Future[list[Sanitized]]:
         self.batches += 1
-        count = self._worker_count()
+        count = self._worker_count(self.batches)
         if records and count:
             try:
-                while len(self._pool) < count:
-                    self._pool.append(_Worker())
+                self._start(count)
                 size = -(-len(records) // count)
                 chunks = [list(records[i : i + size]) for i in range(0, len(records), size)]
                 job: Future[list[Sanitized]] = Future()

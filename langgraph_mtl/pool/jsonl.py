@@ -100,6 +100,8 @@ def import_jsonl(
         def send(batch: list[tuple[MemoryRecord, list[float] | None]]) -> None:
             """Start this batch's hygiene; store the previous batch meanwhile."""
             nonlocal waiting
+            if waiting is None and len(batch) >= batch_size:
+                hygiene.warm_up()  # a full first batch: more follow, the workers load meanwhile
             todo, held = _not_stored(pool, batch)
             previous = (_cleaned(hygiene, waiting), waiting.held) if waiting is not None else None
             waiting = _Job(hygiene.submit([r for r, _ in todo]), todo, held)
