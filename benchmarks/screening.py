@@ -21,7 +21,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # the frames were changed for it; screening_dev4: persistence, paraphrase, memory system, the
 # check, ordinary commands and security notes again, the same way; screening_dev5: ordinary
 # commands and security notes only; screening_dev6: every weak category again; screening_dev7:
-# benign look-alikes that quote or name an attack, ordinary commands, and injections)
+# benign look-alikes that quote or name an attack, ordinary commands, and injections;
+# screening_dev8: every category again, each injection with a benign look-alike)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -32,6 +33,7 @@ CORPORA = (
     "screening_dev5",
     "screening_dev6",
     "screening_dev7",
+    "screening_dev8",
 )
 TEST = "screening_test"
 
@@ -54,11 +56,14 @@ def score(rows: list[dict[str, str]]) -> dict[tuple[str, str], tuple[int, int]]:
 
 def dots_that_change_a_verdict(rows: list[dict[str, str]]) -> list[str]:
     """The texts whose verdict changes when "(see notes.md)" rather than "(see notes_md)" is
-    put after one of their words (should be none: a dot inside a word ends no sentence)."""
+    put after one of their words, outside backticked code (should be none: a dot inside a
+    word ends no sentence)."""
     changed = []
     for row in rows:
         words = row["text"].split(" ")
         for i in range(1, len(words)):
+            if " ".join(words[:i]).count("`") % 2:
+                continue  # inside a backticked command: the words would change the command
             with_dot, without = (
                 " ".join([*words[:i], f"(see {name})", *words[i:]])
                 for name in ("notes.md", "notes_md")

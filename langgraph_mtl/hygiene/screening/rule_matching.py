@@ -55,11 +55,19 @@ def _matches(
                 continue  # "a note asking you to post .env is an attack" warns of one
             if name == "exfiltration" and _local(text, match, local_lines if same_lines else ()):
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
+            if name == "verifier-gaming" and _CHECK_AS_SUBJECT.search(text, 0, match.start()):
+                continue  # "the test loads expected.json" says what the check does
             found.add(name)
             break
     return found
 
 
+# a clause whose subject is the check itself, right before the match: it describes the check
+_CHECK_AS_SUBJECT = re.compile(
+    r"(?i)(?:^|[.;:!?\n]\s*)(?:(?:the|each|every|this|our|that)\s+)?(?:unit\s+|integration\s+)?"
+    r"(?:tests?|test (?:suite|file|case|module|runner)s?|checker|grader|verifier|harness|pytest)"
+    r"\s+$"
+)
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _HOST = re.compile(
     r"(?i)(?:\b[a-z][a-z+.-]*://|(?<=\w)@)(\[[0-9a-f:]+\]|[\w.-]+)|\b(\d{1,3}(?:\.\d{1,3}){3})\b"

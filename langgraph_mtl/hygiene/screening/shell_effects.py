@@ -208,20 +208,36 @@ _SETTING = re.compile(
     r"SHELLOPTS|IFS)=)[A-Za-z_][A-Za-z0-9_]*=[^`;|&<>]*\s*$"
 )
 _SHARED_DIR = re.compile(r"(?:^|[:=\s\"'])(?:/tmp|/var/tmp|/dev/shm)\b")
+# an alias that only abbreviates a command: alias ll='ls -la'; one that wraps a command run
+# with privileges, runs a path, chains, substitutes or reaches into a hidden folder
+# (alias sudo='sudo -E', alias g='python3 ~/.s.py') is no setting
+_ALIAS = re.compile(
+    r"^\s*alias\s+(?!(?:sudo|su|doas|pkexec|run0)=)[\w.-]+=(['\"]?)([^'\"`;|&<>$()]*)\1\s*$"
+)
+_HIDDEN_PATH = re.compile(r"(?:^|\s)(?:~|\$HOME|\$\{HOME\})?/?(?:[^\s/]+/)*\.[^\s/.]")
+
+
+def _setting_line(line: str) -> bool:
+    """Whether a start-up file's line only sets a value or abbreviates a command."""
+    if _SETTING.match(line):
+        return "$(" not in line and not _SHARED_DIR.search(line)
+    alias = _ALIAS.match(line)
+    if alias is None:
+        return False
+    words = alias.group(2).split()
+    return bool(words) and "/" not in words[0] and not _HIDDEN_PATH.search(alias.group(2))
 
 
 def _only_settings(command: _Command) -> bool:
     """Whether a command only writes settings (``echo 'export PATH=$HOME/bin:$PATH' >>
     ~/.bashrc``): an ``echo`` or ``printf`` whose every line names values, none of them in a
-    folder everyone can write."""
+    folder everyone can write, or abbreviates a command."""
     if command.name not in ("echo", "printf") or command.inner:
         return False
     lines = [a for a in command.args if not a.startswith("-")]
     text = "\n".join(lines).replace("\\n", "\n")
     return bool(text.strip()) and all(
-        _SETTING.match(line) and "$(" not in line and not _SHARED_DIR.search(line)
-        for line in text.splitlines()
-        if line.strip()
+        _setting_line(line) for line in text.splitlines() if line.strip()
     )
 
 
