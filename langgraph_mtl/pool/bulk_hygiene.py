@@ -163,6 +163,8 @@ class BatchSanitizer:
                 worker.collect(part)
             if parts:
                 job.set_result([record for _, part in parts for record in part.result()])
+            if not job.done():  # its workers were stopped: never wait for it
+                raise RuntimeError("no worker holds this batch")
             results = job.result()
             if len(results) != len(records):
                 raise RuntimeError(f"{len(results)} results for {len(records)} records")

@@ -350,6 +350,20 @@ def test_a_large_import_is_cleaned_in_a_worker_process_as_any_write(pool, monkey
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_batch_whose_workers_were_stopped_is_sanitized_here_not_waited_for(monkeypatch):
+    from langgraph_mtl.pool import bulk_hygiene
+
+    monkeypatch.setattr(bulk_hygiene.os, "cpu_count", lambda: 2)
+    records = [_record("ops", "t1", "deploy lesson 1", "Use password=Hunter2Secret! here.")]
+    with bulk_hygiene.BatchSanitizer(parallel_from=1) as hygiene:
+        job = hygiene.submit(records)
+        hygiene._stop_workers()  # as after another batch's worker failed
+        (cleaned,) = hygiene.result(job, records)
+    assert "Hunter2Secret" not in cleaned.record.content
+
+
+@pytest.mark.slow
 def test_a_worker_that_dies_mid_import_loses_no_record_and_skips_no_hygiene(pool, monkeypatch):
     import json
 
