@@ -4,9 +4,8 @@ Shell is parsed with a real shell grammar (tree-sitter's bash, :mod:`.shell_effe
 with ``ast`` (:mod:`.python_effects`); every
 fenced block, backticked span and line of a memory is tried as both, and the command strings
 they run (``sh -c``, ``python -c``, ``os.system``, ``subprocess``) are parsed in turn. Prose
-that says to write quoted code into a file ("append `...` to ~/.profile") or to pipe one quoted
-command into another ("pipe `env` into `nc ...`") is judged as the shell it describes. A
-command is harmful by its effect:
+that says to pipe one quoted command into another ("pipe `env` into `nc ...`") is judged as
+the pipeline it describes. A command is harmful by its effect:
 
 - **exfiltration**: secrets (credential files, keys, the environment, shell history, the home
   folder) flow into something that sends to a host other than this one, or are copied to a
@@ -21,7 +20,6 @@ command is harmful by its effect:
 from __future__ import annotations
 
 import re
-import shlex
 
 from langgraph_mtl.hygiene.screening.code_targets import MAX_CODE_CHARS
 from langgraph_mtl.hygiene.screening.python_effects import python_effects
@@ -45,13 +43,6 @@ _CODE_SIGN = re.compile(
 
 
 _QUOTED = r"(?:`([^`\n]+)`|'([^'\n]+)'|\"([^\"\n]+)\")"
-# "append `CODE` to ~/.profile": the code written into the file
-_WRITE_INTO = re.compile(
-    r"(?i)\b(?:append|add|put|write|insert|echo|place)\w*\s+"
-    + _QUOTED
-    + r"\s+(?:to|into|in|onto|at the (?:end|bottom|top) of)\s+(?:the\s+|your\s+|a\s+)?"
-    r"`?((?:~|\.|/|\w[\w.-]*/)[^\s`'\",;]*)"
-)
 # "pipe `A` into `B`": A's output read by B
 _PIPE_INTO = re.compile(
     r"(?i)\b(?:pipe|feed|stream)\w*\s+(?:the output of\s+)?"
@@ -62,12 +53,8 @@ _PIPE_INTO = re.compile(
 
 
 def _described(text: str) -> list[str]:
-    """The shell that prose describes: code written into a file, a command piped into another."""
+    """The shell that prose describes: a quoted command piped into another."""
     shell = []
-    for match in _WRITE_INTO.finditer(text):
-        code = next(g for g in match.groups()[:3] if g is not None)
-        target = match.group(4).rstrip(".:")
-        shell.append(f"echo {shlex.quote(code)} >> {target}")
     for match in _PIPE_INTO.finditer(text):
         source = next(g for g in match.groups()[:3] if g is not None)
         sink = next(g for g in match.groups()[3:] if g is not None)
