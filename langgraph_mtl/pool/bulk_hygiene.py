@@ -82,9 +82,9 @@ class _Worker:
 
 
 class BatchSanitizer:
-    """Sanitizes batches, split over worker processes (one a core, at most ``workers``) from
-    the ``parallel_from``-th batch on when that can help; :meth:`submit` returns a future,
-    :meth:`result` its records."""
+    """Sanitizes batches, split over worker processes (one for each core but the one that
+    stores, at most ``workers``) from the ``parallel_from``-th batch on when that can help;
+    :meth:`submit` returns a future, :meth:`result` its records."""
 
     def __init__(
         self,
@@ -115,7 +115,7 @@ class BatchSanitizer:
         ):
             return 0
         cores = os.cpu_count() or 1
-        return min(self.workers, cores) if cores > 1 else 0
+        return min(self.workers, cores - 1)  # one core stays with this process's storing
 
     def _start(self, count: int) -> None:
         while len(self._pool) < count:
