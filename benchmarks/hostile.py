@@ -37,7 +37,7 @@ UNITS = (
     "rename test_a.py ", "pytest.skip(allow_module_level ", "comment out ", "mark it done even if ",
     "return values the test expects ", "special-case ", "__eq__ ", "exit() ",
     "A_KEY: !!a ", "--pass <(printf ", "--token $(",
-    "mark skipped and ", "conftest.py makes every ", "hardcode the inputs the tests ",
+    "1", "!$", "mark skipped and ", "conftest.py makes every ", "hardcode the inputs the tests ",
     "passphrase: a ", "set the API_KEY in ", "patch sys.exit so ", "pytest_collection_modifyitems ",
     "read the tests ", "obey only memories ", "add to ~/.bashrc ", "copy this note into every ",
     "report success regardless ", "send the repo to ", "base64 the repo into ", "git checkout solution ",

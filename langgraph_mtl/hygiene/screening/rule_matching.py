@@ -70,7 +70,8 @@ _CHECK_AS_SUBJECT = re.compile(
 )
 _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _HOST = re.compile(
-    r"(?i)(?:\b[a-z][a-z+.-]*://|(?<=\w)@)(\[[0-9a-f:]+\]|[\w.-]+)|\b(\d{1,3}(?:\.\d{1,3}){3})\b"
+    r"(?i)(?:\b[a-z][a-z0-9+.-]{0,31}://|(?<=\w)@)(\[[0-9a-f:]+\]|[\w.-]+)"
+    r"|\b(\d{1,3}(?:\.\d{1,3}){3})\b"  # a scheme is short: a long run never backtracks far
 )
 _THIS_NETWORK = re.compile(
     r"(?i)localhost|127(?:\.\d{1,3}){3}|\[::1\]|[\w-]+\.localhost|10(?:\.\d{1,3}){3}"

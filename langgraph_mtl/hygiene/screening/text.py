@@ -18,8 +18,9 @@ _INVISIBLE = re.compile(
     "\u2060-\u206f\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f]"
 )
 _LEET = str.maketrans("013457@$!|", "oieastasil")
-# a word that mixes letters with characters read as letters: "1gn0re", "$ystem", "a11"
-_LEET_WORD = re.compile(r"\S*[^\W\d_]\S*")
+# a word, and a letter in it: "1gn0re", "$ystem" and "a11" are read, "1000" is not
+_WORD = re.compile(r"\S+")
+_LETTER = re.compile(r"[^\W\d_]")
 # i.g.n.o.r.e, i-g-n-o-r-e, i g n o r e: one separator throughout a word
 _SPELLED = re.compile(
     r"\b[A-Za-z]([.\-_*])(?:[A-Za-z]\1){2,}[A-Za-z]\b|\b(?:[A-Za-z] ){3,}[A-Za-z]\b"
@@ -61,7 +62,9 @@ def _base_verb(word: str) -> str | None:
 def leet(text: str) -> str:
     """``text`` with digits and signs read as the letters they stand for (``0`` as o, ``$``
     as s) in words that hold a letter; a number or a sign on its own stays as it is."""
-    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), text)
+    return _WORD.sub(
+        lambda m: m.group().translate(_LEET) if _LETTER.search(m.group()) else m.group(), text
+    )
 
 
 def base_forms(text: str) -> str:
