@@ -166,7 +166,7 @@ def _parse_line(identity: Any, text: str) -> tuple[MemoryRecord, list[float] | N
             f"embedding must be a list of {size} finite numbers; drop the field (and "
             "'embedder') to have the record embedded again"
         )
-    return record, [float(x) for x in vector]
+    return record, vector  # checked finite numbers; stored as one array a batch
 
 
 def _loaded(text: str) -> Any:
