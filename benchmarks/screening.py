@@ -22,7 +22,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # check, ordinary commands and security notes again, the same way; screening_dev5: ordinary
 # commands and security notes only; screening_dev6: every weak category again; screening_dev7:
 # benign look-alikes that quote or name an attack, ordinary commands, and injections;
-# screening_dev8: every category again, each injection with a benign look-alike)
+# screening_dev8: every category again, each injection with a benign look-alike;
+# screening_dev9: persistence written as code, and ordinary commands put in start-up files)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -34,6 +35,7 @@ CORPORA = (
     "screening_dev6",
     "screening_dev7",
     "screening_dev8",
+    "screening_dev9",
 )
 TEST = "screening_test"
 
