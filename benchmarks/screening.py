@@ -23,7 +23,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # commands and security notes only; screening_dev6: every weak category again; screening_dev7:
 # benign look-alikes that quote or name an attack, ordinary commands, and injections;
 # screening_dev8: every category again, each injection with a benign look-alike;
-# screening_dev9: persistence written as code, and ordinary commands put in start-up files)
+# screening_dev9: persistence written as code, and ordinary commands put in start-up files;
+# screening_dev10: persistence said in prose, with look-alikes that talk about start-up files)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -36,6 +37,7 @@ CORPORA = (
     "screening_dev7",
     "screening_dev8",
     "screening_dev9",
+    "screening_dev10",
 )
 TEST = "screening_test"
 
