@@ -20,8 +20,9 @@ the pipeline it describes. A command is harmful by its effect:
 from __future__ import annotations
 
 import re
+import shlex
 
-from langgraph_mtl.hygiene.screening.code_targets import MAX_CODE_CHARS
+from langgraph_mtl.hygiene.screening.code_targets import MAX_CODE_CHARS, PERSISTENT
 from langgraph_mtl.hygiene.screening.python_effects import python_effects
 from langgraph_mtl.hygiene.screening.shell_effects import shell_effects
 
@@ -52,14 +53,40 @@ _PIPE_INTO = re.compile(
 )
 
 
+# "add `A` to ~/.bashrc", "append to .git/hooks/pre-push: `A`": A written to that file (code
+# in backticks; quotes in prose are too often apostrophes)
+_PLANT = re.compile(r"(?i)\b(?:add|append|put|write|insert|place|drop)\w*\b")
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_PATH_WORD = re.compile(r"[^\s`'\"]+")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_MAX_DESCRIBED = 32  # commands read from one text's prose
+
+
 def _described(text: str) -> list[str]:
-    """The shell that prose describes: a quoted command piped into another."""
+    """The shell that prose describes: a quoted command piped into another, or put in a
+    start-up file, a hook or a cron table."""
     shell = []
     for match in _PIPE_INTO.finditer(text):
         source = next(g for g in match.groups()[:3] if g is not None)
         sink = next(g for g in match.groups()[3:] if g is not None)
         shell.append(f"{source} | {sink}")
+    for match in _PLANT.finditer(text if "`" in text else ""):
+        sentence = _sentence_after(text, match.end())
+        codes = [m[1] for m in _CODE_SPAN.finditer(sentence) if not PERSISTENT.search(m[1])]
+        words = (w.rstrip(".,:;)") for w in _PATH_WORD.findall(sentence.replace("`", " ")))
+        path = next((w for w in words if PERSISTENT.search(w)), None)
+        if codes and path:  # the sentence's code, line by line, in its first start-up file
+            shell.append(f"echo {shlex.quote(chr(10).join(codes[:8]))} >> {path}")
+        if len(shell) >= _MAX_DESCRIBED:
+            break
     return shell
+
+
+def _sentence_after(text: str, start: int) -> str:
+    """The rest of the sentence from ``start`` (quoted code does not end it)."""
+    masked = _CODE_SPAN.sub(lambda m: "x" * len(m.group(0)), text[start : start + 400])
+    end = _SENTENCE_END.search(masked)
+    return text[start : start + (end.start() if end else len(masked))]
 
 
 def _segments(text: str) -> list[str]:

@@ -1,15 +1,10 @@
-"""Shell judged by what it runs (see :mod:`.code_effects`): parsed with tree-sitter's bash
-grammar into pipelines of commands, each command's redirections and command substitutions
-kept, and the strings it runs (``sh -c``, ``eval``) parsed in turn."""
+"""Shell judged by what it runs (see :mod:`.code_effects`): read as pipelines of commands
+(:mod:`.shell_syntax`), the strings it runs (``sh -c``, ``eval``) parsed in turn, and what it
+puts where it runs again judged by :mod:`.footholds`."""
 
 from __future__ import annotations
 
-import functools
 import re
-import shlex
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 from langgraph_mtl.hygiene.screening.code_targets import (
     HOME,
@@ -19,6 +14,13 @@ from langgraph_mtl.hygiene.screening.code_targets import (
     remote_host,
     touches_secret,
 )
+from langgraph_mtl.hygiene.screening.footholds import (
+    CRON,
+    SHELL_STARTUP,
+    cron_command,
+    sets_foothold,
+)
+from langgraph_mtl.hygiene.screening.shell_syntax import Command, parse, pipelines
 
 __all__ = ["shell_effects"]
 
@@ -40,123 +42,20 @@ _SCHEDULERS = {"update-rc.d", "chkconfig", "launchctl"}
 _DEVICE = re.compile(r"^/dev/(?:sd|hd|nvme|xvd|vd|disk|mmcblk)")
 
 
-@dataclass
-class _Command:
-    """One shell command: its name, arguments (unquoted), and the files it writes and reads
-    through redirections."""
-
-    name: str
-    args: list[str] = field(default_factory=list)
-    writes: list[str] = field(default_factory=list)
-    reads: list[str] = field(default_factory=list)
-    inner: list[str] = field(default_factory=list)  # command substitutions in its arguments
-
-    @property
-    def words(self) -> list[str]:
-        return [self.name, *self.args]
-
-
-@functools.cache
-def _parser() -> Any:
-    from tree_sitter import Language, Parser
-    from tree_sitter_bash import language
-
-    return Parser(Language(language()))
-
-
-def _unquote(text: str) -> str:
-    try:
-        parts = shlex.split(text, posix=True)
-    except ValueError:
-        return text.strip("'\"")
-    return " ".join(parts) if parts else text
-
-
-def _commands(node: Any, source: bytes) -> Iterator[list[_Command]]:
-    """The pipelines under ``node`` (a lone command is a pipeline of one), in order."""
-    kind = node.type
-    if kind == "pipeline":
-        stages = [c for child in node.named_children for c in _stage(child, source)]
-        if stages:
-            yield stages
-        return
-    if kind in ("command", "redirected_statement", "declaration_command"):
-        stages = _stage(node, source)
-        if stages:
-            yield stages
-        if kind != "redirected_statement":
-            return
-    for child in node.named_children:
-        yield from _commands(child, source)
-
-
-def _text(node: Any, source: bytes) -> str:
-    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-def _stage(node: Any, source: bytes) -> list[_Command]:
-    """The commands of one pipeline stage (a subshell or group may hold several)."""
-    if node.type == "redirected_statement":
-        body = node.child_by_field_name("body")
-        commands = _stage(body, source) if body is not None else []
-        for redirect in node.children_by_field_name("redirect"):
-            _redirect(redirect, source, commands)
-        return commands
-    if node.type in ("command", "declaration_command"):
-        name_node = node.child_by_field_name("name")
-        if node.type == "declaration_command":
-            name = _text(node.children[0], source)
-        else:
-            name = _unquote(_text(name_node, source)) if name_node is not None else ""
-        command = _Command(name=name.rsplit("/", 1)[-1])
-        for child in node.children:
-            if child is name_node or child.type in ("command_name",):
-                continue
-            if child.type == "file_redirect":
-                _redirect(child, source, [command])
-            elif child.is_named and child.type != "variable_assignment":
-                command.args.append(_unquote(_text(child, source)))
-                command.inner += [
-                    _text(sub, source)[2:-1]
-                    for sub in _descendants(child)
-                    if sub.type in ("command_substitution", "process_substitution")
-                ]
-        return [command]
-    return [c for pipeline in _commands(node, source) for c in pipeline]
-
-
-def _descendants(node: Any) -> Iterator[Any]:
-    for child in node.named_children:
-        yield child
-        yield from _descendants(child)
-
-
-def _redirect(node: Any, source: bytes, commands: list[_Command]) -> None:
-    if not commands:
-        return
-    text = _text(node, source)
-    target = node.child_by_field_name("destination")
-    where = _unquote(_text(target, source)) if target is not None else ""
-    if text.lstrip("0123456789&").startswith(("<", "<<<")) and not text.startswith("<<"):
-        commands[0].reads.append(where)
-    elif ">" in text:
-        commands[-1].writes.append(where)
-
-
 def shell_effects(script: str, depth: int = 0) -> set[str]:
     """The harmful effects of a shell script (see the module docstring)."""
     if depth > 3 or not script.strip():
         return set()
     source = script.encode("utf-8", "replace")[:MAX_CODE_CHARS]
-    tree = _parser().parse(source)
+    tree = parse(source)
     found: set[str] = set()
     fetched_files: set[str] = set()
-    for pipeline in _commands(tree.root_node, source):
+    for pipeline in pipelines(tree.root_node, source):
         found |= _pipeline_effects(pipeline, fetched_files, depth)
     return found
 
 
-def _sends(command: _Command) -> bool:
+def _sends(command: Command) -> bool:
     """Whether a command sends data to a host other than this one."""
     name, args = command.name, command.args
     if any(w.startswith("/dev/tcp/") or w.startswith("/dev/udp/") for w in command.writes):
@@ -187,9 +86,9 @@ def _sends(command: _Command) -> bool:
     return False
 
 
-def _written(command: _Command) -> list[str]:
-    """The files a command writes: its redirections, ``tee``'s, ``sed -i``'s and a copy's
-    target."""
+def _written(command: Command) -> list[str]:
+    """The files a command writes: its redirections, ``tee``'s, ``sed -i``'s, a copy's
+    target and a download's file."""
     name, args = command.name, command.args
     targets = list(command.writes)
     if name == "tee":
@@ -198,68 +97,79 @@ def _written(command: _Command) -> list[str]:
         targets += args[-1:]
     if name in ("cp", "mv", "install", "ln", "rsync") and len(args) >= 2:
         targets.append(args[-1])
+    if name in _FETCHERS:
+        targets += _fetched_to(args)
     return targets
 
 
-# a setting that only names values: NAME=value, export NAME=value, with variables but no
-# command run in it; the names that make the shell run something are not settings
-_SETTING = re.compile(
-    r"^\s*(?:export\s+)?(?!(?:LD_PRELOAD|LD_AUDIT|BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|"
-    r"SHELLOPTS|IFS)=)[A-Za-z_][A-Za-z0-9_]*=[^`;|&<>]*\s*$"
-)
-_SHARED_DIR = re.compile(r"(?:^|[:=\s\"'])(?:/tmp|/var/tmp|/dev/shm)\b")
-# an alias that only abbreviates a command: alias ll='ls -la'; one that wraps a command run
-# with privileges, runs a path, chains, substitutes or reaches into a hidden folder
-# (alias sudo='sudo -E', alias g='python3 ~/.s.py') is no setting
-_ALIAS = re.compile(
-    r"^\s*alias\s+(?!(?:sudo|su|doas|pkexec|run0)=)[\w.-]+=(['\"]?)([^'\"`;|&<>$()]*)\1\s*$"
-)
-_HIDDEN_PATH = re.compile(r"(?:^|\s)(?:~|\$HOME|\$\{HOME\})?/?(?:[^\s/]+/)*\.[^\s/.]")
+def _fetched_to(args: list[str]) -> list[str]:
+    """The files a fetcher saves to (``-o``, ``-O``, ``--output``)."""
+    return [args[args.index(f) + 1] for f in ("-o", "-O", "--output") if f in args[:-1]]
 
 
-def _setting_line(line: str) -> bool:
-    """Whether a start-up file's line only sets a value or abbreviates a command."""
-    if _SETTING.match(line):
-        return "$(" not in line and not _SHARED_DIR.search(line)
-    alias = _ALIAS.match(line)
-    if alias is None:
-        return False
-    words = alias.group(2).split()
-    return bool(words) and "/" not in words[0] and not _HIDDEN_PATH.search(alias.group(2))
+def _output(command: Command) -> str | None:
+    """The text a command puts out, where the command shows it (``echo``, ``printf``, a
+    here-document to ``cat`` or ``tee``, an existing cron table listed); None when unknown."""
+    if command.name in ("echo", "printf") and not command.inner:
+        words = [a for a in command.args if not (a.startswith("-") and len(a) <= 3)]
+        return "\n".join(words).replace("\\n", "\n")
+    if command.given and command.name in ("cat", "tee"):
+        return "\n".join(command.given)
+    if command.name == "crontab" and "-l" in command.args:
+        return ""
+    return None
 
 
-def _only_settings(command: _Command) -> bool:
-    """Whether a command only writes settings (``echo 'export PATH=$HOME/bin:$PATH' >>
-    ~/.bashrc``): an ``echo`` or ``printf`` whose every line names values, none of them in a
-    folder everyone can write, or abbreviates a command."""
-    if command.name not in ("echo", "printf") or command.inner:
-        return False
-    lines = [a for a in command.args if not a.startswith("-")]
-    text = "\n".join(lines).replace("\\n", "\n")
-    return bool(text.strip()) and all(
-        _setting_line(line) for line in text.splitlines() if line.strip()
-    )
+def _persisted(command: Command, upstream: str | None) -> str | None:
+    """The text a command writes to a file, when it is known."""
+    if command.name in ("echo", "printf") or command.given:
+        return _output(command)
+    if command.name in ("tee", "cat", "crontab"):
+        return upstream
+    return None
 
 
-def _persists(command: _Command) -> bool:
-    """Whether a command writes a start-up file (other than with settings that only name
-    values) or registers a job, a hook or an alias."""
+def _persists(command: Command, upstream: str | None) -> bool:
+    """Whether a command persists a foothold: it writes a shell start-up file, a git hook or
+    a cron table with code that sets one (see :mod:`.footholds`) or with code that cannot be
+    seen, writes any other start-up file, or registers a job, a hooks folder outside the
+    project or a shell alias in git."""
     name, args = command.name, command.args
     joined = " ".join(args)
-    written = any(PERSISTENT.search(t) for t in _written(command))
+    targets = [t for t in _written(command) if PERSISTENT.search(t)]
+    if name == "crontab" and any(a == "-" or not a.startswith("-") for a in args):
+        targets.append("crontab" if "-" in args else args[-1])
+    content = _persisted(command, upstream)
     return (
-        (written and not _only_settings(command))
-        or (name == "crontab" and any(a == "-" or not a.startswith("-") for a in args))
+        any(_foothold_written(target, content) for target in targets)
         or name in _SCHEDULERS
-        or (
-            name == "git"
-            and "config" in args
-            and ("core.hookspath" in joined.lower() or bool(re.search(r"alias\.\S+\s+!", joined)))
-        )
+        or (name == "git" and "config" in args and _hooks_elsewhere(args))
+        or (name == "git" and "config" in args and bool(re.search(r"alias\.\S+\s+!", joined)))
     )
 
 
-def _destroys(command: _Command) -> bool:
+def _foothold_written(target: str, content: str | None) -> bool:
+    if content is None or not (SHELL_STARTUP.search(target) or CRON.search(target)):
+        return True
+    if CRON.search(target):
+        system = "etc/" in target  # a system table names the user before the command
+        lines = [cron_command(line, system) for line in content.splitlines()]
+        content = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+    return sets_foothold(content) or bool(shell_effects(content, 2))
+
+
+def _hooks_elsewhere(args: list[str]) -> bool:
+    """Whether ``git config core.hooksPath`` points outside the project (a folder in the
+    repository, ``.githooks``, is the project's own hooks)."""
+    lowered = [a.lower() for a in args]
+    if "core.hookspath" not in lowered:
+        return False
+    after = args[lowered.index("core.hookspath") + 1 :]
+    path = after[0] if after else ""
+    return not path or path.startswith(("/", "~", "$")) or ".." in path.split("/")
+
+
+def _destroys(command: Command) -> bool:
     """Whether a command removes the root or home folder, overwrites a disk or opens the
     whole tree to everyone."""
     name, args = command.name, command.args
@@ -274,7 +184,7 @@ def _destroys(command: _Command) -> bool:
     )
 
 
-def _stages_secret(command: _Command) -> bool:
+def _stages_secret(command: Command) -> bool:
     """Whether a command copies a secret to a shared place."""
     if command.name not in ("cp", "mv", "install", "ln", "rsync") or len(command.args) < 2:
         return False
@@ -282,7 +192,7 @@ def _stages_secret(command: _Command) -> bool:
     return touches_secret(sources) and bool(SHARED.match(command.args[-1]))
 
 
-def _runs_inner(command: _Command, depth: int) -> set[str]:
+def _runs_inner(command: Command, depth: int) -> set[str]:
     """The effects of code a command carries: its command substitutions, ``sh -c`` and
     ``python -c`` strings, and what running fetched code inside them means."""
     found: set[str] = set()
@@ -306,7 +216,7 @@ def _runs_inner(command: _Command, depth: int) -> set[str]:
     return found
 
 
-def _reads_secret(command: _Command) -> bool:
+def _reads_secret(command: Command) -> bool:
     """Whether a command puts secrets on its output: the environment, or a secret file."""
     name, args = command.name, command.args
     if name in _ENV_DUMPS and not any(a.startswith(("-", "PATH=")) and a != "-p" for a in args):
@@ -314,9 +224,10 @@ def _reads_secret(command: _Command) -> bool:
     return (name in _READERS or bool(command.reads)) and touches_secret(args + command.reads)
 
 
-def _pipeline_effects(pipeline: list[_Command], fetched: set[str], depth: int) -> set[str]:
+def _pipeline_effects(pipeline: list[Command], fetched: set[str], depth: int) -> set[str]:
     found: set[str] = set()
     secret_flowing = False  # secrets read upstream flow down the pipeline
+    shown: str | None = None  # the text the commands upstream put out, when it is known
     for index, command in enumerate(pipeline):
         name, args = command.name, command.args
         found |= _runs_inner(command, depth)
@@ -329,13 +240,20 @@ def _pipeline_effects(pipeline: list[_Command], fetched: set[str], depth: int) -
         if name in _INTERPRETERS and (upstream in _FETCHERS or upstream == "base64"):
             found.add("remote-exec")  # fetched or decoded code run
         if name in _FETCHERS:
-            outputs = [args[args.index(f) + 1] for f in ("-o", "-O", "--output") if f in args[:-1]]
-            fetched.update([*outputs, *command.writes])
+            fetched.update([*_fetched_to(args), *command.writes])
         ran = args[0] if name in _INTERPRETERS and args else name
         if ran.lstrip("./") in {f.lstrip("./") for f in fetched}:
             found.add("remote-exec")
-        if _persists(command):
+        if _persists(command, shown if index else None):
             found.add("persistence")
+        output = _output(command)
+        shown = (
+            None
+            if output is None or (index and shown is None)
+            else f"{shown}\n{output}"
+            if shown
+            else output
+        )
         if _destroys(command):
             found.add("destructive")
     return found
