@@ -100,3 +100,10 @@ def test_a_wrapper_is_looked_through_to_the_command_it_runs():
         ["-a", "/etc/profile"],
         ["sudo", "nohup"],
     )
+
+
+def test_a_start_up_write_nested_in_what_it_writes_is_judged_to_a_bounded_depth():
+    """A here-document never closed holds the next write, which holds the next (each read
+    one level deeper, so the judgement ends)."""
+    assert "persistence" not in screen("cat >> ~/.zshrc <<E\n" * 2000).reasons
+    assert "persistence" in screen("cat >> ~/.zshrc <<E\nnohup ~/.x &\n" * 500).reasons

@@ -129,7 +129,7 @@ def _persisted(command: Command, upstream: str | None) -> str | None:
     return None
 
 
-def _persists(command: Command, upstream: str | None) -> bool:
+def _persists(command: Command, upstream: str | None, depth: int) -> bool:
     """Whether a command persists a foothold: it writes a shell start-up file, a git hook or
     a cron table with code that sets one (see :mod:`.footholds`) or with code that cannot be
     seen, writes any other start-up file, or registers a job, a hooks folder outside the
@@ -141,21 +141,21 @@ def _persists(command: Command, upstream: str | None) -> bool:
         targets.append("crontab" if "-" in args else args[-1])
     content = _persisted(command, upstream)
     return (
-        any(_foothold_written(target, content) for target in targets)
+        any(_foothold_written(target, content, depth) for target in targets)
         or name in _SCHEDULERS
         or (name == "git" and "config" in args and _hooks_elsewhere(args))
         or (name == "git" and "config" in args and bool(re.search(r"alias\.\S+\s+!", joined)))
     )
 
 
-def _foothold_written(target: str, content: str | None) -> bool:
+def _foothold_written(target: str, content: str | None, depth: int) -> bool:
     if content is None or not (SHELL_STARTUP.search(target) or CRON.search(target)):
         return True
     if CRON.search(target):
         system = "etc/" in target  # a system table names the user before the command
         lines = [cron_command(line, system) for line in content.splitlines()]
         content = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
-    return sets_foothold(content) or bool(shell_effects(content, 2))
+    return sets_foothold(content) or bool(shell_effects(content, depth + 1))
 
 
 def _hooks_elsewhere(args: list[str]) -> bool:
@@ -244,7 +244,7 @@ def _pipeline_effects(pipeline: list[Command], fetched: set[str], depth: int) ->
         ran = args[0] if name in _INTERPRETERS and args else name
         if ran.lstrip("./") in {f.lstrip("./") for f in fetched}:
             found.add("remote-exec")
-        if _persists(command, shown if index else None):
+        if _persists(command, shown if index else None, depth):
             found.add("persistence")
         output = _output(command)
         shown = (
