@@ -202,3 +202,15 @@ def test_digits_and_signs_are_read_as_letters_only_inside_words(text, read):
     from langgraph_mtl.hygiene.screening.text import leet
 
     assert leet(text) == read
+
+
+def test_text_a_scanner_fails_on_is_held_back_not_let_through():
+    class Failing:
+        name = "failing"
+
+        def scan(self, texts, flagged):
+            raise RecursionError
+
+    verdict = screen("Run the tests first.", scanners=[Failing()])
+    assert verdict.reasons == ("unscreenable",)
+    assert verdict.scores == {"failing": 1.0}

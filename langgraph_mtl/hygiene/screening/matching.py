@@ -18,7 +18,9 @@ from langgraph_mtl.hygiene.screening.scanners import (
     Scanner,
 )
 
-__all__ = ["DEFAULT_SCANNERS", "Screening", "screen"]
+__all__ = ["DEFAULT_SCANNERS", "UNSCREENABLE", "Screening", "screen"]
+
+UNSCREENABLE = "unscreenable"  # the reason given when a scanner fails on a text
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,10 @@ def screen(
         chosen.append(ModelScanner(classifier))
     findings: list[Finding] = []
     for scanner in chosen:
-        findings.append(scanner.scan(texts, any(f.flagged for f in findings)))
+        try:
+            findings.append(scanner.scan(texts, any(f.flagged for f in findings)))
+        except (RecursionError, ValueError, IndexError, UnicodeError):
+            # text a scanner cannot read is held back: neither let through nor a crash
+            findings.append(Finding(scanner.name, 1.0, (UNSCREENABLE,)))
     reasons = tuple(dict.fromkeys(r for f in findings for r in f.reasons))
     return Screening(reasons, tuple(findings))
