@@ -152,8 +152,13 @@ def test_a_dead_endpoint_costs_at_most_a_few_seconds_and_is_said_once(
             url, _ = stack.enter_context(serving(mode))
         dropped, traced = _case("drop-in", tmp_path / "traced", url)
         result, traced_experiment = _case("experiment", tmp_path / "traced-x", url)
-    assert traced - offline <= 5, (traced, offline)
-    assert traced_experiment - offline_experiment <= 10, (traced_experiment, offline_experiment)
+    # a few seconds more than the run without tracing (half as much again on a loaded
+    # machine, where the run itself is slower); the SDK's own retries would take minutes
+    assert traced - offline <= 5 + offline / 2, (traced, offline)
+    assert traced_experiment - offline_experiment <= 10 + offline_experiment / 2, (
+        traced_experiment,
+        offline_experiment,
+    )
     assert result["rows"] == 8  # the experiment went on locally
     for said in (dropped["stderr"], result["stderr"]):  # one line, and nothing else about it
         lines = [line for line in said.splitlines() if "langsmith" in line.lower()]
