@@ -1,5 +1,5 @@
-"""`mtl experiment report` and `scaffold-tax`: the report of a results directory, and the agent
-against the model's single reply."""
+"""`mtl experiment report`, `compare` and `scaffold-tax`: the report of a results directory,
+arms of any runs compared task by task, and the agent against the model's single reply."""
 
 from __future__ import annotations
 
@@ -177,3 +177,50 @@ def scaffold_tax(
     path = write_scaffold_report(rows, out / "scaffold.md", command)
     console.print(scaffold_table(rows), markup=False)
     console.print(f"report: {path}")
+
+
+def compare(
+    rows: Annotated[
+        list[str],
+        typer.Argument(
+            help="Results files (results.jsonl, scaffold.jsonl), each as PATH or NAME=PATH "
+            "(its conditions then read as NAME/condition)."
+        ),
+    ],
+    pair: Annotated[
+        list[str],
+        typer.Option(help="Two arms to compare, FIRST,SECOND (repeat for more pairs)."),
+    ],
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare arms task by task: passes, the difference with Newcombe's 95% interval for
+    paired data, and the exact McNemar p."""
+    from dataclasses import asdict
+
+    from langgraph_mtl_experiments.paired_proportions import (
+        compare_arms,
+        comparison_table,
+        labelled_rows,
+    )
+
+    loaded = []
+    for spec in rows:
+        try:
+            loaded += labelled_rows(spec)
+        except (OSError, ValueError, KeyError) as exc:
+            raise CliError(f"cannot read {spec}: {exc}; give a results file", code=USAGE) from None
+    comparisons = []
+    for arms in pair:
+        first, _, second = arms.partition(",")
+        if not first or not second:
+            raise CliError(f"--pair {arms}: give two arms as FIRST,SECOND", code=USAGE)
+        try:
+            comparisons.append(compare_arms(loaded, first.strip(), second.strip()))
+        except ValueError as exc:
+            raise CliError(f"--pair {arms}: {exc}", code=USAGE) from None
+    if as_json:
+        from langgraph_mtl.cli.output import print_json
+
+        print_json([asdict(c) for c in comparisons])
+        return
+    console.print(comparison_table(comparisons), markup=False)
