@@ -24,7 +24,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # benign look-alikes that quote or name an attack, ordinary commands, and injections;
 # screening_dev8: every category again, each injection with a benign look-alike;
 # screening_dev9: persistence written as code, and ordinary commands put in start-up files;
-# screening_dev10: persistence said in prose, with look-alikes that talk about start-up files)
+# screening_dev10: persistence said in prose, with look-alikes that talk about start-up files;
+# screening_dev11: ordinary commands and security notes only, benign)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -38,6 +39,7 @@ CORPORA = (
     "screening_dev8",
     "screening_dev9",
     "screening_dev10",
+    "screening_dev11",
 )
 TEST = "screening_test"
 
