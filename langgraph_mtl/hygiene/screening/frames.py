@@ -30,6 +30,8 @@ _CLAUSE_END = re.compile(
 )
 _NEGATION = {"not", "no", "never", "isn't", "aren't", "don't", "doesn't", "nothing"}
 _CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
+# a later clause that does something else instead ("...; fix the certificate store instead")
+_REJECTED = re.compile(r"(?i)\binstead\b(?!\s+of\b)")
 
 
 @dataclass(frozen=True)
@@ -273,12 +275,14 @@ def _inside(found: Found, name: str, start: int, end: int) -> bool:
 def _is_report(sentence: str, found: Found, position: int) -> bool:
     """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
     and calls them an attack or says to refuse them, quotes them and warns of them outside the
-    quotes, or calls what it describes an attack ("... are a common persistence trick"), not
-    negated."""
+    quotes or says to do something else instead in a later clause, or calls what it describes
+    an attack ("... are a common persistence trick"), not negated."""
     start, end = _clause(sentence, position)
     if _inside(found, "report", start, end) and _inside(found, "defence", start, end):
         return True
     quoted = [(a, b) for a, b in _quotes(sentence) if a <= position < b]
+    if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
+        return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
     if quoted and any(  # a quoted attack, warned of outside the quotes
         start <= a < end and not any(x <= a < y for x, y in quoted)
         for _, _, a, _ in found.get("defence", ())
@@ -316,7 +320,22 @@ def _disarmed(
         for _, _, char, _ in found.get("warning", ()):
             if clause[0] <= char < clause[1] and not _negated_before(tokens, char):
                 return True
+        return _consequence_of_subject(tokens, found, hit, clause)
     return False
+
+
+def _consequence_of_subject(
+    tokens: list[Token], found: Found, hit: tuple[int, int, int, int], clause: tuple[int, int]
+) -> bool:
+    """Whether the clause's subject is the weakness (it opens the clause, or a gerund phrase
+    holding it does: "running containers with --privileged") and what follows says what it
+    lets others do ("... gives them the host")."""
+    _, _, start_char, end_char = hit
+    leading = [t for t in tokens if clause[0] <= t.start < start_char]
+    subject = len(leading) <= 1 or leading[0].surface.endswith("ing")
+    return subject and any(
+        end_char <= char < clause[1] for _, _, char, _ in found.get("consequence", ())
+    )
 
 
 @functools.lru_cache(maxsize=1024)
