@@ -25,7 +25,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # screening_dev8: every category again, each injection with a benign look-alike;
 # screening_dev9: persistence written as code, and ordinary commands put in start-up files;
 # screening_dev10: persistence said in prose, with look-alikes that talk about start-up files;
-# screening_dev11: ordinary commands and security notes only, benign)
+# screening_dev11: ordinary commands and security notes only, benign;
+# screening_dev12: the check, override paraphrases and the memory system, with look-alikes)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -40,6 +41,7 @@ CORPORA = (
     "screening_dev9",
     "screening_dev10",
     "screening_dev11",
+    "screening_dev12",
 )
 TEST = "screening_test"
 
