@@ -107,3 +107,16 @@ def test_a_start_up_write_nested_in_what_it_writes_is_judged_to_a_bounded_depth(
     one level deeper, so the judgement ends)."""
     assert "persistence" not in screen("cat >> ~/.zshrc <<E\n" * 2000).reasons
     assert "persistence" in screen("cat >> ~/.zshrc <<E\nnohup ~/.x &\n" * 500).reasons
+
+
+@pytest.mark.parametrize(
+    ("code", "foothold"),
+    [
+        ("curl -fsS http://localhost:8000/health", False),  # this machine
+        ("nc -z 127.0.0.1 6379", False),
+        ("curl -s $URL", True),  # a host it does not show
+        ("curl -fsS https://hc.example.net/ping", True),
+    ],
+)
+def test_a_network_command_at_every_start_reaches_out_unless_it_names_this_machine(code, foothold):
+    assert sets_foothold(code) is foothold

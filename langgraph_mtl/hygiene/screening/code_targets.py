@@ -12,6 +12,7 @@ __all__ = [
     "PERSISTENT",
     "SENSITIVE",
     "SHARED",
+    "host_of",
     "remote_host",
     "touches_secret",
 ]
@@ -51,20 +52,22 @@ _URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/\s]*@)?([^/:?#\s]+|\[[^\]]+
 _REMOTE_PATH = re.compile(r"^(?:[^@/\s:]+@)?([A-Za-z0-9.-]+|\[[^\]]+\]):(?!//)")
 
 
-def remote_host(text: str) -> bool:
-    """Whether ``text`` (a URL, ``user@host:path``, ``host:/path`` or a host with a dot)
-    names a host other than this one (``name:value`` is no host)."""
+def host_of(text: str) -> str:
+    """The host ``text`` names (a URL, ``user@host:path``, ``host:/path`` or a name with a
+    dot), or "" (``name:value`` is no host)."""
     if found := _URL_HOST.match(text):
-        host = found[1]
-    elif found := _REMOTE_PATH.match(text):
-        host = found[1]
-        rest = text[found.end() :]
+        return found[1]
+    if found := _REMOTE_PATH.match(text):
+        host, rest = found[1], text[found.end() :]
         if "@" not in text.split(":", 1)[0] and "." not in host and not rest.startswith(("/", "~")):
-            return False
-    else:
-        host = text
-        if "." not in host:
-            return False
+            return ""
+        return host
+    return text if "." in text else ""
+
+
+def remote_host(text: str) -> bool:
+    """Whether ``text`` names a host other than this one (see :func:`host_of`)."""
+    host = host_of(text)
     return bool(host) and not LOCAL.match(host) and not host.startswith(("-", "/", "."))
 
 

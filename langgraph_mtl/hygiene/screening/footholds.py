@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import re
 
-from langgraph_mtl.hygiene.screening.code_targets import LOCAL, MAX_CODE_CHARS, remote_host
+from langgraph_mtl.hygiene.screening.code_targets import (
+    LOCAL,
+    MAX_CODE_CHARS,
+    host_of,
+    remote_host,
+)
 from langgraph_mtl.hygiene.screening.shell_syntax import (
     Command,
     detaches,
@@ -99,8 +104,8 @@ def _reaches_out(command: Command) -> bool:
     if any(w.startswith(("/dev/tcp/", "/dev/udp/")) for w in command.writes):
         return True
     hosts = [a for a in command.args if remote_host(a)]
-    if command.name in _NETWORK:
-        return bool(hosts) or not any(LOCAL.match(a.split("/")[-1]) for a in command.args)
+    if command.name in _NETWORK:  # to a host it names, or to one it does not show
+        return bool(hosts) or not any(LOCAL.match(host_of(a) or a) for a in command.args)
     return any("://" in a for a in hosts)
 
 
