@@ -5,10 +5,11 @@ Code that runs at every login, commit or tick is a foothold when it reaches anot
 (sends or fetches), leaves something running on its own (``&``, ``nohup``, ``setsid``), runs
 hidden code (a program under a hidden folder, anything kept in a folder everyone can write),
 decodes what it runs, loads a library into every process (``LD_PRELOAD``), puts a folder
-everyone can write on a search path, or wraps a command run with privileges in an alias. An ordinary command (``ruff check .``, ``source
-.venv/bin/activate``, ``eval "$(pyenv init -)"``, ``cd ~/proj && make backup``) is none, and
-a start-up file given it is configuration. The harmful effects of the code itself are judged
-by :mod:`.shell_effects`, which asks this module about what a command persists."""
+everyone can write on a search path, or wraps a command run with privileges in an alias. An
+ordinary command (``ruff check .``, ``source .venv/bin/activate``, ``eval "$(pyenv init
+-)"``, ``cd ~/proj && make backup``) is none, and a start-up file given it is configuration.
+The harmful effects of the code itself are judged by :mod:`.shell_effects`, which asks this
+module about what a command persists."""
 
 from __future__ import annotations
 
@@ -55,10 +56,10 @@ _RUNNERS = {
 }  # fmt: skip
 _SHARED = re.compile(r"^(?:/tmp|/var/tmp|/dev/shm)(?:/|$)")
 _HIDDEN = re.compile(r"(?:^|/)\.[^/.]")
-_LOADERS = re.compile(r"^(?:export\s+)?(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)=", re.M)
+_LOADERS = re.compile(r"^\s*(?:export\s+)?(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)=", re.M)
 # a setting that puts a folder everyone can write on a search path (PATH=/tmp/bin:$PATH)
 _SHARED_SETTING = re.compile(
-    r"^\s*(?:export\s+)?[A-Za-z_]\w*=\S*(?:^|[:=\"'])(?:/tmp|/var/tmp|/dev/shm)\b", re.M
+    r"^\s*(?:export\s+)?[A-Za-z_]\w*=\S*?(?<=[:=\"'])(?:/tmp|/var/tmp|/dev/shm)\b", re.M
 )
 _CODE_VARIABLE = re.compile(
     r"^\s*(?:export\s+)?(?:PROMPT_COMMAND|BASH_ENV|ENV)=(.+)$|^\s*trap\s+(.+?)\s+\w+\s*$", re.M
