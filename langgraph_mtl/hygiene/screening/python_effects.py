@@ -18,7 +18,7 @@ from langgraph_mtl.hygiene.screening.code_targets import (
     remote_host,
     touches_secret,
 )
-from langgraph_mtl.hygiene.screening.shell_effects import shell_effects
+from langgraph_mtl.hygiene.screening.shell_effects import shell_effects, writes_foothold
 
 __all__ = ["python_effects"]
 
@@ -90,6 +90,27 @@ def _nesting(source: str) -> int:
     return deepest
 
 
+def _shown_writes(tree: ast.AST) -> tuple[dict[int, str], set[int]]:
+    """The writes whose text is a literal, on a file opened in the same expression
+    (``open(p, "a").write("...")``, ``Path(p).write_text("...")``): each write's id with its
+    text, and the ids of the calls that opened those files (judged at the write)."""
+    texts: dict[int, str] = {}
+    receivers: set[int] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("write", "write_text")
+            and isinstance(node.func.value, ast.Call)
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            texts[id(node)] = node.args[0].value
+            receivers.add(id(node.func.value))
+    return texts, receivers
+
+
 def python_effects(source: str, depth: int = 0) -> set[str]:
     """The harmful effects of a Python snippet (see the module docstring)."""
     if depth > 3 or len(source) > MAX_CODE_CHARS:
@@ -107,6 +128,7 @@ def python_effects(source: str, depth: int = 0) -> set[str]:
     for node in ast.walk(tree):  # names bound to secrets: data = open('.env').read()
         if isinstance(node, ast.Assign) and _secret_in(node.value):
             secret_vars |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    shown, opened_for_shown = _shown_writes(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -150,8 +172,11 @@ def python_effects(source: str, depth: int = 0) -> set[str]:
         if name.endswith("write") or name.endswith(("write_text", "write_bytes")):
             target = node.func.value if isinstance(node.func, ast.Attribute) else None
             paths = _strings(target) if target is not None else []
-            if any(PERSISTENT.search(p) for p in paths):
+            content = shown.get(id(node))
+            if any(PERSISTENT.search(p) and writes_foothold(p, content, depth) for p in paths):
                 found.add("persistence")
+        if id(node) in opened_for_shown:
+            continue  # an open whose write shows its text is judged at the write
         if name in ("open", "io.open", "builtins.open") and node.args:
             modes = [s for s in _strings(node.args[1])] if len(node.args) > 1 else []
             modes += [s for k in node.keywords if k.arg == "mode" for s in _strings(k.value)]

@@ -22,7 +22,7 @@ from langgraph_mtl.hygiene.screening.footholds import (
 )
 from langgraph_mtl.hygiene.screening.shell_syntax import Command, parse, pipelines
 
-__all__ = ["shell_effects"]
+__all__ = ["shell_effects", "writes_foothold"]
 
 _FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "httpie", "xh"}
 _INTERPRETERS = {
@@ -141,14 +141,17 @@ def _persists(command: Command, upstream: str | None, depth: int) -> bool:
         targets.append("crontab" if "-" in args else args[-1])
     content = _persisted(command, upstream)
     return (
-        any(_foothold_written(target, content, depth) for target in targets)
+        any(writes_foothold(target, content, depth) for target in targets)
         or name in _SCHEDULERS
         or (name == "git" and "config" in args and _hooks_elsewhere(args))
         or (name == "git" and "config" in args and bool(re.search(r"alias\.\S+\s+!", joined)))
     )
 
 
-def _foothold_written(target: str, content: str | None, depth: int) -> bool:
+def writes_foothold(target: str, content: str | None, depth: int = 0) -> bool:
+    """Whether writing ``content`` (None when it is not shown) to the start-up file
+    ``target`` persists a foothold: a shell start-up file, hook or cron table is judged by the
+    code it is given (:mod:`.footholds`), any other start-up file by the write alone."""
     if content is None or not (SHELL_STARTUP.search(target) or CRON.search(target)):
         return True
     if CRON.search(target):
