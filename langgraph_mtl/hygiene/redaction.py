@@ -135,10 +135,15 @@ def _prefilter() -> Any:
     return Prefilter(pattern for _, pattern, _ in RULES)
 
 
+def _candidates(text: str) -> set[int]:
+    """The indexes of the rules that can match ``text`` as it is now."""
+    return set(_prefilter().candidates(text, text.lower()))
+
+
 def _redact(text: str) -> Redaction:
     kinds: list[str] = []
     # the rules that can match the text as it is now (asked again once a rule changed it)
-    candidates = set(_prefilter().candidates(text, text.lower()))
+    candidates = _candidates(text)
     for index, (kind, pattern, group) in enumerate(RULES):
         if index not in candidates:
             continue
@@ -161,7 +166,7 @@ def _redact(text: str) -> Redaction:
         changed = pattern.sub(swap, text)
         if changed != text:
             text = changed
-            candidates = set(_prefilter().candidates(text, text.lower()))
+            candidates = _candidates(text)
     lines = text.split("\n")
     for index, (line, hits) in enumerate(zip(lines, _library_hits(lines), strict=True)):
         for kind, value in sorted(set(hits), key=lambda h: -len(h[1])):
