@@ -197,7 +197,8 @@ def _stages_secret(command: Command) -> bool:
 
 def _runs_inner(command: Command, depth: int) -> set[str]:
     """The effects of code a command carries: its command substitutions, ``sh -c`` and
-    ``python -c`` strings, and what running fetched code inside them means."""
+    ``python -c`` strings and the here-documents it is given, and what running fetched code
+    inside them means."""
     found: set[str] = set()
     for inner in command.inner:
         found |= shell_effects(inner, depth + 1)
@@ -209,13 +210,16 @@ def _runs_inner(command: Command, depth: int) -> set[str]:
             found.add("exfiltration")
     args = command.args
     code = args[args.index("-c") + 1] if "-c" in args[:-1] else ""
+    codes = [code, *command.given]  # a here-document or here-string given to it is run too
     if command.name in ("sh", "bash", "zsh", "dash"):
-        found |= shell_effects(code, depth + 1)
+        for text in codes:
+            found |= shell_effects(text, depth + 1)
     if command.name.startswith("python"):
         # Python's judge parses the shell it runs in turn: imported here, not at the top
         from langgraph_mtl.hygiene.screening.python_effects import python_effects
 
-        found |= python_effects(code, depth + 1)
+        for text in codes:
+            found |= python_effects(text, depth + 1)
     return found
 
 

@@ -150,6 +150,7 @@ def _command(node: Any, source: bytes) -> Command:
             _redirect(child, source, [command])
         elif child.type == "herestring_redirect":
             command.given += [unquote(_text(c, source)) for c in child.named_children]
+            command.inner += substitutions(child, source)
         elif child.is_named and child.type != "variable_assignment":
             command.args.append(unquote(_text(child, source)))
             command.inner += [
