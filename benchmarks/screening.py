@@ -27,7 +27,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # screening_dev10: persistence said in prose, with look-alikes that talk about start-up files;
 # screening_dev11: ordinary commands and security notes only, benign;
 # screening_dev12: the check, override paraphrases and the memory system, with look-alikes;
-# screening_dev13: authority, role spoofing, exfiltration and insecure advice, with look-alikes)
+# screening_dev13: authority, role spoofing, exfiltration and insecure advice, with look-alikes;
+# screening_dev14: ordinary memories that name secrets, channels and approvals, benign)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -44,6 +45,7 @@ CORPORA = (
     "screening_dev11",
     "screening_dev12",
     "screening_dev13",
+    "screening_dev14",
 )
 TEST = "screening_test"
 
