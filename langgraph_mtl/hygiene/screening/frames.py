@@ -314,14 +314,42 @@ def _disarmed(
             if clause[0] <= char < start_char and scoped and not first <= a < end:
                 return True
     before = sentence[clause[0] : start_char]
-    if frame.negatable and (forbidden(sentence, start_char) or _CONTRAST.search(before)):
+    if frame.negatable and (
+        forbidden(sentence, start_char)
+        or forbidden(sentence, _last_word_start(tokens, hit))  # "... never with md5"
+        or _CONTRAST.search(before)
+        or any(  # a prohibition of the frame's first word in the clause ("never paste ...")
+            forbidden(sentence, char)
+            for _, _, char, _ in found.get(frame.classes[0], ())
+            if clause[0] <= char <= start_char
+        )
+    ):
         return True
     if frame.warnable:
+        warned = (clause[0], _referring_clause_end(sentence, tokens, clause))
         for _, _, char, _ in found.get("warning", ()):
-            if clause[0] <= char < clause[1] and not _negated_before(tokens, char):
+            if warned[0] <= char < warned[1] and not _negated_before(tokens, char):
                 return True
         return _consequence_of_subject(tokens, found, hit, clause)
     return False
+
+
+_REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
+
+
+def _last_word_start(tokens: list[Token], hit: tuple[int, int, int, int]) -> int:
+    """Where the last word of a match starts (a prohibition may govern only that word)."""
+    inside = [t for t in tokens if hit[2] <= t.start < hit[3]]
+    return inside[-1].start if inside else hit[2]
+
+
+def _referring_clause_end(sentence: str, tokens: list[Token], clause: tuple[int, int]) -> int:
+    """The end of the clause, or of the next one when that one opens by referring back to
+    it ("keep DEBUG off in production; it leaks settings")."""
+    following = [t for t in tokens if t.start >= clause[1]]
+    if following and following[0].surface in _REFERRING:
+        return _clause(sentence, following[0].start)[1]
+    return clause[1]
 
 
 def _consequence_of_subject(

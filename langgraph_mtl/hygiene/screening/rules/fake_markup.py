@@ -16,8 +16,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"im_start|im_end|endoftext)\|>|\"(?:name|tool)\"\s*:\s*\"[^\"]+\"\s*,\s*\""
         r"(?:arguments|parameters|input)\"\s*:|```\s*(?:system|assistant|developer)\b|"
         r"<\|(?:system|user|assistant)\|>|\[(?:system|assistant)\]\s*:|<\s*/?\s*system[-_]\w+|"
-        r"(?:^|\n)[^\S\n]*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:system|admin|developer)(?: (?:message|"
-        r"prompt|note|override))?\s*(?:#{1,6}|={2,}|\*{2,}|-{3,}|:)")),
+        r"(?:^|\n)[^\S\n]*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:begin\s+|start\s+)?(?:system|admin|"
+        r"developer|operator)(?: (?:message|prompt|note|notice|override|alert|update))?\s*"
+        r"(?:#{1,6}|={2,}|\*{2,}|-{3,}|:)")),
     ("fake-markup", rule(  # a chat message in JSON, from the system, that gives orders
         r"[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']\s*,\s*[\"']content[\"']\s*:\s*[\"']"
         r"[^\"'\n]{0,200}?\b(?:ignore|disregard|forget|override|you are now|from now on|reveal|obey|"
