@@ -57,9 +57,30 @@ def _matches(
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "verifier-gaming" and _CHECK_AS_SUBJECT.search(text, 0, match.start()):
                 continue  # "the test loads expected.json" says what the check does
+            if name == "fake-markup" and _named_markup(text, match):
+                continue  # "wrap user turns in [INST] and [/INST]" names the markup
             found.add(name)
             break
     return found
+
+
+# markup named, not used: coordinated with more markup ("<|im_start|> and <|im_end|>") or
+# called a token, tag or marker; markup that poses as a message opens content instead
+_NAMED_AFTER = re.compile(r"\s*(?:and|or|,|/)\s*[<\[]|\s+(?:tokens?|tags?|markers?|delimiters?)\b")
+_NAMED_BEFORE = re.compile(r"[>\]]\s*(?:and|or|,|/)\s*$")
+
+
+_OPENS = re.compile(r"(?i)[^\S\n]*(?:\n|(?:system|user|assistant|developer|tool)\b)")
+
+
+def _named_markup(text: str, match: re.Match[str]) -> bool:
+    """Whether a markup match is named in prose rather than used: never when it opens a
+    role's turn or a line of content."""
+    after = text[match.end() : match.end() + 40]
+    if _OPENS.match(after):
+        return False
+    before = text[max(0, match.start() - 40) : match.start()]
+    return bool(_NAMED_AFTER.match(after) or _NAMED_BEFORE.search(before))
 
 
 # a clause whose subject is the check itself, right before the match: it describes the check
