@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from helpers import make_record
 
+from benchmarks.screening import TESTS
 from langgraph_mtl import open_pool
 from langgraph_mtl.hygiene.screening import screen
 from langgraph_mtl.hygiene.screening.frames import frame_ids, frame_reasons
@@ -35,8 +36,12 @@ def test_every_frame_has_a_reason_examples_and_look_alikes_none_from_the_test_sp
     for frame_id, entry in ENTRIES.items():
         assert len(entry["reason"]) > 40, frame_id
         assert entry["examples"] and entry["counterexamples"], frame_id
-    test_split = Path(__file__).resolve().parents[1] / "data" / "screening_test.jsonl"
-    held_out = {json.loads(line)["text"] for line in test_split.read_text("utf-8").splitlines()}
+    data = Path(__file__).resolve().parents[1] / "data"
+    held_out = {
+        json.loads(line)["text"]
+        for name in TESTS
+        for line in (data / f"{name}.jsonl").read_text("utf-8").splitlines()
+    }
     assert not held_out & {text for _, text in EXAMPLES + COUNTER}
 
 

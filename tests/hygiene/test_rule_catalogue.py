@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import make_record
 
+from benchmarks.screening import TESTS
 from langgraph_mtl import open_pool
 from langgraph_mtl.hygiene.screening.matching import screen
 from langgraph_mtl.hygiene.screening.rule_handling import RULE_IDS
@@ -86,8 +87,12 @@ def test_every_rule_has_its_own_examples_and_none_comes_from_the_test_split():
     """rule_examples.toml is current (python scripts/make_rule_examples.py writes it)."""
     assert list(PER_RULE) == RULE_IDS
     assert all(entry["examples"] for entry in PER_RULE.values())
-    test_split = Path(__file__).resolve().parents[1] / "data" / "screening_test.jsonl"
-    held_out = {json.loads(line)["text"] for line in test_split.read_text("utf-8").splitlines()}
+    data = Path(__file__).resolve().parents[1] / "data"
+    held_out = {
+        json.loads(line)["text"]
+        for name in TESTS
+        for line in (data / f"{name}.jsonl").read_text("utf-8").splitlines()
+    }
     assert not held_out & {text for _, text in RULE_EXAMPLES + RULE_COUNTER}
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from helpers import make_record
 
+from benchmarks.screening import CORPORA, RULE_CORPORA, load
 from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.sanitize import sanitize
 from langgraph_mtl.hygiene.screening import normalise, screen
@@ -18,9 +18,6 @@ from langgraph_mtl.memory.records import MemoryRecord
 from langgraph_mtl.pool.memory_pool import ScoredMemory
 from langgraph_mtl.testing import ScriptedChatModel
 from langgraph_mtl.transfer.retrieval import render_memory_block
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from benchmarks.screening import CORPORA, RULE_CORPORA, load
 
 
 @pytest.mark.slow
