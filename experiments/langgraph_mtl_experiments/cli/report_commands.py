@@ -223,4 +223,4 @@ def compare(
 
         print_json([asdict(c) for c in comparisons])
         return
-    console.print(comparison_table(comparisons), markup=False)
+    typer.echo(comparison_table(comparisons), nl=False)  # a markdown table, never wrapped
