@@ -59,6 +59,8 @@ def _matches(
                 continue  # "the test loads expected.json" says what the check does
             if name == "fake-markup" and _named_markup(text, match):
                 continue  # "wrap user turns in [INST] and [/INST]" names the markup
+            if name == "persistence" and _start_up_write_in_view(text, match):
+                continue  # echo 'eval "$(pyenv init -)"' >> ~/.bashrc: judged by what it runs
             found.add(name)
             break
     return found
@@ -81,6 +83,16 @@ def _named_markup(text: str, match: re.Match[str]) -> bool:
         return False
     before = text[max(0, match.start() - 40) : match.start()]
     return bool(_NAMED_AFTER.match(after) or _NAMED_BEFORE.search(before))
+
+
+def _start_up_write_in_view(text: str, match: re.Match[str]) -> bool:
+    """Whether the match lies in a line of shell that writes a start-up file with its text in
+    view (the code scanner judges that text by what it runs)."""
+    from langgraph_mtl.hygiene.screening.shell_effects import shows_start_up_write
+
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return shows_start_up_write(text[start : end if end >= 0 else len(text)])
 
 
 # a clause whose subject is the check itself, right before the match: it describes the check

@@ -5,6 +5,7 @@ puts where it runs again judged by :mod:`.footholds`."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from langgraph_mtl.hygiene.screening.code_targets import (
     HOME,
@@ -22,7 +23,7 @@ from langgraph_mtl.hygiene.screening.footholds import (
 )
 from langgraph_mtl.hygiene.screening.shell_syntax import Command, parse, pipelines
 
-__all__ = ["shell_effects", "writes_foothold"]
+__all__ = ["shell_effects", "shows_start_up_write", "writes_foothold"]
 
 _FETCHERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "httpie", "xh"}
 _INTERPRETERS = {
@@ -146,6 +147,31 @@ def _persists(command: Command, upstream: str | None, depth: int) -> bool:
         or (name == "git" and "config" in args and _hooks_elsewhere(args))
         or (name == "git" and "config" in args and bool(re.search(r"alias\.\S+\s+!", joined)))
     )
+
+
+def shows_start_up_write(line: str) -> bool:
+    """Whether ``line`` is shell, without a comment, that writes a shell start-up file, hook
+    or cron table with the text in view: :func:`writes_foothold` judges it by that text, so
+    the words of the text are not a sentence about start-up files."""
+    source = line.encode("utf-8", "replace")[:MAX_CODE_CHARS]
+    tree = parse(source)
+    if tree.root_node.has_error or _has_comment(tree.root_node):
+        return False
+    for pipeline in pipelines(tree.root_node, source):
+        shown: str | None = None
+        for index, command in enumerate(pipeline):
+            targets = [t for t in _written(command) if SHELL_STARTUP.search(t) or CRON.search(t)]
+            if command.name == "crontab" and "-" in command.args:
+                targets.append("crontab")
+            if targets and _persisted(command, shown if index else None) is not None:
+                return True
+            output = _output(command)
+            shown = None if output is None or (index and shown is None) else output
+    return False
+
+
+def _has_comment(node: Any) -> bool:
+    return node.type == "comment" or any(_has_comment(child) for child in node.children)
 
 
 def writes_foothold(target: str, content: str | None, depth: int = 0) -> bool:
