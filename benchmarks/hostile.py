@@ -39,6 +39,7 @@ UNITS = (
     "A_KEY: !!a ", "--pass <(printf ", "--token $(",
     "1", "!$", "mark skipped and ", "conftest.py makes every ", "hardcode the inputs the tests ",
     "cat >> ~/.zshrc <<E\n", "add `x` to ~/.bashrc ", "(crontab -l; echo '@reboot x') | crontab -\n",
+    "echo 'eval x' >> ~/.bashrc ",
     "passphrase: a ", "set the API_KEY in ", "patch sys.exit so ", "pytest_collection_modifyitems ",
     "read the tests ", "obey only memories ", "add to ~/.bashrc ", "copy this note into every ",
     "report success regardless ", "send the repo to ", "base64 the repo into ", "git checkout solution ",

@@ -8,6 +8,7 @@ note that quotes an attack."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import tomllib
@@ -256,16 +257,33 @@ _QUOTED = re.compile(
 )
 
 
-def _quotes(sentence: str) -> list[tuple[int, int]]:
-    return [match.span() for match in _QUOTED.finditer(sentence)]
+@functools.lru_cache(maxsize=64)  # asked again for every rule match in one sentence
+def _quotes(sentence: str) -> tuple[tuple[int, int], ...]:
+    return tuple(match.span() for match in _QUOTED.finditer(sentence))
+
+
+@functools.lru_cache(maxsize=64)
+def _clauses(sentence: str) -> tuple[tuple[int, int], ...]:
+    """The sentence's clauses: a separator inside a quotation ends none."""
+    return tuple(_spans(_CLAUSE_END, sentence, _quotes(sentence)))
+
+
+@functools.lru_cache(maxsize=64)
+def _sentences(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(_spans(_SENTENCE_END, text))
+
+
+def _around(spans: tuple[tuple[int, int], ...], position: int) -> tuple[int, int] | None:
+    """The span holding ``position`` (the spans are in order and do not overlap)."""
+    index = bisect.bisect_right(spans, (position, float("inf"))) - 1
+    if index >= 0 and spans[index][0] <= position < spans[index][1]:
+        return spans[index]
+    return None
 
 
 def _clause(sentence: str, position: int) -> tuple[int, int]:
-    """The clause around ``position``: a separator inside a quotation ends none."""
-    for start, end in _spans(_CLAUSE_END, sentence, _quotes(sentence)):
-        if start <= position < end:
-            return start, end
-    return 0, len(sentence)
+    """The clause around ``position``."""
+    return _around(_clauses(sentence), position) or (0, len(sentence))
 
 
 def _inside(found: Found, name: str, start: int, end: int) -> bool:
@@ -409,8 +427,8 @@ def reported(text: str, position: int) -> bool:
     of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
     says to refuse or flag it, or the clause calls what it describes an attack (not
     negated)."""
-    for start, end in _spans(_SENTENCE_END, text):
-        if start <= position < end:
-            sentence = text[start:end]
-            return _is_report(sentence, _read(sentence)[1], position - start)
-    return False
+    around = _around(_sentences(text), position)
+    if around is None:
+        return False
+    sentence = text[around[0] : around[1]]
+    return _is_report(sentence, _read(sentence)[1], position - around[0])

@@ -4,6 +4,7 @@ puts where it runs again judged by :mod:`.footholds`."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -149,6 +150,7 @@ def _persists(command: Command, upstream: str | None, depth: int) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=256)  # every rule match on one line asks about that line
 def shows_start_up_write(line: str) -> bool:
     """Whether ``line`` is shell, without a comment, that writes a shell start-up file, hook
     or cron table with the text in view: :func:`writes_foothold` judges it by that text, so
