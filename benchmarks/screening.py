@@ -28,7 +28,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # screening_dev11: ordinary commands and security notes only, benign;
 # screening_dev12: the check, override paraphrases and the memory system, with look-alikes;
 # screening_dev13: authority, role spoofing, exfiltration and insecure advice, with look-alikes;
-# screening_dev14: ordinary memories that name secrets, channels and approvals, benign)
+# screening_dev14: ordinary memories that name secrets, channels and approvals, benign;
+# screening_dev15: ordinary sentences in the new frames' words, benign)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -46,6 +47,7 @@ CORPORA = (
     "screening_dev12",
     "screening_dev13",
     "screening_dev14",
+    "screening_dev15",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)
