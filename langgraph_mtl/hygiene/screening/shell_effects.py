@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from langgraph_mtl.hygiene.screening.code_targets import (
@@ -160,16 +161,24 @@ def shows_start_up_write(line: str) -> bool:
     if tree.root_node.has_error or _has_comment(tree.root_node):
         return False
     for pipeline in pipelines(tree.root_node, source):
-        shown: str | None = None
-        for index, command in enumerate(pipeline):
+        for command, upstream in _with_upstream(pipeline):
             targets = [t for t in _written(command) if SHELL_STARTUP.search(t) or CRON.search(t)]
             if command.name == "crontab" and "-" in command.args:
                 targets.append("crontab")
-            if targets and _persisted(command, shown if index else None) is not None:
+            if targets and _persisted(command, upstream) is not None:
                 return True
-            output = _output(command)
-            shown = None if output is None or (index and shown is None) else output
     return False
+
+
+def _with_upstream(pipeline: list[Command]) -> Iterator[tuple[Command, str | None]]:
+    """Each command of a pipeline with the text the commands before it put out, when every
+    one of them shows it (None for the first command, or once one does not)."""
+    shown: str | None = None
+    for index, command in enumerate(pipeline):
+        yield command, shown if index else None
+        output = _output(command)
+        unknown = output is None or (index and shown is None)
+        shown = None if unknown else f"{shown}\n{output}" if shown else output
 
 
 def _has_comment(node: Any) -> bool:
@@ -262,8 +271,7 @@ def _reads_secret(command: Command) -> bool:
 def _pipeline_effects(pipeline: list[Command], fetched: set[str], depth: int) -> set[str]:
     found: set[str] = set()
     secret_flowing = False  # secrets read upstream flow down the pipeline
-    shown: str | None = None  # the text the commands upstream put out, when it is known
-    for index, command in enumerate(pipeline):
+    for index, (command, shown) in enumerate(_with_upstream(pipeline)):
         name, args = command.name, command.args
         found |= _runs_inner(command, depth)
         secret_flowing = secret_flowing or _reads_secret(command)
@@ -279,16 +287,8 @@ def _pipeline_effects(pipeline: list[Command], fetched: set[str], depth: int) ->
         ran = args[0] if name in _INTERPRETERS and args else name
         if ran.lstrip("./") in {f.lstrip("./") for f in fetched}:
             found.add("remote-exec")
-        if _persists(command, shown if index else None, depth):
+        if _persists(command, shown, depth):
             found.add("persistence")
-        output = _output(command)
-        shown = (
-            None
-            if output is None or (index and shown is None)
-            else f"{shown}\n{output}"
-            if shown
-            else output
-        )
         if _destroys(command):
             found.add("destructive")
     return found
