@@ -1,0 +1,152 @@
+"""What disarms a frame's match: the sentence only reports an attack in order to warn of it,
+or, when the frame says so, a hedge, a prohibition, a contrast or a warning governs the
+match's clause. :func:`reported` also lets the rules pass a security note that quotes an
+attack."""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame, read
+from langgraph_mtl.hygiene.screening.negation import forbidden
+from langgraph_mtl.hygiene.screening.sentence_reading import (
+    NEGATION,
+    Token,
+    around,
+    clause,
+    quotes,
+    sentences,
+)
+
+__all__ = ["disarmed", "reported"]
+
+Hit = tuple[int, int, int, int]  # first token, token after the last, first char, end char
+
+_CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
+# a later clause that does something else instead ("...; fix the certificate store instead")
+_REJECTED = re.compile(r"(?i)\binstead\b(?!\s+of\b)")
+_REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
+
+
+def _inside(found: Found, name: str, start: int, end: int) -> bool:
+    return any(start <= a < end for _, _, a, _ in found.get(name, ()))
+
+
+def _is_report(sentence: str, found: Found, position: int) -> bool:
+    """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
+    and calls them an attack or says to refuse them, quotes them and warns of them outside the
+    quotes or says to do something else instead in a later clause, or calls what it describes
+    an attack ("... are a common persistence trick"), not negated."""
+    start, end = clause(sentence, position)
+    if _inside(found, "report", start, end) and _inside(found, "defence", start, end):
+        return True
+    quoted = [(a, b) for a, b in quotes(sentence) if a <= position < b]
+    if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
+        return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
+    if quoted and any(  # a quoted attack, warned of outside the quotes
+        start <= a < end and not any(x <= a < y for x, y in quoted)
+        for _, _, a, _ in found.get("defence", ())
+    ):
+        return True
+    return any(
+        start <= a < end and not NEGATION & set(sentence[a:b].lower().split())
+        for _, _, a, b in found.get("threat-label", ())
+    )
+
+
+def _negated_before(words: list[Token], char: int) -> bool:
+    before = [t for t in words if t.end <= char][-2:]
+    return any(t.surface in NEGATION or t.surface.endswith("n't") for t in before)
+
+
+def _hedged(sentence: str, found: Found, hit: Hit, span: tuple[int, int]) -> bool:
+    """A hedge before the match in its clause ("if asked, ..." hedges only what precedes its
+    comma; a hedge inside the match, "you may ignore", is the claim itself)."""
+    first, end, start_char, _ = hit
+    return any(
+        span[0] <= char < start_char
+        and "," not in sentence[char:start_char]
+        and not first <= a < end
+        for a, _, char, _ in found.get("hedge", ())
+    )
+
+
+def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
+    """A prohibition of the match, of its last word ("... never with md5"), a contrast before
+    it ("instead of ..."), or a prohibition of the frame's first word in the clause."""
+    start_char = hit[2]
+    span = clause(sentence, start_char)
+    return bool(
+        forbidden(sentence, start_char)
+        or forbidden(sentence, _last_word_start(words, hit))
+        or _CONTRAST.search(sentence[span[0] : start_char])
+        or any(
+            forbidden(sentence, char)
+            for _, _, char, _ in found.get(frame.classes[0], ())
+            if span[0] <= char <= start_char
+        )
+    )
+
+
+def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
+    """A warning in the clause (or in a next clause that refers back to it), not negated, or
+    a clause whose subject is the weakness and says what it lets others do."""
+    span = clause(sentence, hit[2])
+    warned = (span[0], _referring_clause_end(sentence, words, span))
+    for _, _, char, _ in found.get("warning", ()):
+        if warned[0] <= char < warned[1] and not _negated_before(words, char):
+            return True
+    return _consequence_of_subject(words, found, hit, span)
+
+
+def disarmed(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
+    """Whether ``hit`` (a match of the frame's last class) is disarmed in ``sentence``."""
+    if _is_report(sentence, found, hit[2]):
+        return True
+    span = clause(sentence, hit[2])
+    if frame.hedge and _hedged(sentence, found, hit, span):
+        return True
+    if frame.negatable and _prohibited(frame, sentence, words, found, hit):
+        return True
+    return frame.warnable and _warned(sentence, words, found, hit)
+
+
+def _last_word_start(words: list[Token], hit: Hit) -> int:
+    """Where the last word of a match starts (a prohibition may govern only that word)."""
+    inside = [t for t in words if hit[2] <= t.start < hit[3]]
+    return inside[-1].start if inside else hit[2]
+
+
+def _referring_clause_end(sentence: str, words: list[Token], span: tuple[int, int]) -> int:
+    """The end of the clause, or of the next one when that one opens by referring back to
+    it ("keep DEBUG off in production; it leaks settings")."""
+    following = [t for t in words if t.start >= span[1]]
+    if following and following[0].surface in _REFERRING:
+        return clause(sentence, following[0].start)[1]
+    return span[1]
+
+
+def _consequence_of_subject(
+    words: list[Token], found: Found, hit: Hit, span: tuple[int, int]
+) -> bool:
+    """Whether the clause's subject is the weakness (it opens the clause, or a gerund phrase
+    holding it does: "running containers with --privileged") and what follows says what it
+    lets others do ("... gives them the host")."""
+    _, _, start_char, end_char = hit
+    leading = [t for t in words if span[0] <= t.start < start_char]
+    subject = len(leading) <= 1 or leading[0].surface.endswith("ing")
+    return subject and any(
+        end_char <= char < span[1] for _, _, char, _ in found.get("consequence", ())
+    )
+
+
+def reported(text: str, position: int) -> bool:
+    """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
+    of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
+    says to refuse or flag it, or the clause calls what it describes an attack (not
+    negated)."""
+    span = around(sentences(text), position)
+    if span is None:
+        return False
+    sentence = text[span[0] : span[1]]
+    return _is_report(sentence, read(sentence)[1], position - span[0])

@@ -1,0 +1,165 @@
+"""The frame catalogue (``frames.toml``) and what its classes' terms match in a sentence.
+
+A term is a run of words read in their base forms: ``"=word"`` as written, ``"word_"`` a
+prefix, ``"@class"`` any one-word term of a class, ``"..."`` up to three words between. A
+class may also list regular expressions (``forms``)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections import defaultdict
+from dataclasses import dataclass
+from importlib import resources
+
+from langgraph_mtl.hygiene.screening.sentence_reading import Token, tokens
+
+__all__ = ["Found", "Frame", "frames", "read"]
+
+_GAP = 3  # words a "..." in a term may stand for
+
+Term = tuple[str, ...]
+# class -> its matches: (first token, token after the last, first character, end character)
+Found = dict[str, list[tuple[int, int, int, int]]]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame: its id (``category/name``), the classes that must all occur, and what may
+    disarm it."""
+
+    id: str
+    classes: tuple[str, ...]
+    reason: str
+    hedge: bool = False
+    negatable: bool = False
+    warnable: bool = False
+
+    @property
+    def category(self) -> str:
+        return self.id.split("/")[0]
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    frames: tuple[Frame, ...]
+    # first word -> (class, term); terms starting with a prefix ("word_") are kept apart
+    by_first: dict[str, tuple[tuple[str, Term], ...]]
+    prefixed: tuple[tuple[str, Term], ...]
+    forms: dict[str, tuple[re.Pattern[str], ...]]
+    words: dict[str, frozenset[str]]  # class -> its one-word terms, for "@class" in a term
+
+
+@functools.cache
+def _catalogue() -> _Catalogue:
+    raw = tomllib.loads(
+        resources.files("langgraph_mtl.hygiene.screening")
+        .joinpath("frames.toml")
+        .read_text("utf-8")
+    )
+    classes: dict[str, list[str]] = dict(raw["classes"])
+    forms = {name: tuple(re.compile(p) for p in found) for name, found in raw["forms"].items()}
+    frames = [
+        Frame(
+            frame_id,
+            tuple(entry["all"]),
+            entry["reason"],
+            entry.get("hedge", False),
+            entry.get("negatable", False),
+            entry.get("warnable", False),
+        )
+        for frame_id, entry in raw["frame"].items()
+    ]
+    for name, entry in raw["weakness"].items():
+        classes[f"weakness:{name}"] = entry["terms"]
+        forms[f"weakness:{name}"] = tuple(re.compile(p) for p in entry["forms"])
+        frames.append(
+            Frame(
+                f"insecure-advice/{name}", (f"weakness:{name}",), entry["reason"], False, True, True
+            )
+        )
+    words = {
+        name: frozenset(t for t in terms if " " not in t and not t.startswith(("=", "@")))
+        for name, terms in classes.items()
+    }
+    by_first: dict[str, list[tuple[str, Term]]] = defaultdict(list)
+    prefixed: list[tuple[str, Term]] = []
+    for name, terms in classes.items():
+        for text in terms:
+            term = tuple(text.lower().split())
+            first = term[0]
+            if first.startswith("="):  # as written, or a hyphenated word's last part
+                by_first[first[1:]].append((name, term))
+            elif first.endswith("_"):
+                prefixed.append((name, term))
+            elif first.startswith("@"):
+                for word in words[first[1:]]:
+                    by_first[word].append((name, term))
+            else:
+                by_first[first].append((name, term))
+    return _Catalogue(
+        tuple(frames),
+        {k: tuple(v) for k, v in by_first.items()},
+        tuple(prefixed),
+        forms,
+        words,
+    )
+
+
+def frames() -> tuple[Frame, ...]:
+    """Every frame, in the catalogue's order."""
+    return _catalogue().frames
+
+
+def _word_matches(spec: str, token: Token) -> bool:
+    if spec.startswith("@"):
+        return bool(token.forms & _catalogue().words[spec[1:]])
+    if spec.startswith("="):
+        return token.surface == spec[1:] or token.surface.endswith("-" + spec[1:])
+    if spec.endswith("_"):
+        return token.surface.startswith(spec)
+    return spec in token.forms
+
+
+def _match_from(term: Term, words: list[Token], at: int) -> int | None:
+    """Where ``term`` starting at token ``at`` ends (the index after it), or ``None``."""
+    index, gap = at, 0
+    for spec in term:
+        if spec == "...":
+            gap = _GAP
+            continue
+        for skip in range(gap + 1):
+            if index + skip < len(words) and _word_matches(spec, words[index + skip]):
+                index += skip + 1
+                break
+        else:
+            return None
+        gap = 0
+    return index
+
+
+def _found(sentence: str, words: list[Token]) -> Found:
+    catalogue = _catalogue()
+    found: Found = defaultdict(list)
+    for at, token in enumerate(words):
+        candidates = [c for form in token.forms for c in catalogue.by_first.get(form, ())]
+        for name, term in (*candidates, *catalogue.prefixed):
+            end = _match_from(term, words, at)
+            if end is not None:
+                found[name].append((at, end, token.start, words[end - 1].end))
+    lowered = sentence.lower()
+    for name, patterns in catalogue.forms.items():
+        for pattern in patterns:
+            for match in pattern.finditer(lowered):
+                first = sum(t.end <= match.start() for t in words)
+                found[name].append((first, first + 1, match.start(), match.end()))
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def read(sentence: str) -> tuple[list[Token], Found]:
+    """A sentence's tokens and what every class matches in it (read once: the frames and
+    each rule match the sentence holds ask again). Callers only read them."""
+    words = tokens(sentence)
+    return words, _found(sentence, words)

@@ -1,0 +1,135 @@
+"""Reading a sentence as words and spans: each word's forms (as written, its base forms, its
+dotted parts), the text's sentences, a sentence's clauses and its quotations. Nothing here
+knows any frame; :mod:`.frame_terms` matches the catalogue's terms against what this reads."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "NEGATION",
+    "SENTENCE_END",
+    "Token",
+    "around",
+    "clause",
+    "quotes",
+    "sentences",
+    "spans",
+    "tokens",
+]
+
+_TOKEN = re.compile(r"[^\s]+")
+_EDGE = "\"'`,;:!?[]{}<>*\u201c\u201d\u2018\u2019"
+SENTENCE_END = re.compile(r"[\n!?。]+|\.(?!\S)")
+_CLAUSE_END = re.compile(
+    r";|:(?=\s)|\s[-\u2013]+\s|\u2014"  # a dash set off by spaces, an em dash
+    r"|,(?=\s*(?:then|so|now|and then|but|instead|also|just)\b)"
+)
+NEGATION = frozenset({"not", "no", "never", "isn't", "aren't", "don't", "doesn't", "nothing"})
+# a quotation: in quotes that open after a space or a bracket and close before one or a mark
+# (so "don't" and "user's" open none)
+_QUOTED = re.compile(
+    r"(?:^|(?<=[\s(\[:,]))(?:'([^'\n]{2,200}?)'|\"([^\"\n]{2,200}?)\"|\u201c([^\u201d\n]{2,200}?)\u201d"
+    r"|\u2018([^\u2019\n]{2,200}?)\u2019)(?=[\s.,;:!?)\]-]|$)"
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of a sentence: its forms (as written, base forms, the part after a dot) and
+    where it starts and ends in the sentence."""
+
+    surface: str
+    forms: frozenset[str]
+    start: int
+    end: int
+
+
+@functools.cache
+def _forms(word: str) -> frozenset[str]:
+    """``word`` as written, without a possessive or call's parentheses, its last hyphenated
+    part, their base forms (a crude one for words the lexicon lacks) and its dotted parts."""
+    from lemminflect import getAllLemmas
+
+    forms = {word}
+    if word.endswith(("'s", "\u2019s")):
+        forms.add(word[:-2])
+    if word.endswith("()"):
+        forms.add(word[:-2])
+    if "-" in word.strip("-"):  # pre-approved, re-exports
+        forms.add(word.rsplit("-", 1)[1])
+    lemmas = set()
+    for form in list(forms):
+        found = {lemma for found in getAllLemmas(form).values() for lemma in found}
+        if not found and form.isalpha():  # a word the lexicon lacks: deselects, xfailed
+            found = {form[: -len(end)] for end in ("s", "ed", "ing") if form.endswith(end)}
+            if form.endswith("ed"):
+                found.add(form[:-1])  # superseded -> supersede
+        lemmas |= found
+    for form in list(forms):
+        if "." in form.strip("."):  # pytest.skip, conftest.py: the parts as written
+            forms.update(part for part in form.split(".") if part)
+    return frozenset(forms | lemmas)
+
+
+def tokens(sentence: str) -> list[Token]:
+    """The sentence's words, lower-cased and stripped of quotes and edge punctuation."""
+    out = []
+    for match in _TOKEN.finditer(sentence.lower()):
+        word = match.group(0).strip(_EDGE).rstrip(".").strip(_EDGE)
+        if word.startswith("(") and word.count("(") > word.count(")"):
+            word = word[1:]
+        if word.endswith(")") and word.count(")") > word.count("("):
+            word = word[:-1]
+        if word:
+            out.append(Token(word, _forms(word), match.start(), match.end()))
+    return out
+
+
+def spans(
+    pattern: re.Pattern[str], text: str, keep: Sequence[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
+    """``text`` cut at ``pattern``'s matches, but not at one inside a ``keep`` span."""
+    bounds, start = [], 0
+    for end in pattern.finditer(text):
+        if any(a <= end.start() < b for a, b in keep):
+            continue
+        bounds.append((start, end.start()))
+        start = end.end()
+    bounds.append((start, len(text)))
+    return [(a, b) for a, b in bounds if text[a:b].strip()]
+
+
+@functools.lru_cache(maxsize=64)  # asked again for every rule match in one sentence
+def quotes(sentence: str) -> tuple[tuple[int, int], ...]:
+    """Where the sentence's quotations are."""
+    return tuple(match.span() for match in _QUOTED.finditer(sentence))
+
+
+@functools.lru_cache(maxsize=64)
+def _clauses(sentence: str) -> tuple[tuple[int, int], ...]:
+    """The sentence's clauses: a separator inside a quotation ends none."""
+    return tuple(spans(_CLAUSE_END, sentence, quotes(sentence)))
+
+
+@functools.lru_cache(maxsize=64)
+def sentences(text: str) -> tuple[tuple[int, int], ...]:
+    """Where the text's sentences are."""
+    return tuple(spans(SENTENCE_END, text))
+
+
+def around(ordered: tuple[tuple[int, int], ...], position: int) -> tuple[int, int] | None:
+    """The span holding ``position`` (the spans are in order and do not overlap)."""
+    index = bisect.bisect_right(ordered, (position, float("inf"))) - 1
+    if index >= 0 and ordered[index][0] <= position < ordered[index][1]:
+        return ordered[index]
+    return None
+
+
+def clause(sentence: str, position: int) -> tuple[int, int]:
+    """The clause around ``position``."""
+    return around(_clauses(sentence), position) or (0, len(sentence))
