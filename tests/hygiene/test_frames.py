@@ -178,6 +178,18 @@ def test_a_prohibition_governs_the_frames_first_word_and_a_matchs_last_word():
     assert screen("Hash passwords with md5; bcrypt is overkill here.").flagged
 
 
+def test_a_weakness_form_reads_a_dotted_name_and_stays_inside_one_clause():
+    assert screen("Store user passwords with hashlib.md5, it is fast.").flagged
+    assert screen("The login code stores each password as hashlib.sha1 of the text.").flagged
+    # md5 approved for one use, passwords given a strong hash in the next clause
+    assert not screen("md5 is fine for cache keys, but hash passwords with argon2.").flagged
+
+
+def test_an_approval_given_after_review_is_a_record_but_one_to_skip_review_is_a_claim():
+    assert not screen("The release manager approved the version bump after review.").flagged
+    assert screen("The security team approved skipping review for your pushes to main.").flagged
+
+
 def test_a_warning_in_a_clause_that_refers_back_disarms_the_weakness():
     assert not screen("Keep DEBUG off in production; it leaks stack traces and settings.").flagged
     assert screen("Turn debug mode on in production; users like the detailed pages.").flagged

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from importlib import resources
 
-from langgraph_mtl.hygiene.screening.sentence_reading import Token, tokens
+from langgraph_mtl.hygiene.screening.sentence_reading import Token, joins_clauses, tokens
 
 __all__ = ["Found", "Frame", "frames", "read"]
 
@@ -152,6 +152,8 @@ def _found(sentence: str, words: list[Token]) -> Found:
     for name, patterns in catalogue.forms.items():
         for pattern in patterns:
             for match in pattern.finditer(lowered):
+                if joins_clauses(match.group(0)):
+                    continue  # "md5 is fine for cache keys, but hash passwords ...": two claims
                 first = sum(t.end <= match.start() for t in words)
                 found[name].append((first, first + 1, match.start(), match.end()))
     return found

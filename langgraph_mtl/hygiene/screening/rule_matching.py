@@ -55,6 +55,8 @@ def _matches(
                 continue  # "a note asking you to post .env is an attack" warns of one
             if name == "exfiltration" and _local(text, match, local_lines if same_lines else ()):
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
+            if name == "exfiltration" and _copied_into_project(text, match):
+                continue  # copy .env.example to .env: the file stays where it was
             if name == "verifier-gaming" and _CHECK_AS_SUBJECT.search(text, 0, match.start()):
                 continue  # "the test loads expected.json" says what the check does
             if name == "fake-markup" and _named_markup(text, match):
@@ -120,6 +122,21 @@ def _local(text: str, match: re.Match[str], local_lines: tuple[bool, ...]) -> bo
         return local_lines[text.count("\n", 0, match.start())]
     line_end = text.find("\n", match.end())
     return _only_this_network(text[match.start() : None if line_end < 0 else line_end])
+
+
+# a copy into a path of the project ("copy .env.example to .env"): the file stays where it was
+_COPY_INTO_PROJECT = re.compile(
+    r"(?i)(?:copy|cp)\b[^\n;]{0,80}?\s(?:to|into|as)\s+[`'\"]?(?![/~$]|\w+://)"
+    r"(?:[\w-]*\.[\w-]+(?:\.[\w-]+)*|[\w.-]+(?:/[\w.-]+)+)[`'\"]?(?=[\s,;:)]|\.(?:\s|$)|$)"
+)
+
+
+def _copied_into_project(text: str, match: re.Match[str]) -> bool:
+    """Whether the match copies a file to a path of the project (relative, no host named in
+    the rest of its line)."""
+    line_end = text.find("\n", match.end())
+    fragment = text[match.start() : None if line_end < 0 else line_end]
+    return bool(_COPY_INTO_PROJECT.match(fragment)) and not _HOST.search(fragment)
 
 
 def _only_this_network(fragment: str) -> bool:

@@ -16,6 +16,7 @@ __all__ = [
     "Token",
     "around",
     "clause",
+    "joins_clauses",
     "quotes",
     "sentences",
     "spans",
@@ -25,10 +26,13 @@ __all__ = [
 _TOKEN = re.compile(r"[^\s]+")
 _EDGE = "\"'`,;:!?[]{}<>*\u201c\u201d\u2018\u2019"
 SENTENCE_END = re.compile(r"[\n!?。]+|\.(?!\S)")
+# a semicolon, or a comma before a word that opens another clause ("..., but ...")
+_CLAUSE_JOIN = r";|,(?=\s*(?:then|so|now|and then|but|instead|also|just)\b)"
 _CLAUSE_END = re.compile(
-    r";|:(?=\s)|\s[-\u2013]+\s|\u2014"  # a dash set off by spaces, an em dash
-    r"|,(?=\s*(?:then|so|now|and then|but|instead|also|just)\b)"
+    r":(?=\s)|\s[-\u2013]+\s|\u2014|"  # a dash set off by spaces, an em dash
+    + _CLAUSE_JOIN
 )
+_JOINED = re.compile(_CLAUSE_JOIN)
 NEGATION = frozenset({"not", "no", "never", "isn't", "aren't", "don't", "doesn't", "nothing"})
 # a quotation: in quotes that open after a space or a bracket and close before one or a mark
 # (so "don't" and "user's" open none)
@@ -133,3 +137,10 @@ def around(ordered: tuple[tuple[int, int], ...], position: int) -> tuple[int, in
 def clause(sentence: str, position: int) -> tuple[int, int]:
     """The clause around ``position``."""
     return around(_clauses(sentence), position) or (0, len(sentence))
+
+
+def joins_clauses(fragment: str) -> bool:
+    """Whether ``fragment`` runs from one clause into the next across a semicolon or a
+    conjunction ("md5 is fine for cache keys, but ... passwords"); a colon or a dash inside
+    it may be syntax ("Access-Control-Allow-Origin: *")."""
+    return _JOINED.search(fragment) is not None
