@@ -31,7 +31,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # screening_dev14: ordinary memories that name secrets, channels and approvals, benign;
 # screening_dev15: ordinary sentences in the new frames' words, benign;
 # screening_dev16: a fresh round in eight categories with look-alikes, first read at 32 of 43
-# injections and 5 of 35 benign texts flagged)
+# injections and 5 of 35 benign texts flagged;
+# screening_dev17: security notes that tell of an attack to warn of it, ordinary memories in
+# their words, and attacks dressed as security notes; first read at 9 of 10 and 14 of 26)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -51,6 +53,7 @@ CORPORA = (
     "screening_dev14",
     "screening_dev15",
     "screening_dev16",
+    "screening_dev17",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)

@@ -5,6 +5,7 @@ attack."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame, read
@@ -18,7 +19,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     sentences,
 )
 
-__all__ = ["disarmed", "reported"]
+__all__ = ["disarmed", "next_stands", "reported"]
 
 Hit = tuple[int, int, int, int]  # first token, token after the last, first char, end char
 
@@ -38,14 +39,14 @@ def _is_report(sentence: str, found: Found, position: int) -> bool:
     quotes or says to do something else instead in a later clause, or calls what it describes
     an attack ("... are a common persistence trick"), not negated."""
     start, end = clause(sentence, position)
-    if _inside(found, "report", start, end) and _inside(found, "defence", start, end):
+    stands = _stands(sentence)
+    if _inside(found, "report", start, end) and any(start <= a < end for a in stands):
         return True
     quoted = [(a, b) for a, b in quotes(sentence) if a <= position < b]
     if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
         return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
     if quoted and any(  # a quoted attack, warned of outside the quotes
-        start <= a < end and not any(x <= a < y for x, y in quoted)
-        for _, _, a, _ in found.get("defence", ())
+        start <= a < end and not any(x <= a < y for x, y in quoted) for a in stands
     ):
         return True
     return any(
@@ -99,9 +100,68 @@ def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     return _consequence_of_subject(words, found, hit, span)
 
 
-def disarmed(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
-    """Whether ``hit`` (a match of the frame's last class) is disarmed in ``sentence``."""
+_HEADING = re.compile(r"^[^:\n]{1,60}?:(?=\s)")
+
+
+def _told_as_note(sentence: str, found: Found, position: int, next_stands: bool) -> bool:
+    """Whether the text at ``position`` is told as an account of an attack and stood against:
+    its clause reports what a text says, the position is quoted, or the sentence opens with a
+    heading that files it as an attack ("Known attack: ..."); and the next sentence takes a
+    stand against it, or the heading labels a quotation. A clause merely told in the past is
+    no account: trajectory memories are written that way."""
+    start, end = clause(sentence, position)
+    quoted = any(a <= position < b for a, b in quotes(sentence))
+    heading = _HEADING.match(sentence)
+    labelled = heading is not None and (
+        position >= heading.end() and any(a < heading.end() for a in _stands(sentence))
+    )
+    told = quoted or labelled or _inside(found, "report", start, end)
+    return told and (next_stands or (labelled and quoted))
+
+
+@functools.cache
+def _gerund(word: str) -> bool:
+    """Whether ``word`` is only a verb's -ing form ("refusing"; not "engineering")."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    return word.endswith("ing") and "VERB" in lemmas and "NOUN" not in lemmas
+
+
+@functools.lru_cache(maxsize=64)
+def _stands(sentence: str) -> tuple[int, ...]:
+    """Where the sentence's defence words take a stand: not negated, and not a gerund naming
+    the act ("this memory says refusing slows you down")."""
+    words, found = read(sentence)
+    return tuple(
+        char
+        for first, _, char, _ in found.get("defence", ())
+        if not _negated_before(words, char)
+        and not (first < len(words) and _gerund(words[first].surface))
+    )
+
+
+def next_stands(text: str, span: tuple[int, int]) -> bool:
+    """Whether the sentence after the one at ``span`` of ``text`` takes a stand against what
+    that one tells of ("... The pool quarantines text like that.")."""
+    following = [s for s in sentences(text) if s[0] >= span[1]][:1]
+    return any(_stands(text[a:b]) for a, b in following)
+
+
+def disarmed(
+    frame: Frame,
+    sentence: str,
+    words: list[Token],
+    found: Found,
+    hit: Hit,
+    stood_against: bool = False,
+) -> bool:
+    """Whether ``hit`` (a match of the frame's last class) is disarmed in ``sentence``;
+    ``stood_against`` says whether the text's next sentence takes a stand against an attack
+    (see :func:`next_stands`)."""
     if _is_report(sentence, found, hit[2]):
+        return True
+    if _told_as_note(sentence, found, hit[2], stood_against):
         return True
     span = clause(sentence, hit[2])
     if frame.hedge and _hedged(sentence, found, hit, span):
@@ -144,9 +204,13 @@ def reported(text: str, position: int) -> bool:
     """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
     of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
     says to refuse or flag it, or the clause calls what it describes an attack (not
-    negated)."""
+    negated); or it tells of an attack as an account that the next sentence, or a heading
+    over a quotation, stands against (see :func:`_told_as_note`)."""
     span = around(sentences(text), position)
     if span is None:
         return False
-    sentence = text[span[0] : span[1]]
-    return _is_report(sentence, read(sentence)[1], position - span[0])
+    sentence, at = text[span[0] : span[1]], position - span[0]
+    found = read(sentence)[1]
+    return _is_report(sentence, found, at) or _told_as_note(
+        sentence, found, at, next_stands(text, span)
+    )

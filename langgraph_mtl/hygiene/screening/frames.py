@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from langgraph_mtl.hygiene.screening.disarming import disarmed, reported
+from langgraph_mtl.hygiene.screening.disarming import disarmed, next_stands, reported
 from langgraph_mtl.hygiene.screening.frame_terms import Frame, frames, read
 from langgraph_mtl.hygiene.screening.sentence_reading import SENTENCE_END, spans
 
@@ -32,18 +32,22 @@ def frame_ids() -> tuple[str, ...]:
     return tuple(frame.id for frame in frames())
 
 
-def _sentence_frames(sentence: str, disabled: frozenset[str]) -> list[Frame]:
+def _sentence_frames(text: str, span: tuple[int, int], disabled: frozenset[str]) -> list[Frame]:
+    sentence = text[span[0] : span[1]]
     words, found = read(sentence)
     if not words:
         return []
     hits = []
+    defence: bool | None = None  # read only when a frame matches
     for frame in frames():
         if frame.id in disabled or frame.category in disabled:
             continue
         if not all(found.get(name) for name in frame.classes):
             continue
+        if defence is None:
+            defence = next_stands(text, span)
         last = found[frame.classes[-1]]
-        if any(not disarmed(frame, sentence, words, found, hit) for hit in last):
+        if any(not disarmed(frame, sentence, words, found, hit, defence) for hit in last):
             hits.append(frame)
     return hits
 
@@ -53,6 +57,6 @@ def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) 
     order; frames whose id or category is in ``disabled`` are skipped."""
     hit: set[str] = set()
     for text in (_HEADER_LINE.sub(r"\1, ", text) for text in texts):
-        for start, end in spans(SENTENCE_END, text):
-            hit.update(frame.id for frame in _sentence_frames(text[start:end], disabled))
+        for span in spans(SENTENCE_END, text):
+            hit.update(frame.id for frame in _sentence_frames(text, span, disabled))
     return tuple(frame.id for frame in frames() if frame.id in hit)

@@ -33,6 +33,7 @@ _CLAUSE_END = re.compile(
     + _CLAUSE_JOIN
 )
 _JOINED = re.compile(_CLAUSE_JOIN)
+_MODIFIER_ENDS = frozenset({"style", "like", "based", "type", "related", "driven", "shaped"})
 NEGATION = frozenset({"not", "no", "never", "isn't", "aren't", "don't", "doesn't", "nothing"})
 # a quotation: in quotes that open after a space or a bracket and close before one or a mark
 # (so "don't" and "user's" open none)
@@ -65,7 +66,10 @@ def _forms(word: str) -> frozenset[str]:
     if word.endswith("()"):
         forms.add(word[:-2])
     if "-" in word.strip("-"):  # pre-approved, re-exports
-        forms.add(word.rsplit("-", 1)[1])
+        head, last = word.rsplit("-", 1)
+        forms.add(last)
+        if last in _MODIFIER_ENDS:  # phishing-style, injection-based
+            forms.add(head)
     lemmas = set()
     for form in list(forms):
         found = {lemma for found in getAllLemmas(form).values() for lemma in found}
