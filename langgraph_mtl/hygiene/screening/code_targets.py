@@ -13,7 +13,9 @@ __all__ = [
     "SENSITIVE",
     "SHARED",
     "host_of",
+    "names_this_host",
     "remote_host",
+    "this_network",
     "touches_secret",
 ]
 
@@ -22,6 +24,7 @@ MAX_CODE_CHARS = 20_000  # longer code is not parsed
 # a secret's file: keys, credentials, tokens, shell history, the environment of a process
 SENSITIVE = re.compile(
     r"(?:^|[/\s'\"=@:])(?:~|\$\{?HOME\}?|/root|/home/[^/\s]+)?/?"
+    r"(?!\S*\.pub(?:$|[\s'\")]))"  # a public key is no secret
     r"(?:\.ssh/(?:id_\w+|authorized_keys|known_hosts|config)|\.aws/(?:credentials|config)"
     r"|\.netrc|\.pgpass|\.git-credentials|\.docker/config\.json|\.kube/config|\.npmrc|\.pypirc"
     r"|\.config/gcloud\S*|\.bash_history|\.zsh_history|\.python_history|\.gnupg\S*"
@@ -50,6 +53,35 @@ SHARED = re.compile(r"^(?:/tmp|/var/tmp|/dev/shm|/var/www|/srv|/mnt|/media|/publ
 LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)(?::\d+)?$", re.I)
 _URL_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/\s]*@)?([^/:?#\s]+|\[[^\]]+\])", re.I)
 _REMOTE_PATH = re.compile(r"^(?:[^@/\s:]+@)?([A-Za-z0-9.-]+|\[[^\]]+\]):(?!//)")
+
+
+# this machine or its private network: loopback, 10/8, 172.16/12, 192.168/16, link-local and
+# private names
+_THIS_NETWORK = re.compile(
+    r"(?i)localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0|[\w-]+\.localhost"
+    r"|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}"
+    r"|169\.254(?:\.\d{1,3}){2}|[\w.-]+\.(?:internal|local|lan|home\.arpa)"
+)
+# a bare name of one label resolves only through this network's names ("backup-host"); in
+# code only, since prose uses one-letter and made-up names for any host
+_BARE_NAME = re.compile(r"(?i)[a-z][\w-]*")
+# what names this host in a command's argument: the account, the host name, the system
+_IDENTITY = re.compile(
+    r"\$\(\s*(?:whoami|hostname|id|uname|env|printenv|cat\b)[^)]*\)|`(?:whoami|hostname|id|uname)"
+    r"[^`]*`|\$\{?(?:USER|HOSTNAME|LOGNAME|HOME)\b"
+)
+
+
+def this_network(host: str, *, bare_names: bool = False) -> bool:
+    """Whether ``host`` (a name or address, maybe with a port) is this machine or its
+    private network; ``bare_names`` counts a name of one label as one of its hosts."""
+    host = re.sub(r":\d+$", "", host)
+    return bool(_THIS_NETWORK.fullmatch(host) or (bare_names and _BARE_NAME.fullmatch(host)))
+
+
+def names_this_host(arg: str) -> bool:
+    """Whether ``arg`` carries this host's identity (``$(whoami)``, ``${HOSTNAME}`` ...)."""
+    return _IDENTITY.search(arg) is not None
 
 
 def host_of(text: str) -> str:

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from langgraph_mtl.hygiene.gloss import gloss
+from langgraph_mtl.hygiene.screening.code_targets import this_network
 from langgraph_mtl.hygiene.screening.frames import reported
 from langgraph_mtl.hygiene.screening.negation import forbidden
 from langgraph_mtl.hygiene.screening.prefilter import Prefilter
@@ -57,6 +58,10 @@ def _matches(
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "exfiltration" and _copied_into_project(text, match):
                 continue  # copy .env.example to .env: the file stays where it was
+            if name == "exfiltration" and _public_keys_only(text, match):
+                continue  # cat ~/.ssh/id_ed25519.pub: a public key is no secret
+            if name == "exfiltration" and _sent_from_code(text, match):
+                continue  # `rsync -a ./ backup:/srv/` mirrors ...: the code judge reads it
             if name == "verifier-gaming" and _CHECK_AS_SUBJECT.search(text, 0, match.start()):
                 continue  # "the test loads expected.json" says what the check does
             if name == "fake-markup" and _named_markup(text, match):
@@ -108,11 +113,6 @@ _HOST = re.compile(
     r"(?i)(?:\b[a-z][a-z0-9+.-]{0,31}://|(?<=\w)@)(\[[0-9a-f:]+\]|[\w.-]+)"
     r"|\b(\d{1,3}(?:\.\d{1,3}){3})\b"  # a scheme is short: a long run never backtracks far
 )
-_THIS_NETWORK = re.compile(
-    r"(?i)localhost|127(?:\.\d{1,3}){3}|\[::1\]|[\w-]+\.localhost|10(?:\.\d{1,3}){3}"
-    r"|192\.168(?:\.\d{1,3}){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}"
-    r"|169\.254(?:\.\d{1,3}){2}|[\w.-]+\.(?:internal|local|lan|home\.arpa)"
-)
 
 
 def _local(text: str, match: re.Match[str], local_lines: tuple[bool, ...]) -> bool:
@@ -139,12 +139,40 @@ def _copied_into_project(text: str, match: re.Match[str]) -> bool:
     return bool(_COPY_INTO_PROJECT.match(fragment)) and not _HOST.search(fragment)
 
 
+_TICKED = re.compile(r"`([^`\n]{3,})`")
+
+
+def _sent_from_code(text: str, match: re.Match[str]) -> bool:
+    """Whether every way off the machine the match names lies in backticked shell whose
+    sending the code judge reads (it decides whether a secret goes with it)."""
+    from langgraph_mtl.hygiene.screening.rules.parts import EGRESS_PATTERN
+    from langgraph_mtl.hygiene.screening.shell_effects import judges_sending
+
+    ways = [m.start() for m in EGRESS_PATTERN.finditer(text, match.start(), match.end())]
+    code = [m.span(1) for m in _TICKED.finditer(text) if judges_sending(m.group(1))]
+    return bool(ways) and all(any(a <= way < b for a, b in code) for way in ways)
+
+
+_KEY_PATH = re.compile(r"[^\s`'\"()]*(?:\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519))[^\s`'\"()]*")
+
+
+def _public_keys_only(text: str, match: re.Match[str]) -> bool:
+    """Whether every key path the match touches is a public key (``*.pub``; ``*_pub`` in the
+    view that reads a dot inside a word as part of it)."""
+    paths = [
+        found.group(0).rstrip(".,;:")
+        for found in _KEY_PATH.finditer(text)
+        if found.start() < match.end() and match.start() < found.end()
+    ]
+    return bool(paths) and all(path.endswith((".pub", "_pub")) for path in paths)
+
+
 def _only_this_network(fragment: str) -> bool:
     """Whether ``fragment`` (a match and the rest of its line) names a destination and every
     one is this machine or its private network (localhost, 127.0.0.0/8, [::1], 10/8,
     172.16/12, 192.168/16, link-local, ``.internal``, ``.local``, ``.lan``, ``home.arpa``)."""
     hosts = [a or b for a, b in _HOST.findall(fragment)]
-    return bool(hosts) and all(_THIS_NETWORK.fullmatch(host) for host in hosts)
+    return bool(hosts) and all(this_network(host) for host in hosts)
 
 
 def rule_views(joined: str) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ import re
 
 __all__ = [
     "EGRESS",
+    "EGRESS_PATTERN",
     "FETCH",
     "RUN",
     "SPAN",
@@ -48,3 +49,6 @@ def near(first: str, second: str, reach: int = 80) -> str:
 
 def rule(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE | re.DOTALL)
+
+
+EGRESS_PATTERN = rule(EGRESS)  # a way off the machine, on its own
