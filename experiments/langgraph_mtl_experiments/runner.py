@@ -1,17 +1,14 @@
-"""Running conditions: memory generation (phase 1) and evaluation (phase 2), resumable and
-concurrent, with receipts per attempt (:mod:`.attempts`)."""
+"""Running conditions: evaluation (phase 2), resumable and concurrent, with receipts per
+attempt (:mod:`.attempts`); phase 1 is :mod:`.phase_one`, re-exported here."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import json
 import logging
-import queue
-import threading
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +16,6 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.memory import InMemorySaver
 
 from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig
-from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.tracing_client import endpoint_down
@@ -37,20 +33,31 @@ from langgraph_mtl_experiments.domains import Domain, Task
 from langgraph_mtl_experiments.executors import Executor, Job, LocalExecutor
 from langgraph_mtl_experiments.given import GivenMemories, UsageCap
 from langgraph_mtl_experiments.langsmith_eval import Ledger, evaluate_domain, langsmith_enabled
+from langgraph_mtl_experiments.phase_one import (
+    ALL_TYPES,
+    PHASE_ONE,
+    generate_memories,
+    memories_graph,
+    pending_sources,
+)
 from langgraph_mtl_experiments.pools import (
     choose_sources,
     condition_pool,
     condition_scorers,
     snapshot,
 )
+from langgraph_mtl_experiments.progress import Lanes, Progress, Tally
 from langgraph_mtl_experiments.summary import summarize, supported_k
 from langgraph_mtl_experiments.twin_map import TwinMap, load_twin_map
 
 __all__ = [
+    "ALL_TYPES",
+    "PHASE_ONE",
     "AgentSettings",
     "ResultStore",
     "attempt_task",
     "generate_memories",
+    "memories_graph",
     "pending_sources",
     "portable",
     "run_condition",
@@ -60,60 +67,6 @@ __all__ = [
 
 
 log = logging.getLogger(__name__)
-
-ALL_TYPES = tuple(t.value for t in MemoryType)
-PHASE_ONE = "phase-1"  # the condition name of phase 1's rows
-
-
-Progress = Callable[[str, int, int, float], None]
-
-
-class _Tally:
-    """Done/passed counts per progress label, safe to update from worker threads. Attempts
-    already stored are counted first and announced once per label (``start``), so a progress
-    display can tell them from runs finished now (a replay takes no time)."""
-
-    def __init__(self, progress: Progress | None, totals: Mapping[str, int]) -> None:
-        self.progress, self.totals = progress, totals
-        self.counts = {label: [0, 0] for label in totals}
-        self.lock = threading.Lock()
-
-    def stored(self, label: str, passed: bool) -> None:
-        """Count an attempt already stored, without reporting it."""
-        self.counts[label][0] += 1
-        self.counts[label][1] += passed
-
-    def start(self) -> None:
-        """Report every label once with what was already stored (often nothing)."""
-        for label, (done, passed) in self.counts.items():
-            if self.progress:
-                self.progress(label, done, self.totals[label], passed / done if done else 0.0)
-
-    def add(self, label: str, passed: bool) -> None:
-        with self.lock:
-            count = self.counts[label]
-            count[0] += 1
-            count[1] += passed
-            if self.progress:
-                self.progress(label, count[0], self.totals[label], count[1] / count[0])
-
-
-class Lanes:
-    """Which of ``count`` runs at once an attempt is: a lane is held while an attempt runs, so
-    a model server with a request slot per lane and kind of call keeps each prefix warm."""
-
-    def __init__(self, count: int) -> None:
-        self._free: queue.SimpleQueue[int] = queue.SimpleQueue()
-        for lane in range(max(count, 1)):
-            self._free.put(lane)
-
-    @contextlib.contextmanager
-    def held(self) -> Iterator[int]:
-        lane = self._free.get()
-        try:
-            yield lane
-        finally:
-            self._free.put(lane)
 
 
 def condition_graph(
@@ -144,16 +97,6 @@ def condition_graph(
             builder, checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"]
         )
     return compiled(builder)
-
-
-def memories_graph(
-    model: BaseChatModel, pool: MemoryPool, memory_types: Iterable[str], agent: AgentSettings
-) -> Any:
-    """The compiled agent phase 1 runs: no memory read, every run written as ``memory_types``."""
-    retrieval = RetrievalConfig(memory_types=None)
-    return compiled(
-        build_agent(model, pool, retrieval, WriterConfig(memory_types=tuple(memory_types)), agent)
-    )
 
 
 def run_condition(
@@ -253,7 +196,7 @@ def run_condition(
 
         return find
 
-    tally = _Tally(progress, {f"{condition.name} / {d.name}": len(t) * attempts for d, t in plan})
+    tally = Tally(progress, {f"{condition.name} / {d.name}": len(t) * attempts for d, t in plan})
     for domain, tasks in plan:
         for task in tasks:
             for attempt in range(attempts):
@@ -360,98 +303,3 @@ def _record_snapshot(directory: Path, name: str, entry: dict[str, object]) -> No
     data = json.loads(manifest.read_text()) if manifest.exists() else {}
     data[name] = entry
     manifest.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-
-
-def pending_sources(
-    domains: Iterable[Domain],
-    pool: MemoryPool,
-    *,
-    limit: int | None = None,
-    store: ResultStore | None = None,
-) -> list[tuple[Domain, Task]]:
-    """The source-split tasks that have no memory in the pool yet and no phase-1 row in
-    ``store`` (phase 1's remaining work): a run whose memories were all dropped is not run
-    again, so a resumed phase 1 gives no task a second try at being kept."""
-    present = pool.covered_tasks()
-    if store is not None:
-        present |= {
-            (r["domain"], r["task_id"]) for r in store.rows() if r["condition"] == PHASE_ONE
-        }
-    return [
-        (domain, task)
-        for domain in domains
-        for task in domain.tasks("source", limit=limit)
-        if (domain.name, task.task_id) not in present
-    ]
-
-
-def generate_memories(
-    domains: Iterable[Domain],
-    *,
-    model: BaseChatModel | None,
-    pool: MemoryPool,
-    limit: int | None = None,
-    memory_types: Iterable[str] = ALL_TYPES,
-    step_limit: int = 8,
-    agent: AgentSettings | None = None,
-    concurrency: int = 1,
-    progress: Progress | None = None,
-    store: ResultStore | None = None,
-    executor: Executor | None = None,
-    model_name: str = "",
-) -> int:
-    """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
-    run as memories of each type, labelled by the verifier. Tasks that already have memories in
-    the pool or a row in ``store`` are skipped, so an interrupted phase 1 resumes. ``store``
-    keeps a row per run (condition ``phase-1``: its outcome, what was written and why anything
-    was not). On ``executor``'s workers the memories are written by the workers, to the pool
-    they all reach; every run has ended when this returns. Returns how many runs were written."""
-    agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
-    executor = executor or LocalExecutor(concurrency)
-    types = tuple(memory_types)
-    here = isinstance(executor, LocalExecutor)
-    graph = memories_graph(model, pool, types, agent) if here and model is not None else None
-    if here and graph is None:
-        raise ValueError("model: runs in this process need a chat model")
-    work_items = pending_sources(domains, pool, limit=limit, store=store)
-    tally = _Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work_items))
-    tally.start()
-    written: list[bool] = []
-    lanes = Lanes(executor.concurrency)
-    by_name = {(domain.name, task.task_id): (domain, task) for domain, task in work_items}
-
-    def work(job: Job) -> dict[str, Any]:
-        domain, task = by_name[(job.domain, job.task_id)]
-        with lanes.held() as lane:
-            return attempt_task(graph, domain, task, job.context, agent, lane=lane)
-
-    def done(job: Job, result: dict[str, Any]) -> None:
-        written.append(bool(result["written"]))
-        tally.add(f"memories / {job.domain}", result["passed"])
-        if store is not None:
-            store.add(
-                {
-                    "condition": PHASE_ONE,
-                    "domain": job.domain,
-                    "task_id": job.task_id,
-                    "attempt": 0,
-                    "model": model_label(model) if model is not None else model_name,
-                    "memory_types": list(types),
-                    "agent": agent.record(),
-                    "code": current_code().name,
-                    **result,
-                }
-            )
-
-    jobs = [
-        Job(
-            domain.name,
-            task.task_id,
-            0,
-            AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False),
-            memory_types=types,
-        )
-        for domain, task in work_items
-    ]
-    executor.run(jobs, work, done)
-    return sum(written)

@@ -128,7 +128,7 @@ def scaffold_tax(
     recorded in the folder's tasks.json (or taken from it), and a resumed run refuses to go
     on under other code."""
     from langgraph_mtl.cli.resources import chat_model, check_model
-    from langgraph_mtl_experiments.cli.run_command import pinned_domains
+    from langgraph_mtl_experiments.cli.pinned_tasks import pinned_domains
     from langgraph_mtl_experiments.cli.support import TASK_LISTS
     from langgraph_mtl_experiments.code_identity import CodeChanged, check_code
     from langgraph_mtl_experiments.runner import ResultStore

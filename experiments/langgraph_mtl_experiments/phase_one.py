@@ -1,0 +1,131 @@
+"""Phase 1: the agent, with no memory, on each domain's source split, every run verified and
+written to the pool as memories of each type; resumable from the pool and its rows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig
+from langgraph_mtl.memory.records import MemoryType
+from langgraph_mtl.models import model_label
+from langgraph_mtl.pool.memory_pool import MemoryPool
+from langgraph_mtl_experiments.agents import build_agent, compiled
+from langgraph_mtl_experiments.attempts import AgentSettings, ResultStore, attempt_task
+from langgraph_mtl_experiments.code_identity import current_code
+from langgraph_mtl_experiments.domains import Domain, Task
+from langgraph_mtl_experiments.executors import Executor, Job, LocalExecutor
+from langgraph_mtl_experiments.progress import Lanes, Progress, Tally
+
+__all__ = ["ALL_TYPES", "PHASE_ONE", "generate_memories", "memories_graph", "pending_sources"]
+
+ALL_TYPES = tuple(t.value for t in MemoryType)
+PHASE_ONE = "phase-1"  # the condition name of phase 1's rows
+
+
+def memories_graph(
+    model: BaseChatModel, pool: MemoryPool, memory_types: Iterable[str], agent: AgentSettings
+) -> Any:
+    """The compiled agent phase 1 runs: no memory read, every run written as ``memory_types``."""
+    retrieval = RetrievalConfig(memory_types=None)
+    return compiled(
+        build_agent(model, pool, retrieval, WriterConfig(memory_types=tuple(memory_types)), agent)
+    )
+
+
+def pending_sources(
+    domains: Iterable[Domain],
+    pool: MemoryPool,
+    *,
+    limit: int | None = None,
+    store: ResultStore | None = None,
+) -> list[tuple[Domain, Task]]:
+    """The source-split tasks that have no memory in the pool yet and no phase-1 row in
+    ``store`` (phase 1's remaining work): a run whose memories were all dropped is not run
+    again, so a resumed phase 1 gives no task a second try at being kept."""
+    present = pool.covered_tasks()
+    if store is not None:
+        present |= {
+            (r["domain"], r["task_id"]) for r in store.rows() if r["condition"] == PHASE_ONE
+        }
+    return [
+        (domain, task)
+        for domain in domains
+        for task in domain.tasks("source", limit=limit)
+        if (domain.name, task.task_id) not in present
+    ]
+
+
+def generate_memories(
+    domains: Iterable[Domain],
+    *,
+    model: BaseChatModel | None,
+    pool: MemoryPool,
+    limit: int | None = None,
+    memory_types: Iterable[str] = ALL_TYPES,
+    step_limit: int = 8,
+    agent: AgentSettings | None = None,
+    concurrency: int = 1,
+    progress: Progress | None = None,
+    store: ResultStore | None = None,
+    executor: Executor | None = None,
+    model_name: str = "",
+) -> int:
+    """Phase 1: run the agent (no memory) on each domain's source split, verify, and write every
+    run as memories of each type, labelled by the verifier. Tasks that already have memories in
+    the pool or a row in ``store`` are skipped, so an interrupted phase 1 resumes. ``store``
+    keeps a row per run (condition ``phase-1``: its outcome, what was written and why anything
+    was not). On ``executor``'s workers the memories are written by the workers, to the pool
+    they all reach; every run has ended when this returns. Returns how many runs were written."""
+    agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
+    executor = executor or LocalExecutor(concurrency)
+    types = tuple(memory_types)
+    here = isinstance(executor, LocalExecutor)
+    graph = memories_graph(model, pool, types, agent) if here and model is not None else None
+    if here and graph is None:
+        raise ValueError("model: runs in this process need a chat model")
+    work_items = pending_sources(domains, pool, limit=limit, store=store)
+    tally = Tally(progress, Counter(f"memories / {domain.name}" for domain, _ in work_items))
+    tally.start()
+    written: list[bool] = []
+    lanes = Lanes(executor.concurrency)
+    by_name = {(domain.name, task.task_id): (domain, task) for domain, task in work_items}
+
+    def work(job: Job) -> dict[str, Any]:
+        domain, task = by_name[(job.domain, job.task_id)]
+        with lanes.held() as lane:
+            return attempt_task(graph, domain, task, job.context, agent, lane=lane)
+
+    def done(job: Job, result: dict[str, Any]) -> None:
+        written.append(bool(result["written"]))
+        tally.add(f"memories / {job.domain}", result["passed"])
+        if store is not None:
+            store.add(
+                {
+                    "condition": PHASE_ONE,
+                    "domain": job.domain,
+                    "task_id": job.task_id,
+                    "attempt": 0,
+                    "model": model_label(model) if model is not None else model_name,
+                    "memory_types": list(types),
+                    "agent": agent.record(),
+                    "code": current_code().name,
+                    **result,
+                }
+            )
+
+    jobs = [
+        Job(
+            domain.name,
+            task.task_id,
+            0,
+            AgentContext(domain=domain.name, task_id=task.task_id, retrieve=False),
+            memory_types=types,
+        )
+        for domain, task in work_items
+    ]
+    executor.run(jobs, work, done)
+    return sum(written)
