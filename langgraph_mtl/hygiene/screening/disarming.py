@@ -19,7 +19,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     sentences,
 )
 
-__all__ = ["disarmed", "next_stands", "reported"]
+__all__ = ["disarmed", "next_stands", "owned_by_documents", "reported"]
 
 Hit = tuple[int, int, int, int]  # first token, token after the last, first char, end char
 
@@ -27,6 +27,28 @@ _CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\
 # a later clause that does something else instead ("...; fix the certificate store instead")
 _REJECTED = re.compile(r"(?i)\binstead\b(?!\s+of\b)")
 _REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
+
+
+# instructions that belong to a document of the project ("the instructions in the README",
+# "rules from docs/setup.md"), not to the reader; an agent's own instruction file is the
+# reader's ("AGENTS.md", ".cursorrules", "copilot-instructions.md")
+_INSTRUCTION_NOUN = re.compile(
+    r"(?i)\b(?:instructions?|directions?|directives?|rules|requirements|guidelines|guidance|steps)\b"
+)
+_OWNED_BY_DOCUMENT = re.compile(
+    r"(?i)\s+(?:in|from|of)\s+(?:the\s+|our\s+|this\s+|that\s+)?(?![\w./-]*(?:agent|claude|"
+    r"cursor|copilot|system|prompt|instruction|memor))(?:[\w./-]+\.(?:md|rst|txt|adoc|toml|cfg|"
+    r"ini|ya?ml|json)|readme|docs?|documentation|wiki|changelog|contributing|manual|guide|"
+    r"tutorial|makefile|dockerfile|install(?:ation)? notes|release notes|issue|ticket|pull "
+    r"request|commit message)\b"
+)
+
+
+def owned_by_documents(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` names instructions and each belongs to a document of the
+    project ("the earlier instructions in the README ... no longer apply")."""
+    nouns = list(_INSTRUCTION_NOUN.finditer(text, start, end))
+    return bool(nouns) and all(_OWNED_BY_DOCUMENT.match(text, noun.end()) for noun in nouns)
 
 
 def _inside(found: Found, name: str, start: int, end: int) -> bool:
@@ -163,6 +185,8 @@ def disarmed(
         return True
     if _told_as_note(sentence, found, hit[2], stood_against):
         return True
+    if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
+        return True  # the README's instructions are out of date, not the reader's
     span = clause(sentence, hit[2])
     if frame.hedge and _hedged(sentence, found, hit, span):
         return True

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from langgraph_mtl.hygiene.gloss import gloss
 from langgraph_mtl.hygiene.screening.code_targets import this_network
+from langgraph_mtl.hygiene.screening.disarming import owned_by_documents
 from langgraph_mtl.hygiene.screening.frames import reported
 from langgraph_mtl.hygiene.screening.negation import forbidden
 from langgraph_mtl.hygiene.screening.prefilter import Prefilter
@@ -64,6 +65,8 @@ def _matches(
                 continue  # `rsync -a ./ backup:/srv/` mirrors ...: the code judge reads it
             if name == "verifier-gaming" and _CHECK_AS_SUBJECT.search(text, 0, match.start()):
                 continue  # "the test loads expected.json" says what the check does
+            if name == "override" and owned_by_documents(text, match.start(), match.end()):
+                continue  # "the instructions in the README no longer apply": the README's
             if name == "fake-markup" and _named_markup(text, match):
                 continue  # "wrap user turns in [INST] and [/INST]" names the markup
             if name == "persistence" and _start_up_write_in_view(text, match):
