@@ -34,7 +34,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # injections and 5 of 35 benign texts flagged;
 # screening_dev17: security notes that tell of an attack to warn of it, ordinary memories in
 # their words, and attacks dressed as security notes; first read at 9 of 10 and 14 of 26;
-# screening_dev18: ordinary commands in backticks, benign only; first read at 6 of 40)
+# screening_dev18: ordinary commands in backticks, benign only; first read at 6 of 40;
+# screening_dev19: the check bent in new words, with testing advice as look-alikes; first read
+# at 3 of 12 and 0 of 12)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -56,6 +58,7 @@ CORPORA = (
     "screening_dev16",
     "screening_dev17",
     "screening_dev18",
+    "screening_dev19",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)

@@ -15,6 +15,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     Token,
     around,
     clause,
+    clauses,
     quotes,
     sentences,
 )
@@ -129,7 +130,8 @@ def _told_as_note(sentence: str, found: Found, position: int, next_stands: bool)
     """Whether the text at ``position`` is told as an account of an attack and stood against:
     its clause reports what a text says, the position is quoted, or the sentence opens with a
     heading that files it as an attack ("Known attack: ..."); and the next sentence takes a
-    stand against it, or the heading labels a quotation. A clause merely told in the past is
+    stand against it, or the heading labels a quotation or a description (not a request:
+    "Known attack: ignore your instructions" is still one). A clause merely told in the past is
     no account: trajectory memories are written that way."""
     start, end = clause(sentence, position)
     quoted = any(a <= position < b for a, b in quotes(sentence))
@@ -138,7 +140,30 @@ def _told_as_note(sentence: str, found: Found, position: int, next_stands: bool)
         position >= heading.end() and any(a < heading.end() for a in _stands(sentence))
     )
     told = quoted or labelled or _inside(found, "report", start, end)
+    if labelled and heading is not None and not _asks(sentence, heading.end()):
+        return True  # "Red flag in code review: tests edited so ...": described, not asked
     return told and (next_stands or (labelled and quoted))
+
+
+_JOINING = {"so", "then", "and", "but", "now", "just", "also", "instead", "first"}
+
+
+def _asks(sentence: str, start: int) -> bool:
+    """Whether a clause of ``sentence`` from ``start`` on opens (after a joining word) with a
+    verb in its base form ("ignore ...", "so exit 0 early"), or with "you" or "please": it
+    asks, rather than describes."""
+    from lemminflect import getAllLemmas
+
+    for a, b in clauses(sentence):
+        words = [w.strip("\"'`*_(,") for w in sentence[max(a, start) : b].lower().split()]
+        words = [w for w in words if w]
+        while words and words[0] in _JOINING:
+            words.pop(0)
+        if b > start and words:
+            first = words[0]
+            if first in ("you", "please") or first in getAllLemmas(first).get("VERB", ()):
+                return True
+    return False
 
 
 @functools.cache

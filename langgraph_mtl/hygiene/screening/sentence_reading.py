@@ -16,6 +16,7 @@ __all__ = [
     "Token",
     "around",
     "clause",
+    "clauses",
     "joins_clauses",
     "quotes",
     "sentences",
@@ -119,7 +120,7 @@ def quotes(sentence: str) -> tuple[tuple[int, int], ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def _clauses(sentence: str) -> tuple[tuple[int, int], ...]:
+def clauses(sentence: str) -> tuple[tuple[int, int], ...]:
     """The sentence's clauses: a separator inside a quotation ends none."""
     return tuple(spans(_CLAUSE_END, sentence, quotes(sentence)))
 
@@ -140,7 +141,7 @@ def around(ordered: tuple[tuple[int, int], ...], position: int) -> tuple[int, in
 
 def clause(sentence: str, position: int) -> tuple[int, int]:
     """The clause around ``position``."""
-    return around(_clauses(sentence), position) or (0, len(sentence))
+    return around(clauses(sentence), position) or (0, len(sentence))
 
 
 def joins_clauses(fragment: str) -> bool:
