@@ -1,7 +1,8 @@
-"""What disarms a frame's match: the sentence only reports an attack in order to warn of it,
-or, when the frame says so, a hedge, a prohibition, a contrast or a warning governs the
-match's clause. :func:`reported` also lets the rules pass a security note that quotes an
-attack."""
+"""What disarms a frame's match: the sentence only reports an attack in order to warn of it
+(in its clause, under a heading that labels it, or with the next sentence standing against
+it), an override names a project document's instructions rather than the reader's, or, when
+the frame says so, a hedge, a prohibition, a contrast or a warning governs the match's clause.
+:func:`reported` and :func:`owned_by_documents` let the rules pass the same notes."""
 
 from __future__ import annotations
 
