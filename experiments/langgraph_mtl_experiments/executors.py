@@ -184,8 +184,7 @@ class _Worker:
         condition, types = job.condition, job.memory_types or self.setup.memory_types
         name = condition.name if condition else f"phase-1 {','.join(types)}"
         if name not in self.graphs:
-            from langgraph_mtl_experiments.phase_one import memories_graph
-            from langgraph_mtl_experiments.runner import condition_graph
+            from langgraph_mtl_experiments.run_graphs import condition_graph, memories_graph
 
             model, pool, setup = self._model(), self._pool(), self.setup
             self.graphs[name] = (

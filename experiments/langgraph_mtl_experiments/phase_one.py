@@ -9,31 +9,21 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig
+from langgraph_mtl.agent import AgentContext
 from langgraph_mtl.memory.records import MemoryType
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
-from langgraph_mtl_experiments.agents import build_agent, compiled
 from langgraph_mtl_experiments.attempts import AgentSettings, ResultStore, attempt_task
 from langgraph_mtl_experiments.code_identity import current_code
 from langgraph_mtl_experiments.domains import Domain, Task
 from langgraph_mtl_experiments.executors import Executor, Job, LocalExecutor
 from langgraph_mtl_experiments.progress import Lanes, Progress, Tally
+from langgraph_mtl_experiments.run_graphs import memories_graph
 
-__all__ = ["ALL_TYPES", "PHASE_ONE", "generate_memories", "memories_graph", "pending_sources"]
+__all__ = ["ALL_TYPES", "PHASE_ONE", "generate_memories", "pending_sources"]
 
 ALL_TYPES = tuple(t.value for t in MemoryType)
 PHASE_ONE = "phase-1"  # the condition name of phase 1's rows
-
-
-def memories_graph(
-    model: BaseChatModel, pool: MemoryPool, memory_types: Iterable[str], agent: AgentSettings
-) -> Any:
-    """The compiled agent phase 1 runs: no memory read, every run written as ``memory_types``."""
-    retrieval = RetrievalConfig(memory_types=None)
-    return compiled(
-        build_agent(model, pool, retrieval, WriterConfig(memory_types=tuple(memory_types)), agent)
-    )
 
 
 def pending_sources(

@@ -8,18 +8,16 @@ import functools
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langgraph.checkpoint.memory import InMemorySaver
 
-from langgraph_mtl.agent import AgentContext, RetrievalConfig, WriterConfig
+from langgraph_mtl.agent import AgentContext
 from langgraph_mtl.models import model_label
 from langgraph_mtl.pool.memory_pool import MemoryPool
 from langgraph_mtl.tracing_client import endpoint_down
-from langgraph_mtl_experiments.agents import build_agent, compiled
 from langgraph_mtl_experiments.attempts import (
     AgentSettings,
     ResultStore,
@@ -37,16 +35,15 @@ from langgraph_mtl_experiments.phase_one import (
     ALL_TYPES,
     PHASE_ONE,
     generate_memories,
-    memories_graph,
     pending_sources,
 )
 from langgraph_mtl_experiments.pools import (
     choose_sources,
     condition_pool,
-    condition_scorers,
     snapshot,
 )
 from langgraph_mtl_experiments.progress import Lanes, Progress, Tally
+from langgraph_mtl_experiments.run_graphs import condition_graph, memories_graph
 from langgraph_mtl_experiments.summary import summarize, supported_k
 from langgraph_mtl_experiments.twin_map import TwinMap, load_twin_map
 
@@ -67,36 +64,6 @@ __all__ = [
 
 
 log = logging.getLogger(__name__)
-
-
-def condition_graph(
-    condition: Condition,
-    *,
-    model: BaseChatModel,
-    pool: MemoryPool,
-    k: int,
-    agent: AgentSettings,
-    scorers: Sequence[Any] = (),
-    interrupt: bool = False,
-) -> Any:
-    """The compiled agent a condition's attempts run: its retrieval settings over its pool
-    (``pool`` cut to the condition's share when it asks), evaluation never writing;
-    ``interrupt`` pauses it once its memories are chosen (same-prompt reuse)."""
-    if not condition.in_writes:
-        agent = dataclasses.replace(agent, focused_memories=False)
-    retrieval = RetrievalConfig(
-        memory_types=condition.memory_types or None,
-        k=k,
-        strategy=condition.strategy,
-        rerank=condition.rerank,
-        scorers=(*condition_scorers(condition), *scorers),
-    )
-    builder = build_agent(model, pool, retrieval, WriterConfig(memory_types="trajectory"), agent)
-    if interrupt and "retrieve_memories" in getattr(builder, "nodes", {}):
-        return compiled(
-            builder, checkpointer=InMemorySaver(), interrupt_after=["retrieve_memories"]
-        )
-    return compiled(builder)
 
 
 def run_condition(
