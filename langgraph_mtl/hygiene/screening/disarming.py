@@ -59,13 +59,15 @@ def _inside(found: Found, name: str, start: int, end: int) -> bool:
 
 def _is_report(sentence: str, found: Found, position: int) -> bool:
     """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
-    and calls them an attack or says to refuse them, quotes them and warns of them outside the
+    and calls them an attack or says to refuse them (or a later clause refuses them), quotes them and warns of them outside the
     quotes or says to do something else instead in a later clause, or calls what it describes
     an attack ("... are a common persistence trick"), not negated."""
     start, end = clause(sentence, position)
     stands = _stands(sentence)
     if _inside(found, "report", start, end) and any(start <= a < end for a in stands):
         return True
+    if _inside(found, "report", start, end) and _refused_after(sentence, end):
+        return True  # "someone tried to ...; the agent refused": an act against it, later
     quoted = [(a, b) for a, b in quotes(sentence) if a <= position < b]
     if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
         return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
@@ -96,14 +98,21 @@ def _hedged(sentence: str, found: Found, hit: Hit, span: tuple[int, int]) -> boo
     )
 
 
+# a negation that counts nothing rather than forbids: inside a match, it is the claim
+_NONE = frozenset({"no", "nothing", "none", "zero"})
+
+
 def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
-    """A prohibition of the match, of its last word ("... never with md5"), a contrast before
-    it ("instead of ..."), or a prohibition of the frame's first word in the clause."""
+    """A prohibition of the match, of its last word ("... never with md5") unless the match
+    says "none" itself ("report no failures", "nothing can fail"), a contrast before it ("instead of ..."),
+    or a prohibition of the frame's first word in the clause."""
     start_char = hit[2]
     span = clause(sentence, start_char)
+    inner = [t for t in words if hit[2] <= t.start < hit[3]][:-1]
+    negated_within = any(t.surface in _NONE for t in inner)
     return bool(
         forbidden(sentence, start_char)
-        or forbidden(sentence, _last_word_start(words, hit))
+        or (not negated_within and forbidden(sentence, _last_word_start(words, hit)))
         or _CONTRAST.search(sentence[span[0] : start_char])
         or any(
             forbidden(sentence, char)
@@ -187,6 +196,19 @@ def _stands(sentence: str) -> tuple[int, ...]:
         if not _negated_before(words, char)
         and not (first < len(words) and _gerund(words[first].surface))
     )
+
+
+_REFUSALS = frozenset({"refuse", "reject", "block", "quarantine", "decline", "report", "flag"})
+
+
+def _refused_after(sentence: str, end: int) -> bool:
+    """Whether a clause after ``end`` acts against what came before (refused, rejected,
+    blocked, reported it): an act, not a label ("calling that an attack is silly" is none)."""
+    words, found = read(sentence)
+    acts = {
+        char for first, _, char, _ in found.get("defence", ()) if words[first].forms & _REFUSALS
+    }
+    return any(char >= end for char in acts if char in _stands(sentence))
 
 
 def next_stands(text: str, span: tuple[int, int]) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from langgraph_mtl.hygiene.screening.disarming import disarmed, next_stands, reported
 from langgraph_mtl.hygiene.screening.frame_terms import Frame, frames, read
-from langgraph_mtl.hygiene.screening.sentence_reading import SENTENCE_END, spans
+from langgraph_mtl.hygiene.screening.sentence_reading import sentences
 
 __all__ = ["Frame", "frame_catalogue", "frame_ids", "frame_reasons", "reported"]
 
@@ -57,6 +57,6 @@ def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) 
     order; frames whose id or category is in ``disabled`` are skipped."""
     hit: set[str] = set()
     for text in (_HEADER_LINE.sub(r"\1, ", text) for text in texts):
-        for span in spans(SENTENCE_END, text):
+        for span in sentences(text):
             hit.update(frame.id for frame in _sentence_frames(text, span, disabled))
     return tuple(frame.id for frame in frames() if frame.id in hit)
