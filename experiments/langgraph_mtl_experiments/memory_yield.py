@@ -25,12 +25,14 @@ def memory_yield(
 ) -> dict[str, dict[str, Any]]:
     """Per memory type the runs were to leave: ``runs``, ``kept`` (runs that wrote a memory of
     that type, stored or merged into a near-duplicate the pool holds) and ``lost`` (why the
-    others did not, counted)."""
+    others did not, counted; a memory written but missing from the pool says so)."""
     kinds = {str(r.get("id")): r.get("memory_type") for r in records}
     out: dict[str, dict[str, Any]] = {}
     for run in runs:
         status = str(run.get("write_status", ""))
-        written = {kinds.get(str(i)) for i in run.get("written") or ()}
+        ids = [str(i) for i in run.get("written") or ()]
+        written = {kinds.get(i) for i in ids}
+        vanished = any(i not in kinds for i in ids)  # written, then lost with the pool
         for kind in run.get("memory_types") or ():
             entry = out.setdefault(kind, {"runs": 0, "kept": 0, "lost": Counter()})
             entry["runs"] += 1
@@ -41,6 +43,8 @@ def memory_yield(
             failed = [named for named in _FAILED.findall(status) if named == kind]
             rule = _NAMES.sub("", dropped[0]).strip() if dropped else ""  # the names it used
             why = f"dropped by rule: {rule}" if rule else ""
+            if not why and vanished:
+                why = "written, not in the pool"
             entry["lost"][why or ("abstraction failed" if failed else "not written")] += 1
     return out
 

@@ -1,8 +1,12 @@
 """Phase 1: the agent, with no memory, on each domain's source split, every run verified and
-written to the pool as memories of each type; resumable from the pool and its rows."""
+written to the pool as memories of each type; resumable from the pool and its rows. Each row
+carries the records its run wrote, so a pool whose folder was lost is refilled from the rows
+(:func:`restore_phase_one`) instead of going on with part of its memories."""
 
 from __future__ import annotations
 
+import io
+import json
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -20,7 +24,7 @@ from langgraph_mtl_experiments.executors import Executor, Job, LocalExecutor
 from langgraph_mtl_experiments.progress import Lanes, Progress, Tally
 from langgraph_mtl_experiments.run_graphs import memories_graph
 
-__all__ = ["ALL_TYPES", "PHASE_ONE", "generate_memories", "pending_sources"]
+__all__ = ["ALL_TYPES", "PHASE_ONE", "generate_memories", "pending_sources", "restore_phase_one"]
 
 ALL_TYPES = tuple(t.value for t in MemoryType)
 PHASE_ONE = "phase-1"  # the condition name of phase 1's rows
@@ -49,6 +53,45 @@ def pending_sources(
     ]
 
 
+def _records(pool: MemoryPool, ids: list[str]) -> list[dict[str, Any]]:
+    """The pool's records ``ids``, as the export writes them (no vectors)."""
+    buffer = io.StringIO()
+    pool.export_ids(buffer, ids)
+    return [json.loads(line)["record"] for line in buffer.getvalue().splitlines()]
+
+
+def _present(pool: MemoryPool, ids: list[str]) -> set[str]:
+    """Which of ``ids`` the pool holds."""
+    held: set[str] = set()
+    for start in range(0, len(ids), 500):
+        held.update(pool.collection.get(ids=ids[start : start + 500], include=[])["ids"])
+    return held
+
+
+def restore_phase_one(pool: MemoryPool, store: ResultStore) -> tuple[int, list[str]]:
+    """Put back into ``pool`` the records that phase-1 rows of ``store`` carry and the pool
+    lacks (the pool's folder is not kept with the rows). Returns how many were restored and
+    the ids that rows say were written but that neither the pool nor any row holds.
+
+    Raises:
+        ValueError: a record a row carries is refused by the pool (the message names it).
+    """
+    rows = [r for r in store.rows() if r["condition"] == PHASE_ONE]
+    written = sorted({str(i) for r in rows for i in r.get("written") or ()})
+    present = _present(pool, written)
+    carried = {str(rec.get("id")): rec for r in rows for rec in r.get("records") or ()}
+    lines = [json.dumps({"record": rec}) for i, rec in carried.items() if i not in present]
+    restored = 0
+    if lines:
+        report = pool.import_jsonl(lines)
+        if report.errors:
+            line, why = report.errors[0]
+            raise ValueError(f"{store.path}: a phase-1 record (#{line}) was refused: {why}")
+        now = _present(pool, written)
+        restored, present = len(now - present), now
+    return restored, [i for i in written if i not in present]
+
+
 def generate_memories(
     domains: Iterable[Domain],
     *,
@@ -68,8 +111,9 @@ def generate_memories(
     run as memories of each type, labelled by the verifier. Tasks that already have memories in
     the pool or a row in ``store`` are skipped, so an interrupted phase 1 resumes. ``store``
     keeps a row per run (condition ``phase-1``: its outcome, what was written and why anything
-    was not). On ``executor``'s workers the memories are written by the workers, to the pool
-    they all reach; every run has ended when this returns. Returns how many runs were written."""
+    was not, and the records it wrote, so :func:`restore_phase_one` can refill a lost pool). On
+    ``executor``'s workers the memories are written by the workers, to the pool they all reach;
+    every run has ended when this returns. Returns how many runs were written."""
     agent = agent or AgentSettings(steps=step_limit, repository_steps=step_limit)
     executor = executor or LocalExecutor(concurrency)
     types = tuple(memory_types)
@@ -104,6 +148,7 @@ def generate_memories(
                     "agent": agent.record(),
                     "code": current_code().name,
                     **result,
+                    "records": _records(pool, [str(i) for i in result["written"]]),
                 }
             )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -36,9 +36,6 @@ from langgraph_mtl_experiments.cli.support import (
     require_isolation,
     task_file_domains,
 )
-
-if TYPE_CHECKING:
-    from langgraph_mtl.pool.memory_pool import MemoryPool
 
 
 def run(
@@ -171,6 +168,7 @@ def run(
     from langgraph_mtl.models import parse_model_spec
     from langgraph_mtl.pool.opening import open_pool
     from langgraph_mtl_experiments.attempts import ResultsFileError
+    from langgraph_mtl_experiments.cli.run_pool import refill_pool
     from langgraph_mtl_experiments.cli.workers import EXECUTORS, Workers
     from langgraph_mtl_experiments.code_identity import CodeChanged, check_code
     from langgraph_mtl_experiments.conditions import resolve_conditions
@@ -268,8 +266,8 @@ def run(
     )  # every setting, defaults included, so the run can be repeated exactly
     record_command(out, command)
     pool = open_pool(str(pool_dir or out / POOL_FOLDER), collection=POOL_COLLECTION)
-    if pool_dir is None and (restored := _restore_pool(pool, out / POOL_SNAPSHOT)):
-        console.print(f"pool: {restored} memories restored from {POOL_SNAPSHOT}")
+    if pool_dir is None:
+        refill_pool(pool, out / POOL_SNAPSHOT, ResultStore(out / MEMORY_RUNS))
     loaders = pinned_domains(
         loaders,
         out / TASK_LISTS,
@@ -360,23 +358,3 @@ def run(
     if experiments:
         more = f" ({len(experiments)} experiments; the last)" if len(experiments) > 1 else ""
         console.print(f"LangSmith{more}: {experiments[-1]}", markup=False)
-
-
-def _restore_pool(pool: MemoryPool, saved: Path) -> int:
-    """Refill a run pool that holds fewer memories than the run's ``pool-snapshot.jsonl`` (the
-    pool folder is not committed; an earlier restore may have been cut short) from it, so a run
-    resumed from a fresh clone goes on with the memories its earlier rows used instead of
-    making new ones. Returns how many memories were restored."""
-    if not saved.is_file():
-        return 0
-    with saved.open(encoding="utf-8") as lines:
-        saved_count = sum(1 for line in lines if line.strip())
-    before = pool.count()
-    if before >= saved_count:  # restored already, or grown past it
-        return 0
-    with saved.open(encoding="utf-8") as lines:  # what is stored already is skipped
-        report = pool.import_jsonl(lines)
-    if report.errors:
-        line, why = report.errors[0]
-        raise CliError(f"{saved}, line {line}: {why}; restore the file from git or delete it")
-    return pool.count() - before
