@@ -59,9 +59,10 @@ def _inside(found: Found, name: str, start: int, end: int) -> bool:
 
 def _is_report(sentence: str, found: Found, position: int) -> bool:
     """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
-    and calls them an attack or says to refuse them (or a later clause refuses them), quotes them and warns of them outside the
-    quotes or says to do something else instead in a later clause, or calls what it describes
-    an attack ("... are a common persistence trick"), not negated."""
+    and calls them an attack or says to refuse them (or a later clause refuses them), quotes
+    them and warns of them outside the quotes or says to do something else instead in a later
+    clause, or calls what it describes an attack ("... are a common persistence trick"), not
+    negated."""
     start, end = clause(sentence, position)
     stands = _stands(sentence)
     if _inside(found, "report", start, end) and any(start <= a < end for a in stands):
@@ -104,8 +105,8 @@ _NONE = frozenset({"no", "nothing", "none", "zero"})
 
 def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     """A prohibition of the match, of its last word ("... never with md5") unless the match
-    says "none" itself ("report no failures", "nothing can fail"), a contrast before it ("instead of ..."),
-    or a prohibition of the frame's first word in the clause."""
+    says "none" itself ("report no failures", "nothing can fail"), a contrast before it
+    ("instead of ..."), or a prohibition of the frame's first word in the clause."""
     start_char = hit[2]
     span = clause(sentence, start_char)
     inner = [t for t in words if hit[2] <= t.start < hit[3]][:-1]
