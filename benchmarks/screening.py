@@ -38,7 +38,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # screening_dev19: the check bent in new words, with testing advice as look-alikes; first read
 # at 3 of 12 and 0 of 12; screening_dev20: a fresh round over override paraphrases,
 # persistence, the check, authority, the memory system, exfiltration, insecure advice and role
-# spoofing, with look-alikes in each; committed before it was first read)
+# spoofing, with look-alikes in each; committed before it was first read; screening_dev21: a
+# round over every category in memory styles (trajectories, insights, workflows), with
+# look-alikes in each, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -62,6 +64,7 @@ CORPORA = (
     "screening_dev18",
     "screening_dev19",
     "screening_dev20",
+    "screening_dev21",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)
