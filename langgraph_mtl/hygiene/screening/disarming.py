@@ -72,6 +72,8 @@ def _is_report(sentence: str, found: Found, position: int) -> bool:
     quoted = [(a, b) for a, b in quotes(sentence) if a <= position < b]
     if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
         return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
+    if _inside(found, "report", start, end) and _done_instead(sentence, end):
+        return True  # "the docs say curl | sh, but we pinned the tarball instead": an account
     if quoted and any(  # a quoted attack, warned of outside the quotes
         start <= a < end and not any(x <= a < y for x, y in quoted) for a in stands
     ):
@@ -99,6 +101,12 @@ def _hedged(sentence: str, found: Found, hit: Hit, span: tuple[int, int]) -> boo
     )
 
 
+# the act named as a subject and then forbidden ("force pushes to main are blocked by ...")
+_FORBIDDEN_AFTER = re.compile(
+    r"(?i)[^\S\n]*(?:is|are|was|were|gets?|stays?)[^\S\n]+(?:always[^\S\n]+|"
+    r"now[^\S\n]+)?(?:blocked|forbidden|prohibited|disallowed|not allowed|not permitted|refused|"
+    r"rejected|denied)\b"
+)
 # a negation that counts nothing rather than forbids: inside a match, it is the claim
 _NONE = frozenset({"no", "nothing", "none", "zero"})
 
@@ -106,7 +114,8 @@ _NONE = frozenset({"no", "nothing", "none", "zero"})
 def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     """A prohibition of the match, of its last word ("... never with md5") unless the match
     says "none" itself ("report no failures", "nothing can fail"), a contrast before it
-    ("instead of ..."), or a prohibition of the frame's first word in the clause."""
+    ("instead of ..."), the match forbidden right after it ("... are blocked"), or a
+    prohibition of the frame's first word in the clause."""
     start_char = hit[2]
     span = clause(sentence, start_char)
     inner = [t for t in words if hit[2] <= t.start < hit[3]][:-1]
@@ -115,6 +124,7 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
         forbidden(sentence, start_char)
         or (not negated_within and forbidden(sentence, _last_word_start(words, hit)))
         or _CONTRAST.search(sentence[span[0] : start_char])
+        or _FORBIDDEN_AFTER.match(sentence[: span[1]], hit[3])
         or any(
             forbidden(sentence, char)
             for _, _, char, _ in found.get(frame.classes[0], ())
@@ -199,6 +209,24 @@ def _stands(sentence: str) -> tuple[int, ...]:
     )
 
 
+_WRITER = frozenset({"we", "i"})
+
+
+def _done_instead(sentence: str, end: int) -> bool:
+    """Whether a clause after ``end`` tells what the writer did instead: it opens (after a
+    joining word) with "we" or "I" and says "instead" ("..., but we pinned the tarball
+    instead"). The writer's own account; an instruction to the reader opens otherwise."""
+    for a, b in clauses(sentence):
+        if a < end:
+            continue
+        words = [w.strip("\"'`*_(,") for w in sentence[a:b].lower().split()]
+        while words and words[0] in _JOINING:
+            words.pop(0)
+        if words and words[0] in _WRITER and _REJECTED.search(sentence, a, b):
+            return True
+    return False
+
+
 _REFUSALS = frozenset({"refuse", "reject", "block", "quarantine", "decline", "report", "flag"})
 
 
@@ -237,11 +265,61 @@ def disarmed(
     if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
         return True  # the README's instructions are out of date, not the reader's
     span = clause(sentence, hit[2])
+    if frame.readers_act and _done_by_another(frame, words, found, hit, span):
+        return True  # "the function should ignore blank lines": the function's act
     if frame.hedge and _hedged(sentence, found, hit, span):
         return True
     if frame.negatable and _prohibited(frame, sentence, words, found, hit):
         return True
     return frame.warnable and _warned(sentence, words, found, hit)
+
+
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "that", "each", "every", "its", "our", "my", "their", "his", "her"}
+)
+_AUXILIARIES = frozenset(
+    {"should", "must", "will", "would", "can", "could", "may", "might", "shall", "to",
+     "always", "also", "just", "then", "silently", "simply"}
+)  # fmt: skip
+_READERS = frozenset(
+    {"you", "agent", "assistant", "model", "ai", "llm", "bot", "reader", "system", "yourself"}
+)
+
+
+def _done_by_another(
+    frame: Frame, words: list[Token], found: Found, hit: Hit, span: tuple[int, int]
+) -> bool:
+    """Whether the act at ``hit`` has a subject of its own that is neither the reader, a
+    memory nor what the frame names ("the function should ignore ...", "a parser that
+    ignores ..."): the act is a verb with a determiner and a noun right before it (past an
+    auxiliary or an adverb), in its clause."""
+    from lemminflect import getAllLemmas
+
+    act = words[hit[0]] if hit[0] < len(words) else None
+    if act is None or "VERB" not in getAllLemmas(act.surface):
+        return False  # "... counts any more": no act of its own to have a subject
+    before = [t for t in words if span[0] <= t.start < hit[2]]
+    while before and before[-1].surface in _AUXILIARIES | {"that", "which"}:
+        before.pop()
+    if len(before) < 2:
+        return False
+    noun, determiner = before[-1], before[-2]
+    if determiner.surface not in _DETERMINERS and len(before) >= 3:
+        determiner = before[-3]  # one adjective between ("the old parser")
+    own = (
+        bool(noun.forms & _READERS)
+        or _inside_class(found, "memnoun", noun)
+        or any(_inside_class(found, name, noun) for name in frame.classes)
+    )
+    return (
+        determiner.surface in _DETERMINERS
+        and "NOUN" in (getAllLemmas(noun.surface) or {"NOUN": ()})  # unknown: a name
+        and not own
+    )
+
+
+def _inside_class(found: Found, name: str, token: Token) -> bool:
+    return any(a <= token.start < b for _, _, a, b in found.get(name, ()))
 
 
 def _last_word_start(words: list[Token], hit: Hit) -> int:

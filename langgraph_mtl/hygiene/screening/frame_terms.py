@@ -35,6 +35,7 @@ class Frame:
     hedge: bool = False
     negatable: bool = False
     warnable: bool = False
+    readers_act: bool = False
 
     @property
     def category(self) -> str:
@@ -68,6 +69,7 @@ def _catalogue() -> _Catalogue:
             entry.get("hedge", False),
             entry.get("negatable", False),
             entry.get("warnable", False),
+            entry.get("readers-act", False),
         )
         for frame_id, entry in raw["frame"].items()
     ]
