@@ -142,7 +142,7 @@ TAMPER = (
 GREEN = (
     r"(?:(?:is|are|goes|go|turns?|stays?|gets?|get) green|a green (?:build|run|suite|ci)|"
     r"pass(?:es)?|succeeds?|(?:is|are|be) (?:successful|green)|(?:no longer|never|stops?|won'?t) "
-    r"fail\w*)"
+    r"fail\w*|exits? (?:with )?(?:(?:code|status) )?(?:0|zero)\b)"
 )
 
 SKIP_MARK = (
