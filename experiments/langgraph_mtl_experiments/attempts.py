@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,15 +90,26 @@ def _inputs(task: Task) -> dict[str, str]:
     return {"task": task.instruction, "memory_query": task.problem or task.instruction}
 
 
-def brief_trace(trajectory: Sequence[Step], chars: int = 240) -> list[list[str]]:
+def brief_trace(
+    trajectory: Sequence[Step], history: Sequence[Mapping[str, Any]] = (), chars: int = 240
+) -> list[list[str]]:
     """Each step's action and observation, shortened and with secrets redacted: enough to
     read a run one by one (results rows are kept and shared). An action keeps its start (an
     edit's lines up to ``4 * chars``); an observation its start and its end, where a check
-    says what failed."""
+    says what failed, after the names of the policies that acted at that step (from the
+    step's facts in ``history``: ``[policy:a,b]``)."""
+    acted = [list(facts.get("policies", [])) for facts in history]
     return [
-        [_shown(s.get("action", ""), 4 * chars), _ends(s.get("observation", ""), chars)]
-        for s in trajectory
+        [
+            _shown(s.get("action", ""), 4 * chars),
+            _acted_by(acted[i] if i < len(acted) else []) + _ends(s.get("observation", ""), chars),
+        ]
+        for i, s in enumerate(trajectory)
     ]
+
+
+def _acted_by(names: Sequence[str]) -> str:
+    return f"[policy:{','.join(names)}] " if names else ""
 
 
 def _ends(text: object, chars: int) -> str:
@@ -311,6 +322,6 @@ def attempt_task(
             "write_status": str(state.get("memory_write_status", "")),
             "actions": action_counts(state.get("history", [])),
             "policies": policy_counts(state.get("history", [])),
-            "trace": brief_trace(state.get("trajectory", [])),
+            "trace": brief_trace(state.get("trajectory", []), state.get("history", [])),
             "calls": recorder.rows(),
         }

@@ -17,7 +17,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from langgraph_mtl.agent.actions import Action, AgentAction, from_agent_action
 from langgraph_mtl.agent.editing import parse_replacements
-from langgraph_mtl.agent.policies import Policies, StepView, tag
+from langgraph_mtl.agent.policies import Policies, StepView, voice
 from langgraph_mtl.agent.prompts import (
     CUT_OFF,
     EMPTY_WRITE,
@@ -156,7 +156,7 @@ def _content(turn: Turn, action: Action) -> tuple[Action, int]:
     if len(current) > TUNING.max_rewrite_chars and (guard := turn.policies.guard):
         # a long file is never rewritten whole: the change is asked for as an edit instead
         turn.acted.append(guard)
-        said = tag(guard, LONG_FILE_EDITED.format(path=action.path))
+        said = voice(guard, LONG_FILE_EDITED.format(path=action.path))
         return _edit(turn, replace(action, kind="edit", note=said))
     ask = writer_messages(
         task=view.task,

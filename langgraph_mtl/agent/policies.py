@@ -2,9 +2,9 @@
 
 The loop (plan, act, route, finish) works with no policy at all. Each policy is one rule family,
 written for a failure a model makes, behind one set of middleware-shaped hooks; a run takes a
-tuple of them (``create_coding_agent(..., policies="small-model")``), and what a policy adds to
-what the model reads is tagged ``[policy:NAME]``, and its name kept in the step's facts, so a
-trace shows who acted. The policies themselves and the presets are in :mod:`.policy_set`.
+tuple of them (``create_coding_agent(..., policies="small-model")``), and the name of each policy
+that acts is kept in the step's facts, so a trace shows who acted; what the model reads carries
+no such tag. The policies themselves and the presets are in :mod:`.policy_set`.
 
 Hooks, in the order a step meets them:
 
@@ -101,9 +101,11 @@ class Policy:
         return f"{type(self).__name__}()"
 
 
-def tag(name: str, text: str) -> str:
-    """``text`` marked as added by policy ``name``."""
-    return f"[policy:{name}] {text}"
+def voice(name: str, text: str) -> str:
+    """What policy ``name`` says to the model: ``text`` as it is. Every note or error a policy
+    adds passes here (rewording or translating them is one change); who said it is kept in the
+    step's facts, not in the text."""
+    return text
 
 
 class Policies:
@@ -149,7 +151,7 @@ class Policies:
             new = getattr(item, hook)(action, view)
             if new != action:
                 acted.append(item.name)
-                new = _tagged(item.name, action, new)
+                new = _voiced(item.name, action, new)
             action = new
         return action
 
@@ -167,7 +169,7 @@ class Policies:
             new, moved = item.edit_region(action, text, region, view)
             if (new, moved) != (action, region):
                 acted.append(item.name)
-                new = _tagged(item.name, action, new)
+                new = _voiced(item.name, action, new)
             action, region = new, moved
         return action, region
 
@@ -185,7 +187,7 @@ class Policies:
             item.after_tool(action, answer, view, added)
             if (len(added.notes), len(added.runs), added.ends, added.missing) != before:
                 added.acted.append(item.name)
-                added.notes[before[0] :] = [tag(item.name, n) for n in added.notes[before[0] :]]
+                added.notes[before[0] :] = [voice(item.name, n) for n in added.notes[before[0] :]]
         return added
 
     def should_end(self, history: Sequence[StepFacts]) -> str | None:
@@ -193,13 +195,13 @@ class Policies:
         return next((item.name for item in self.items if item.should_end(history)), None)
 
 
-def _tagged(name: str, old: Action, new: Action) -> Action:
-    """``new`` with what ``name`` added to its note or error tagged."""
+def _voiced(name: str, old: Action, new: Action) -> Action:
+    """``new`` with what ``name`` added to its note or error passed through :func:`voice`."""
     note, error = new.note, new.error
     if note != old.note and note:
         added = note.removeprefix(old.note).lstrip("\n") if old.note else note
         kept = note[: len(note) - len(added)].rstrip("\n")
-        note = "\n".join(filter(None, [kept, tag(name, added)]))
+        note = "\n".join(filter(None, [kept, voice(name, added)]))
     if error != old.error and error:
-        error = tag(name, error)
+        error = voice(name, error)
     return replace(new, note=note, error=error)

@@ -375,9 +375,7 @@ def test_running_the_failed_command_again_rewrites_the_file_instead(pool, script
     out = graph.invoke({"task": "write f.py"}, context=context(tmp_path))
     repaired = out["trajectory"][2]
     assert repaired["action"].startswith("write_file f.py\nprint('fixed')")
-    assert repaired["observation"].startswith(
-        "[policy:repair-failed-run] NOTE: the same failing command again"
-    )
+    assert repaired["observation"].startswith("NOTE: the same failing command again")
     assert out["history"][2]["policies"] == ["repair-failed-run"]
     assert "exit code 2" in model.calls[5][-1].content  # the writer saw what failed
     assert "fixed" in out["trajectory"][3]["observation"]
@@ -420,7 +418,8 @@ def test_a_command_naming_a_missing_file_says_where_files_are(pool, scripted, tm
     note = "NOTE: there is no pairs.py in the workspace; it holds: solution.py."
     assert note in wrong["observation"]
     assert again["action"] == "python pairs.py"  # the right file is not rewritten
-    assert again["observation"].startswith("[policy:note-repeats] NOTE: this repeats your previous")
+    assert again["observation"].startswith("NOTE: this repeats your previous")
+    assert "note-repeats" in out["history"][2]["policies"]
     assert note in again["observation"]
     assert (tmp_path / "ws" / "solution.py").read_text() == "def pairs(l):\n    return True\n"
     assert right["action"] == "python solution.py"
@@ -554,9 +553,7 @@ def test_a_protected_test_asked_to_change_again_opens_the_code_it_tests(pool, sc
     first, second, third = out["trajectory"][:3]
     assert first["observation"].startswith("[refused] test_f.py is protected")
     assert second["action"] == "view pkg/core.py"
-    assert second["observation"].startswith(
-        "[policy:redirect-from-protected] NOTE: test_f.py stays as it is"
-    ), second
+    assert second["observation"].startswith("NOTE: test_f.py stays as it is"), second
     assert "1| def f():" in second["observation"]
     assert third["action"] == "view pkg/core.py"
     assert (ws / "test_f.py").read_text() == test

@@ -207,13 +207,15 @@ def test_stop_when_stuck_ends_a_loop_the_bare_loop_runs_on():
     assert Policies(BARE).should_end(three) is None
 
 
-def test_what_a_policy_adds_is_tagged_and_its_name_recorded(tmp_path):
+def test_a_policy_that_acts_is_recorded_and_what_it_adds_is_untagged(tmp_path):
+    """The model reads a policy's note as the agent before the policies wrote it; who acted
+    is data (the step's facts), never a tag in the text."""
     acted: list[str] = []
     history = [ran("pytest", "1 failed")]
     action = Policies(SMALL_MODEL).before_tool(
         Action("command", command="pytest"), view_of(tmp_path, history), acted
     )
-    assert action.note.startswith("[policy:note-repeats] NOTE: this repeats")
+    assert action.note.startswith("NOTE: this repeats")
     assert acted == ["note-repeats"]
     quiet: list[str] = []
     Policies(SMALL_MODEL).before_tool(Action("command", command="ls"), view_of(tmp_path), quiet)
@@ -307,8 +309,8 @@ def test_rewording_every_answer_and_note_changes_no_decision(
         "__new__",
         staticmethod(lambda cls, text, *a, **k: made(cls, _reworded(text), *a, **k)),
     )
-    tagged = policies.tag
-    monkeypatch.setattr(policies, "tag", lambda name, text: tagged(name, _reworded(text)))
+    voiced = policies.voice
+    monkeypatch.setattr(policies, "voice", lambda name, text: voiced(name, _reworded(text)))
     formatted = acting.format_error
     monkeypatch.setattr(acting, "format_error", lambda *a: _reworded(formatted(*a)))
     again = [run(replies, tmp_path / f"again{n}") for n, replies in enumerate(_scenarios(repo))]

@@ -114,7 +114,11 @@ def test_a_command_that_is_only_an_action_name_runs_the_declared_check(pool, scr
     )
     check = out["trajectory"][1]
     assert check["action"] == "python3 test_big.py"
-    assert check["observation"].startswith("[policy:command-word] NOTE: `run` is not a shell")
+    assert check["observation"].startswith("NOTE: `run` is not a shell")
+    assert out["history"][1]["policies"] == ["command-word"]  # who acted is data ...
+    said = [str(m.content) for call in model.calls for m in call]
+    assert any("NOTE: `run` is not a shell" in s for s in said)
+    assert not any("[policy:" in s for s in said)  # ... and never in what the model reads
     assert "[exit code 1]" in check["observation"] and "AssertionError" in check["observation"]
     # with no check declared, the verb is refused, saying what to give instead
     model = scripted(

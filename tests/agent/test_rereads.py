@@ -87,7 +87,7 @@ def test_reading_the_same_lines_again_is_answered_with_what_to_do_instead(pool, 
     out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert not first.startswith("NOTE")
-    assert second.startswith("[policy:note-repeats] NOTE: you read exactly this")
+    assert second.startswith("NOTE: you read exactly this")
     assert "change big.py" in second and "`python3 test_big.py`" in second  # the declared check
     assert second.endswith(first)  # the lines are still shown
 
@@ -102,7 +102,7 @@ def test_reading_a_test_again_says_to_change_the_code_it_tests_not_the_test(pool
     )
     out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     second = out["trajectory"][1]["observation"]
-    assert second.startswith("[policy:note-repeats] NOTE: you read exactly this a moment ago")
+    assert second.startswith("NOTE: you read exactly this a moment ago")
     assert "test_big.py is a test: it stays as it is" in second
     assert "edit of test_big.py" not in second
 
@@ -120,8 +120,7 @@ def test_listing_the_same_folder_again_says_to_open_a_file_not_to_edit_the_folde
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert first.startswith("[. is a directory]")
     assert (
-        second.startswith("[policy:note-repeats] NOTE: you listed this folder a moment ago")
-        and "edit of" not in second
+        second.startswith("NOTE: you listed this folder a moment ago") and "edit of" not in second
     )
     assert second.endswith(first)
 
@@ -137,9 +136,7 @@ def test_a_search_that_found_nothing_again_says_to_search_for_one_name(pool, scr
     out = coding_agent(pool, model).invoke({"task": NAMELESS}, context=agent_context(repo))
     first, second = (s["observation"] for s in out["trajectory"][:2])
     assert first.startswith("[no file or line holds")
-    assert second.startswith(
-        "[policy:note-repeats] NOTE: you searched for exactly this a moment ago and nothing"
-    )
+    assert second.startswith("NOTE: you searched for exactly this a moment ago and nothing")
     assert "edit of" not in second and second.endswith(first)
 
 

@@ -204,6 +204,10 @@ def test_a_trace_keeps_where_a_check_says_what_failed_and_redacts_secrets():
     assert len(observation) < 400 and action.startswith("edit mod.py 5-9") and len(action) <= 400
     short = brief_trace([{"action": "view a.py", "observation": "ok"}])
     assert short == [["view a.py", "ok"]]
+    steps = [{"action": "ls", "observation": "NOTE: x"}, {"action": "ls", "observation": "y"}]
+    acted = brief_trace(steps, [{"policies": ["note-repeats", "command-word"]}, {"policies": []}])
+    assert acted[0][1] == "[policy:note-repeats,command-word] NOTE: x"  # who acted, per step
+    assert acted[1][1] == "y"
     secret = "sk-proj-" + "b" * 40
     said = brief_trace([{"action": "x", "observation": "y" * 500 + " key " + secret}], chars=100)
     assert secret not in said[0][1]
