@@ -10,6 +10,13 @@ from langgraph_mtl.hygiene.screening.rules.parts import SPAN, rule
 
 __all__ = ["RULES"]
 
+# "rules" and "requirements" name the reader's brief only when owned as one ("your rules",
+# "all previous requirements"); "your lint rules" are a tool's
+_OWNED_RULES = (
+    r"\b(?:your|the|all|any|previous|prior|earlier|original|above|these|those|system|safety|"
+    r"agent'?s?|assistant'?s?|model'?s?)\s+(?:rules|requirements)\b"
+)
+
 RULES: list[tuple[str, re.Pattern[str]]] = [
     ("override", rule(
         rf"\b{EN_VERB}\b{SPAN}{{0,50}}?\b(?:previous|prior|above|earlier|all|any|your|the|"
@@ -19,9 +26,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\bthe (?:previous|above|earlier) (?:messages|instructions) (?:are|were) (?:wrong|"
         r"outdated|void)|\balways (?:ignore|disregard) (?:them|it|the task|the user|the tests)")),
     ("override", rule(
-        rf"\b(?:instructions?|directives?|rules|requirements|guidelines|prompt)\b{SPAN}{{0,40}}?"
+        rf"(?:\b(?:instructions?|directives?|guidelines|prompt)\b|{_OWNED_RULES}){SPAN}{{0,40}}?"
         r"\b(?:are|is|were|was)\s+(?:now\s+)?(?:void|cancell?ed|obsolete|revoked|superseded|"
-        rf"invalid|no longer valid)|\b(?:instructions?|directives?|rules|requirements)\b{SPAN}"
+        rf"invalid|no longer valid)|(?:\b(?:instructions?|directives?)\b|{_OWNED_RULES}){SPAN}"
         r"{0,40}?\bno longer apply|\b(?:do not|don'?t|never) (?:follow|obey|do) (?:the|your|any)"
         r" (?:task|instructions?|prompt|user|original|requirements)|(?<!n't )(?<!not )(?<!never )"
         r"\b(?:drop|abandon|skip|discard|throw away) (?:the |your |whatever |all )?(?:original |previous )?(?:(?:user|task)'?s? )?(?:task|"
