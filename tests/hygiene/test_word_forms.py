@@ -38,6 +38,7 @@ def test_the_attack_in_another_form_flags(text: str) -> None:
         "The verifier only reads stdout, so send debugging output to stderr.",
         "The cache is keyed on the request path, so two queries never share an entry.",
         "Mounting /dev/sdb1 in the VM failed until the disk was formatted.",
+        "Task: add the fstab line and mount /dev/sdb1 at /data; findmnt showed it mounted.",
         "The acceptance criteria are in the ticket; this note lists the commands.",
     ],
 )

@@ -14,11 +14,12 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:disable|turn off|switch off|escape|bypass|break out of|get around|circumvent)\s+"
         r"(?:the |your |any |all )?(?:sandbox\w*|safety (?:checks?|filters?|rules)|guardrails?|"
         r"restrictions|content filters?|seccomp|bwrap|bubblewrap|screening)\b")),
-    # the host reached from inside: its root through /proc, its namespaces entered, its disks
-    # or root mounted, a write routed around the sandbox
+    # the host reached from inside: another process's root through /proc, the host's
+    # namespaces entered or its file system mounted, a write routed around the sandbox (a disk
+    # mounted by name is ordinary system work)
     ("sandbox-escape", rule(
-        r"/proc/(?:1|\d+|self)/root\b|\bnsenter\b[^\n]{0,30}(?:-t\s*1\b|--target\s*1\b)|"
-        r"\bmount\b[^\n]{0,40}(?:/dev/[sh]d[a-z]|/dev/nvme|\bthe host'?s? (?:root|disk|file ?system))|"
+        r"/proc/\d+/root\b|\bnsenter\b[^\n]{0,30}(?:-t\s*1\b|--target\s*1\b)|"
+        r"\bmount\b[^\n]{0,40}\bthe host'?s? (?:root|disks?|file ?system)|"
         r"\bchroot\s+/(?:host|mnt/host)\b|\b(?:write|writes|writing|reach|get)\s+(?:through|"
         r"around|outside)\s+(?:the |your )?(?:sandbox|bwrap|bubblewrap|jail|container)\b")),
 ]  # fmt: skip
