@@ -176,15 +176,22 @@ def _asks(sentence: str, start: int) -> bool:
     from lemminflect import getAllLemmas
 
     for a, b in clauses(sentence):
-        words = [w.strip("\"'`*_(,") for w in sentence[max(a, start) : b].lower().split()]
-        words = [w for w in words if w]
-        while words and words[0] in _JOINING:
-            words.pop(0)
-        if b > start and words:
-            first = words[0]
-            if first in ("you", "please") or first in getAllLemmas(first).get("VERB", ()):
-                return True
+        first = _opening_word(sentence[max(a, start) : b])
+        if b > start and (
+            first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ()))
+        ):
+            return True
     return False
+
+
+def _opening_word(clause_text: str) -> str:
+    """A clause's first word, lower-cased and unquoted, after any joining word ("so",
+    "but" ...); empty when it has none."""
+    words = [w.strip("\"'`*_(,") for w in clause_text.lower().split()]
+    words = [w for w in words if w]
+    while words and words[0] in _JOINING:
+        words.pop(0)
+    return words[0] if words else ""
 
 
 @functools.cache
@@ -216,15 +223,10 @@ def _done_instead(sentence: str, end: int) -> bool:
     """Whether a clause after ``end`` tells what the writer did instead: it opens (after a
     joining word) with "we" or "I" and says "instead" ("..., but we pinned the tarball
     instead"). The writer's own account; an instruction to the reader opens otherwise."""
-    for a, b in clauses(sentence):
-        if a < end:
-            continue
-        words = [w.strip("\"'`*_(,") for w in sentence[a:b].lower().split()]
-        while words and words[0] in _JOINING:
-            words.pop(0)
-        if words and words[0] in _WRITER and _REJECTED.search(sentence, a, b):
-            return True
-    return False
+    return any(
+        a >= end and _opening_word(sentence[a:b]) in _WRITER and _REJECTED.search(sentence, a, b)
+        for a, b in clauses(sentence)
+    )
 
 
 _REFUSALS = frozenset({"refuse", "reject", "block", "quarantine", "decline", "report", "flag"})
