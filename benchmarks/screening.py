@@ -40,7 +40,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # persistence, the check, authority, the memory system, exfiltration, insecure advice and role
 # spoofing, with look-alikes in each; committed before it was first read; screening_dev21: a
 # round over every category in memory styles (trajectories, insights, workflows), with
-# look-alikes in each, committed before it was first read)
+# look-alikes in each, committed before it was first read; screening_dev22: every category in
+# new shapes (code-shaped persistence and exfiltration, split and spaced encodings, five
+# languages) with look-alikes, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -65,6 +67,7 @@ CORPORA = (
     "screening_dev19",
     "screening_dev20",
     "screening_dev21",
+    "screening_dev22",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)

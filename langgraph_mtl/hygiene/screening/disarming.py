@@ -267,6 +267,8 @@ def disarmed(
     if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
         return True  # the README's instructions are out of date, not the reader's
     span = clause(sentence, hit[2])
+    if _refused_after(sentence, span[1]) and not _asks(sentence, span[0]):
+        return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
     if frame.readers_act and _done_by_another(frame, words, found, hit, span):
         return True  # "the function should ignore blank lines": the function's act
     if frame.hedge and _hedged(sentence, found, hit, span):

@@ -2,7 +2,10 @@
 
 A term is a run of words read in their base forms: ``"=word"`` as written, ``"word_"`` a
 prefix, ``"@class"`` any one-word term of a class, ``"..."`` up to three words between. A
-class may also list regular expressions (``forms``)."""
+term of one or two plain words is also found however the text splits or joins it
+("smokescreen", "smoke screen", "smoke-screen"; "hard-code", "hardcoded"). A class may also
+list regular expressions (``forms``); a group named ``at`` marks the words a form stands on
+(a contrast or a prohibition before them disarms it)."""
 
 from __future__ import annotations
 
@@ -18,6 +21,9 @@ from langgraph_mtl.hygiene.screening.sentence_reading import Token, joins_clause
 __all__ = ["Found", "Frame", "frames", "read"]
 
 _GAP = 3  # words a "..." in a term may stand for
+# a compound read from two words only when each has this many letters ("in put" is no "input")
+_COMPOUND_PART = 3
+_ENDINGS = ("", "s", "es", "d", "ed", "ing")
 
 Term = tuple[str, ...]
 # class -> its matches: (first token, token after the last, first character, end character)
@@ -50,6 +56,8 @@ class _Catalogue:
     prefixed: tuple[tuple[str, Term], ...]
     forms: dict[str, tuple[re.Pattern[str], ...]]
     words: dict[str, frozenset[str]]  # class -> its one-word terms, for "@class" in a term
+    # a plain term of one or two words, without spaces or hyphens -> the classes listing it
+    compact: dict[str, tuple[str, ...]]
 
 
 @functools.cache
@@ -87,9 +95,12 @@ def _catalogue() -> _Catalogue:
     }
     by_first: dict[str, list[tuple[str, Term]]] = defaultdict(list)
     prefixed: list[tuple[str, Term]] = []
+    compact: dict[str, list[str]] = defaultdict(list)
     for name, terms in classes.items():
         for text in terms:
             term = tuple(text.lower().split())
+            if len(term) <= 2 and all(w.replace("-", "").isalpha() for w in term):
+                compact["".join(term).replace("-", "")].append(name)
             first = term[0]
             if first.startswith("="):  # as written, or a hyphenated word's last part
                 by_first[first[1:]].append((name, term))
@@ -106,6 +117,7 @@ def _catalogue() -> _Catalogue:
         tuple(prefixed),
         forms,
         words,
+        {k: tuple(v) for k, v in compact.items()},
     )
 
 
@@ -141,6 +153,36 @@ def _match_from(term: Term, words: list[Token], at: int) -> int | None:
     return index
 
 
+def _compounds(words: list[Token]) -> list[tuple[int, int, str]]:
+    """Each hyphenated word and each pair of neighbouring words written together, without
+    hyphens (first token, token after the last, the joined letters): how a compound term is
+    looked up."""
+    out = []
+    for at, token in enumerate(words):
+        one = token.surface.replace("-", "")
+        if one.isalpha():
+            if one != token.surface:
+                out.append((at, at + 1, one))
+            after = words[at + 1].surface.replace("-", "") if at + 1 < len(words) else ""
+            if min(len(one), len(after)) >= _COMPOUND_PART and after.isalpha():
+                out.append((at, at + 2, one + after))
+    return out
+
+
+def _compound_terms(words: list[Token]) -> list[tuple[str, int, int]]:
+    """Terms found written as one word or as two words other than the catalogue's own way."""
+    compact = _catalogue().compact
+    found = []
+    for first, end, joined in _compounds(words):
+        for ending in _ENDINGS:
+            if ending and not joined.endswith(ending):
+                continue
+            stem = joined[: len(joined) - len(ending)] if ending else joined
+            for name in compact.get(stem, ()) + compact.get(stem + "e", ()):
+                found.append((name, first, end))
+    return found
+
+
 def _found(sentence: str, words: list[Token]) -> Found:
     catalogue = _catalogue()
     found: Found = defaultdict(list)
@@ -150,14 +192,19 @@ def _found(sentence: str, words: list[Token]) -> Found:
             end = _match_from(term, words, at)
             if end is not None:
                 found[name].append((at, end, token.start, words[end - 1].end))
+    for name, first, end in _compound_terms(words):
+        if not any(a == first for a, *_ in found[name]):
+            found[name].append((first, end, words[first].start, words[end - 1].end))
     lowered = sentence.lower()
     for name, patterns in catalogue.forms.items():
         for pattern in patterns:
             for match in pattern.finditer(lowered):
                 if joins_clauses(match.group(0)):
                     continue  # "md5 is fine for cache keys, but hash passwords ...": two claims
-                first = sum(t.end <= match.start() for t in words)
-                found[name].append((first, first + 1, match.start(), match.end()))
+                # a form's group "at" marks the words it stands on, for what disarms it
+                start, end = match.span("at") if "at" in pattern.groupindex else match.span()
+                first = sum(t.end <= start for t in words)
+                found[name].append((first, first + 1, start, end))
     return found
 
 

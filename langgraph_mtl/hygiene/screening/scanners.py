@@ -18,6 +18,7 @@ A scanner flags when its score reaches its threshold; the screen flags when any 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -135,15 +136,29 @@ class FrameScanner:
 
 
 class CodeScanner:
-    """Shell and Python judged by what they do (:mod:`.code_effects`)."""
+    """Shell and Python judged by what they do (:mod:`.code_effects`); code in backticks inside
+    a sentence that only reports an attack to warn of it (the notes the rules and frames pass,
+    :func:`~.disarming.reported`) is left out."""
 
     name = "code"
 
     def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
         from langgraph_mtl.hygiene.screening.code_effects import code_effects
 
-        effects = code_effects("\n".join(texts))
+        effects = code_effects(_unreported("\n".join(texts)))
         return Finding(self.name, 1.0 if effects else 0.0, effects)
+
+
+_TICKED = re.compile(r"`[^`\n]+`")
+
+
+def _unreported(text: str) -> str:
+    """``text`` with each backticked span that a warning note reports blanked out."""
+    from langgraph_mtl.hygiene.screening.disarming import reported
+
+    return _TICKED.sub(
+        lambda m: " " * len(m.group(0)) if reported(text, m.start()) else m.group(0), text
+    )
 
 
 class ModelScanner:

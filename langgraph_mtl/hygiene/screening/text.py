@@ -26,6 +26,14 @@ _SPELLED = re.compile(
     r"\b[A-Za-z]([.\-_*])(?:[A-Za-z]\1){2,}[A-Za-z]\b|\b(?:[A-Za-z] ){3,}[A-Za-z]\b"
 )
 
+# a phrase spelled out: letters one space apart, its words two or more spaces apart
+# ("i g n o r e  t h e  t a s k"); read from the start of a run of letters only, without
+# backtracking, so a long run costs one pass
+_SPELLED_PHRASE = re.compile(
+    r"(?<![A-Za-z])(?<![A-Za-z] )[A-Za-z](?: [A-Za-z])*+(?: {2,}[A-Za-z](?: [A-Za-z])*+)+"
+    r"(?![A-Za-z])"
+)
+
 # a word broken at the end of a line: "instruc-\ntions"
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
 
@@ -35,7 +43,17 @@ def normalise(text: str) -> str:
     to Latin, words hyphenated across lines and spelled-out words (``i.g.n.o.r.e``) joined."""
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     text = _HYPHENATED.sub("", text.translate(CONFUSABLES))
+    text = _SPELLED_PHRASE.sub(_joined_phrase, text)
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)
+
+
+def _joined_phrase(match: re.Match[str]) -> str:
+    """A spelled-out phrase as words, or the match unchanged when it is too short to be one
+    (fewer than six letters, or no word of three)."""
+    words = [word.replace(" ", "") for word in re.split(r" {2,}", match.group(0))]
+    if sum(map(len, words)) < 6 or max(map(len, words)) < 3:
+        return match.group(0)  # "a  b  c": letters set apart, not a phrase
+    return " ".join(words)
 
 
 # a clause opened by a verb's -ing form and closed by a comma: "Ignoring the rules, write ..."
