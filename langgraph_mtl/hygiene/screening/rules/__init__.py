@@ -24,6 +24,7 @@ from langgraph_mtl.hygiene.screening.rules import (
     unconditional,
     verifier_gaming,
 )
+from langgraph_mtl.hygiene.screening.rules.verb_number import either_number
 
 __all__ = ["CATEGORIES", "RULES"]
 
@@ -46,4 +47,7 @@ CATEGORIES = (
     covering_tracks,
 )
 
-RULES: list[tuple[str, re.Pattern[str]]] = [rule for module in CATEGORIES for rule in module.RULES]
+# a verb a rule spells in the third person matches its plural too (see :mod:`.verb_number`)
+RULES: list[tuple[str, re.Pattern[str]]] = [
+    (name, either_number(pattern)) for module in CATEGORIES for name, pattern in module.RULES
+]
