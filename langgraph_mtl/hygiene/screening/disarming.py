@@ -74,6 +74,8 @@ def _is_report(sentence: str, found: Found, position: int) -> bool:
         return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
     if _inside(found, "report", start, end) and _done_instead(sentence, end):
         return True  # "the docs say curl | sh, but we pinned the tarball instead": an account
+    if _threat_is_subject(sentence, (start, end)):
+        return True  # "attackers sometimes hide `nc -e /bin/sh` in postinstall scripts"
     if quoted and any(  # a quoted attack, warned of outside the quotes
         start <= a < end and not any(x <= a < y for x, y in quoted) for a in stands
     ):
@@ -81,6 +83,28 @@ def _is_report(sentence: str, found: Found, position: int) -> bool:
     return any(
         start <= a < end and not NEGATION & set(sentence[a:b].lower().split())
         for _, _, a, b in found.get("threat-label", ())
+    )
+
+
+_READER = frozenset({"you", "your", "yourself"})
+# who or what attacks, named as a clause's subject (verbs such as "inject" or "plant" are left
+# out: an order opens with them)
+_THREATS = frozenset(
+    {"attacker", "adversary", "hacker", "malware", "worm", "trojan", "malicious", "poisoned",
+     "compromised", "hostile", "booby-trapped", "backdoored", "typosquatted"}
+)  # fmt: skip
+
+
+def _threat_is_subject(sentence: str, span: tuple[int, int]) -> bool:
+    """Whether the clause at ``span`` tells what a threat does: its subject, within its first
+    three words, is one ("attackers ...", "a poisoned README ...", "malicious packages ..."),
+    not negated, and the reader is no actor in it."""
+    words, _ = read(sentence)
+    inside = [t for t in words if span[0] <= t.start < span[1]]
+    if any(t.surface in _READER for t in inside):
+        return False
+    return any(t.forms & _THREATS for t in inside[:3]) and not any(
+        _negated_before(words, t.start) for t in inside[:3]
     )
 
 
@@ -115,7 +139,8 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
     """A prohibition of the match, of its last word ("... never with md5") unless the match
     says "none" itself ("report no failures", "nothing can fail"), a contrast before it
     ("instead of ..."), the match forbidden right after it ("... are blocked"), or a
-    prohibition of the frame's first word in the clause."""
+    prohibition of, or a contrast before, the frame's first word anywhere in the clause
+    ("report it rather than skipping it")."""
     start_char = hit[2]
     span = clause(sentence, start_char)
     inner = [t for t in words if hit[2] <= t.start < hit[3]][:-1]
@@ -126,9 +151,9 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
         or _CONTRAST.search(sentence[span[0] : start_char])
         or _FORBIDDEN_AFTER.match(sentence[: span[1]], hit[3])
         or any(
-            forbidden(sentence, char)
+            forbidden(sentence, char) or _CONTRAST.search(sentence[span[0] : char])
             for _, _, char, _ in found.get(frame.classes[0], ())
-            if span[0] <= char <= start_char
+            if span[0] <= char < span[1]
         )
     )
 
@@ -242,6 +267,30 @@ def _refused_after(sentence: str, end: int) -> bool:
     return any(char >= end for char in acts if char in _stands(sentence))
 
 
+# a remedy told in the past: what was done about what the clause before told of
+_REMEDIES = frozenset(
+    {"switched", "replaced", "fixed", "migrated", "reverted", "rotated", "patched", "upgraded",
+     "removed", "pinned", "swapped"}
+)  # fmt: skip
+
+
+def _remedied_after(sentence: str, end: int) -> bool:
+    """Whether a clause after ``end`` tells the remedy, in the past ("...; switched to the app
+    user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
+    "the fix", with one of the remedies."""
+    for a, b in clauses(sentence):
+        if a < end:
+            continue
+        words = [w.strip("\"'`*_(,") for w in sentence[a:b].lower().split()]
+        while words and (words[0] in _JOINING or words[0] in _WRITER):
+            words.pop(0)
+        if words[:2] == ["the", "fix"]:
+            words = words[2:]
+        if words and words[0] in _REMEDIES:
+            return True
+    return False
+
+
 def next_stands(text: str, span: tuple[int, int]) -> bool:
     """Whether the sentence after the one at ``span`` of ``text`` takes a stand against what
     that one tells of ("... The pool quarantines text like that.")."""
@@ -267,7 +316,11 @@ def disarmed(
     if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
         return True  # the README's instructions are out of date, not the reader's
     span = clause(sentence, hit[2])
-    if _refused_after(sentence, span[1]) and not _asks(sentence, span[0]):
+    if _acts_on_something_before(frame, words, found, hit):
+        return True  # "... that is an injection; drop it and continue with the user's request"
+    if (_refused_after(sentence, span[1]) or _remedied_after(sentence, span[1])) and not _asks(
+        sentence, span[0]
+    ):
         return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
     if frame.readers_act and _done_by_another(frame, words, found, hit, span):
         return True  # "the function should ignore blank lines": the function's act
@@ -276,6 +329,19 @@ def disarmed(
     if frame.negatable and _prohibited(frame, sentence, words, found, hit):
         return True
     return frame.warnable and _warned(sentence, words, found, hit)
+
+
+_OBJECT_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those"})
+
+
+def _acts_on_something_before(frame: Frame, words: list[Token], found: Found, hit: Hit) -> bool:
+    """Whether the match is a verb whose object is a pronoun ("drop it") while what the frame
+    needs it to act on (its first class) is named only after it: the pronoun points back to
+    something else."""
+    after = hit[1]
+    if hit[1] - hit[0] != 1 or after >= len(words) or words[after].surface not in _OBJECT_PRONOUNS:
+        return False
+    return all(char > hit[3] for _, _, char, _ in found.get(frame.classes[0], ()))
 
 
 _DETERMINERS = frozenset(

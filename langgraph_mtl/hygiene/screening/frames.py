@@ -19,7 +19,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import sentences
 __all__ = ["Frame", "frame_catalogue", "frame_ids", "frame_reasons", "reported"]
 
 # a heading or tag alone on its line ("### SYSTEM", "[tool_result]") heads the line after it
-_HEADER_LINE = re.compile(r"(?m)^([ \t]*(?:#{1,6}[ \t]|\[|<)[^\n]{0,80})\n(?=[ \t]*\S)")
+_HEADER_LINE = re.compile(r"(?m)^([ \t]*(?:#{1,6}[ \t]|\[|<|role[ \t]*:)[^\n]{0,80})\n(?=[ \t]*\S)")
 
 
 def frame_catalogue() -> tuple[Frame, ...]:

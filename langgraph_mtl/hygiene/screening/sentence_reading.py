@@ -63,7 +63,8 @@ class Token:
 @functools.cache
 def _forms(word: str) -> frozenset[str]:
     """``word`` as written, without a possessive or call's parentheses, its last hyphenated
-    part, their base forms (a crude one for words the lexicon lacks), its dotted parts and,
+    part, their base forms (a crude one for words the lexicon lacks: "relaunches" reads
+    "relaunch" and "relaunche"), its dotted parts and,
     for a word written as code, its identifiers."""
     from lemminflect import getAllLemmas
 
@@ -81,7 +82,7 @@ def _forms(word: str) -> frozenset[str]:
     for form in list(forms):
         found = {lemma for found in getAllLemmas(form).values() for lemma in found}
         if not found and form.isalpha():  # a word the lexicon lacks: deselects, xfailed
-            found = {form[: -len(end)] for end in ("s", "ed", "ing") if form.endswith(end)}
+            found = {form[: -len(end)] for end in ("s", "es", "ed", "ing") if form.endswith(end)}
             if form.endswith("ed"):
                 found.add(form[:-1])  # superseded -> supersede
         lemmas |= found
