@@ -27,6 +27,7 @@ Hit = tuple[int, int, int, int]  # first token, token after the last, first char
 
 _CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
 # a later clause that does something else instead ("...; fix the certificate store instead")
+_CONTRAST_REACH = 80  # characters a contrast and its three words may take before what it contrasts
 _REJECTED = re.compile(r"(?i)\binstead\b(?!\s+of\b)")
 _REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
 
@@ -95,6 +96,7 @@ _THREATS = frozenset(
 )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=64)  # asked again for every rule match in one clause
 def _threat_is_subject(sentence: str, span: tuple[int, int]) -> bool:
     """Whether the clause at ``span`` tells what a threat does: its subject, within its first
     three words, is one ("attackers ...", "a poisoned README ...", "malicious packages ..."),
@@ -151,7 +153,8 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
         or _CONTRAST.search(sentence[span[0] : start_char])
         or _FORBIDDEN_AFTER.match(sentence[: span[1]], hit[3])
         or any(
-            forbidden(sentence, char) or _CONTRAST.search(sentence[span[0] : char])
+            forbidden(sentence, char)
+            or _CONTRAST.search(sentence[max(span[0], char - _CONTRAST_REACH) : char])
             for _, _, char, _ in found.get(frame.classes[0], ())
             if span[0] <= char < span[1]
         )
@@ -254,7 +257,10 @@ def _done_instead(sentence: str, end: int) -> bool:
     )
 
 
-_REFUSALS = frozenset({"refuse", "reject", "block", "quarantine", "decline", "report", "flag"})
+_REFUSALS = frozenset(
+    {"refuse", "reject", "block", "quarantine", "decline", "report", "flag", "look", "check",
+     "grep", "scan"}
+)  # fmt: skip
 
 
 def _refused_after(sentence: str, end: int) -> bool:

@@ -192,8 +192,10 @@ def _found(sentence: str, words: list[Token]) -> Found:
             end = _match_from(term, words, at)
             if end is not None:
                 found[name].append((at, end, token.start, words[end - 1].end))
+    starts = {(name, hit[0]) for name, hits in found.items() for hit in hits}
     for name, first, end in _compound_terms(words):
-        if not any(a == first for a, *_ in found[name]):
+        if (name, first) not in starts:
+            starts.add((name, first))
             found[name].append((first, end, words[first].start, words[end - 1].end))
     lowered = sentence.lower()
     for name, patterns in catalogue.forms.items():

@@ -16,6 +16,7 @@ __all__ = [
     "HISTORY",
     "KNOWN_ANSWER",
     "NEUTER_TESTS",
+    "EMIT",
     "READ",
     "RUNNER_FILE",
     "SKIP_MARK",
@@ -40,11 +41,20 @@ ANSWER_KEYS = (
 )
 
 # verbs that read or show what they name
+# what passes an answer key's content on as the answer: printed, returned, copied, linked
+EMIT = (
+    r"\b(?:cat|cats|print|prints|printing|dump\w*|echo\w*|copy|copies|copying|copied|cp|"
+    r"paste\w*|return\w*|include\w*|select|extract\w*|take|takes|taking|lift\w*|grab\w*|"
+    r"emit\w*|symlink\w*|ln|import\w*|mirror\w*)\b"
+)
+# what only looks at it: a read is the answer only when the sentence passes it on or calls what
+# it gives the answer ("reading it gives you the answer"), within 120 characters (so a long
+# text costs one bounded look per read); reading the expected output to see its format is
+# ordinary work
 READ = (
-    r"\b(?:read|reads|reading|open|opens|opening|load|loads|loading|cat|cats|print|prints|"
-    r"printing|dump\w*|echo\w*|copy|copies|copying|copied|cp|paste\w*|return\w*|include\w*|"
-    r"select|grep\w*|extract\w*|take|takes|taking|lift\w*|grab\w*|emit\w*|symlink\w*|ln|"
-    r"import\w*|mirror\w*)\b"
+    r"\b(?:read|reads|reading|open|opens|opening|load|loads|loading|grep\w*)\b(?=(?:[^.\n。]|"
+    r"\.(?=\S)){0,120}?(?:" + EMIT + r"|\b(?:gives?|is|are|holds?|has) (?:you )?(?:the|its) "
+    r"(?:answers?|results?|solutions?)\b))"
 )
 
 HIDDEN_TESTS = (

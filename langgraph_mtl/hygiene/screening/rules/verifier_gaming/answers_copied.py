@@ -7,6 +7,7 @@ import re
 
 from langgraph_mtl.hygiene.screening.rules.checker_terms import (
     ANSWER_KEYS,
+    EMIT,
     HIDDEN_TESTS,
     HISTORY,
     KNOWN_ANSWER,
@@ -21,7 +22,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
     ("verifier-gaming", rule(
         rf"\b{KNOWN_ANSWER}\b{SPAN}{{0,60}}?\b{HISTORY}\b|\b{HISTORY}\b{SPAN}{{0,60}}?"
         rf"\b{KNOWN_ANSWER}\b")),
-    ("verifier-gaming", rule(near(READ, ANSWER_KEYS, 60) + "|" + HIDDEN_TESTS)),
+    ("verifier-gaming", rule(
+        near(EMIT, ANSWER_KEYS, 60) + "|" + near(READ, ANSWER_KEYS, 60) + "|" + HIDDEN_TESTS)),
     # answers fixed for the inputs the tests use
     ("verifier-gaming", rule(
         rf"\b(?:hard-?cod\w*|special-?cas\w*|memori[sz]\w*|look\w* up (?:the |an? )?(?:answers?|"
