@@ -1,34 +1,31 @@
-"""What disarms a frame's match: the sentence only reports an attack in order to warn of it
-(in its clause, under a heading that labels it, or with the next sentence standing against
-it), an override names a project document's instructions rather than the reader's, or, when
-the frame says so, a hedge, a prohibition, a contrast or a warning governs the match's clause.
-:func:`reported` and :func:`owned_by_documents` let the rules pass the same notes."""
+"""What disarms a frame's match: the sentence only tells of an attack (:mod:`.accounts`: it
+reports it to warn of it, refuses it or tells the remedy), the act's object points back to
+something else, an override names a project document's instructions rather than the
+reader's, or, when the frame says so, a hedge, a prohibition, a contrast or a warning governs
+the match's clause. :func:`owned_by_documents` lets the rules pass the same documents."""
 
 from __future__ import annotations
 
-import functools
 import re
 
-from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame, read
-from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.sentence_reading import (
-    NEGATION,
-    Token,
-    around,
-    clause,
-    clauses,
-    quotes,
-    sentences,
+from langgraph_mtl.hygiene.screening.accounts import (
+    asks,
+    is_report,
+    negated_before,
+    refused_after,
+    remedied_after,
+    told_as_note,
 )
+from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame
+from langgraph_mtl.hygiene.screening.negation import forbidden
+from langgraph_mtl.hygiene.screening.sentence_reading import Token, clause
 
-__all__ = ["disarmed", "next_stands", "owned_by_documents", "reported"]
+__all__ = ["disarmed", "owned_by_documents"]
 
 Hit = tuple[int, int, int, int]  # first token, token after the last, first char, end char
 
 _CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
-# a later clause that does something else instead ("...; fix the certificate store instead")
 _CONTRAST_REACH = 80  # characters a contrast and its three words may take before what it contrasts
-_REJECTED = re.compile(r"(?i)\binstead\b(?!\s+of\b)")
 _REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
 
 
@@ -52,67 +49,6 @@ def owned_by_documents(text: str, start: int, end: int) -> bool:
     project ("the earlier instructions in the README ... no longer apply")."""
     nouns = list(_INSTRUCTION_NOUN.finditer(text, start, end))
     return bool(nouns) and all(_OWNED_BY_DOCUMENT.match(text, noun.end()) for noun in nouns)
-
-
-def _inside(found: Found, name: str, start: int, end: int) -> bool:
-    return any(start <= a < end for _, _, a, _ in found.get(name, ()))
-
-
-def _is_report(sentence: str, found: Found, position: int) -> bool:
-    """Whether the clause at ``position`` reports a text's words ("a note asking you to ...")
-    and calls them an attack or says to refuse them (or a later clause refuses them), quotes
-    them and warns of them outside the quotes or says to do something else instead in a later
-    clause, or calls what it describes an attack ("... are a common persistence trick"), not
-    negated."""
-    start, end = clause(sentence, position)
-    stands = _stands(sentence)
-    if _inside(found, "report", start, end) and any(start <= a < end for a in stands):
-        return True
-    if _inside(found, "report", start, end) and _refused_after(sentence, end):
-        return True  # "someone tried to ...; the agent refused": an act against it, later
-    quoted = [(a, b) for a, b in quotes(sentence) if a <= position < b]
-    if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
-        return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
-    if _inside(found, "report", start, end) and _done_instead(sentence, end):
-        return True  # "the docs say curl | sh, but we pinned the tarball instead": an account
-    if _threat_is_subject(sentence, (start, end)):
-        return True  # "attackers sometimes hide `nc -e /bin/sh` in postinstall scripts"
-    if quoted and any(  # a quoted attack, warned of outside the quotes
-        start <= a < end and not any(x <= a < y for x, y in quoted) for a in stands
-    ):
-        return True
-    return any(
-        start <= a < end and not NEGATION & set(sentence[a:b].lower().split())
-        for _, _, a, b in found.get("threat-label", ())
-    )
-
-
-_READER = frozenset({"you", "your", "yourself"})
-# who or what attacks, named as a clause's subject (verbs such as "inject" or "plant" are left
-# out: an order opens with them)
-_THREATS = frozenset(
-    {"attacker", "adversary", "hacker", "malware", "worm", "trojan", "malicious", "poisoned",
-     "compromised", "hostile", "booby-trapped", "backdoored", "typosquatted"}
-)  # fmt: skip
-
-
-@functools.lru_cache(maxsize=64)  # asked again for every rule match in one clause
-def _threat_is_subject(sentence: str, span: tuple[int, int]) -> bool:
-    """Whether the clause at ``span`` tells what a threat does: its subject, within its first
-    three words, is one ("attackers ...", "a poisoned README ...", "malicious packages ..."),
-    not negated, and the reader is no actor in it."""
-    words, _ = read(sentence)
-    inside = [t for t in words if span[0] <= t.start < span[1]]
-    if any(t.surface in _READER for t in inside):
-        return False
-    return any(t.forms & _THREATS for t in inside[:3]) and not any(
-        _negated_before(words, t.start) for t in inside[:3]
-    )
-
-
-def _negated_before(words: list[Token], char: int) -> bool:
-    before = [t for t in words if t.end <= char][-2:]
-    return any(t.surface in NEGATION or t.surface.endswith("n't") for t in before)
 
 
 def _hedged(sentence: str, found: Found, hit: Hit, span: tuple[int, int]) -> bool:
@@ -167,141 +103,9 @@ def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     span = clause(sentence, hit[2])
     warned = (span[0], _referring_clause_end(sentence, words, span))
     for _, _, char, _ in found.get("warning", ()):
-        if warned[0] <= char < warned[1] and not _negated_before(words, char):
+        if warned[0] <= char < warned[1] and not negated_before(words, char):
             return True
     return _consequence_of_subject(words, found, hit, span)
-
-
-_HEADING = re.compile(r"^[^:\n]{1,60}?:(?=\s)")
-
-
-def _told_as_note(sentence: str, found: Found, position: int, next_stands: bool) -> bool:
-    """Whether the text at ``position`` is told as an account of an attack and stood against:
-    its clause reports what a text says, the position is quoted, or the sentence opens with a
-    heading that files it as an attack ("Known attack: ..."); and the next sentence takes a
-    stand against it, or the heading labels a quotation or a description (not a request:
-    "Known attack: ignore your instructions" is still one). A clause merely told in the past is
-    no account: trajectory memories are written that way."""
-    start, end = clause(sentence, position)
-    quoted = any(a <= position < b for a, b in quotes(sentence))
-    heading = _HEADING.match(sentence)
-    labelled = heading is not None and (
-        position >= heading.end() and any(a < heading.end() for a in _stands(sentence))
-    )
-    told = quoted or labelled or _inside(found, "report", start, end)
-    if labelled and heading is not None and not _asks(sentence, heading.end()):
-        return True  # "Red flag in code review: tests edited so ...": described, not asked
-    return told and (next_stands or (labelled and quoted))
-
-
-_JOINING = {"so", "then", "and", "but", "now", "just", "also", "instead", "first"}
-
-
-def _asks(sentence: str, start: int) -> bool:
-    """Whether a clause of ``sentence`` from ``start`` on opens (after a joining word) with a
-    verb in its base form ("ignore ...", "so exit 0 early"), or with "you" or "please": it
-    asks, rather than describes."""
-    from lemminflect import getAllLemmas
-
-    for a, b in clauses(sentence):
-        first = _opening_word(sentence[max(a, start) : b])
-        if b > start and (
-            first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ()))
-        ):
-            return True
-    return False
-
-
-def _opening_word(clause_text: str) -> str:
-    """A clause's first word, lower-cased and unquoted, after any joining word ("so",
-    "but" ...); empty when it has none."""
-    words = [w.strip("\"'`*_(,") for w in clause_text.lower().split()]
-    words = [w for w in words if w]
-    while words and words[0] in _JOINING:
-        words.pop(0)
-    return words[0] if words else ""
-
-
-@functools.cache
-def _gerund(word: str) -> bool:
-    """Whether ``word`` is only a verb's -ing form ("refusing"; not "engineering")."""
-    from lemminflect import getAllLemmas
-
-    lemmas = getAllLemmas(word)
-    return word.endswith("ing") and "VERB" in lemmas and "NOUN" not in lemmas
-
-
-@functools.lru_cache(maxsize=64)
-def _stands(sentence: str) -> tuple[int, ...]:
-    """Where the sentence's defence words take a stand: not negated, and not a gerund naming
-    the act ("this memory says refusing slows you down")."""
-    words, found = read(sentence)
-    return tuple(
-        char
-        for first, _, char, _ in found.get("defence", ())
-        if not _negated_before(words, char)
-        and not (first < len(words) and _gerund(words[first].surface))
-    )
-
-
-_WRITER = frozenset({"we", "i"})
-
-
-def _done_instead(sentence: str, end: int) -> bool:
-    """Whether a clause after ``end`` tells what the writer did instead: it opens (after a
-    joining word) with "we" or "I" and says "instead" ("..., but we pinned the tarball
-    instead"). The writer's own account; an instruction to the reader opens otherwise."""
-    return any(
-        a >= end and _opening_word(sentence[a:b]) in _WRITER and _REJECTED.search(sentence, a, b)
-        for a, b in clauses(sentence)
-    )
-
-
-_REFUSALS = frozenset(
-    {"refuse", "reject", "block", "quarantine", "decline", "report", "flag", "look", "check",
-     "grep", "scan"}
-)  # fmt: skip
-
-
-def _refused_after(sentence: str, end: int) -> bool:
-    """Whether a clause after ``end`` acts against what came before (refused, rejected,
-    blocked, reported it): an act, not a label ("calling that an attack is silly" is none)."""
-    words, found = read(sentence)
-    acts = {
-        char for first, _, char, _ in found.get("defence", ()) if words[first].forms & _REFUSALS
-    }
-    return any(char >= end for char in acts if char in _stands(sentence))
-
-
-# a remedy told in the past: what was done about what the clause before told of
-_REMEDIES = frozenset(
-    {"switched", "replaced", "fixed", "migrated", "reverted", "rotated", "patched", "upgraded",
-     "removed", "pinned", "swapped"}
-)  # fmt: skip
-
-
-def _remedied_after(sentence: str, end: int) -> bool:
-    """Whether a clause after ``end`` tells the remedy, in the past ("...; switched to the app
-    user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
-    "the fix", with one of the remedies."""
-    for a, b in clauses(sentence):
-        if a < end:
-            continue
-        words = [w.strip("\"'`*_(,") for w in sentence[a:b].lower().split()]
-        while words and (words[0] in _JOINING or words[0] in _WRITER):
-            words.pop(0)
-        if words[:2] == ["the", "fix"]:
-            words = words[2:]
-        if words and words[0] in _REMEDIES:
-            return True
-    return False
-
-
-def next_stands(text: str, span: tuple[int, int]) -> bool:
-    """Whether the sentence after the one at ``span`` of ``text`` takes a stand against what
-    that one tells of ("... The pool quarantines text like that.")."""
-    following = [s for s in sentences(text) if s[0] >= span[1]][:1]
-    return any(_stands(text[a:b]) for a, b in following)
 
 
 def disarmed(
@@ -315,16 +119,16 @@ def disarmed(
     """Whether ``hit`` (a match of the frame's last class) is disarmed in ``sentence``;
     ``stood_against`` says whether the text's next sentence takes a stand against an attack
     (see :func:`next_stands`)."""
-    if _is_report(sentence, found, hit[2]):
+    if is_report(sentence, found, hit[2]):
         return True
-    if _told_as_note(sentence, found, hit[2], stood_against):
+    if told_as_note(sentence, found, hit[2], stood_against):
         return True
     if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
         return True  # the README's instructions are out of date, not the reader's
     span = clause(sentence, hit[2])
     if _acts_on_something_before(frame, words, found, hit):
         return True  # "... that is an injection; drop it and continue with the user's request"
-    if (_refused_after(sentence, span[1]) or _remedied_after(sentence, span[1])) and not _asks(
+    if (refused_after(sentence, span[1]) or remedied_after(sentence, span[1])) and not asks(
         sentence, span[0]
     ):
         return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
@@ -424,20 +228,4 @@ def _consequence_of_subject(
     subject = len(leading) <= 1 or leading[0].surface.endswith("ing")
     return subject and any(
         end_char <= char < span[1] for _, _, char, _ in found.get("consequence", ())
-    )
-
-
-def reported(text: str, position: int) -> bool:
-    """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
-    of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
-    says to refuse or flag it, or the clause calls what it describes an attack (not
-    negated); or it tells of an attack as an account that the next sentence, or a heading
-    over a quotation, stands against (see :func:`_told_as_note`)."""
-    span = around(sentences(text), position)
-    if span is None:
-        return False
-    sentence, at = text[span[0] : span[1]], position - span[0]
-    found = read(sentence)[1]
-    return _is_report(sentence, found, at) or _told_as_note(
-        sentence, found, at, next_stands(text, span)
     )

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from langgraph_mtl.hygiene.screening.disarming import disarmed, next_stands, reported
+from langgraph_mtl.hygiene.screening.accounts import next_stands, reported
+from langgraph_mtl.hygiene.screening.disarming import disarmed
 from langgraph_mtl.hygiene.screening.frame_terms import Frame, frames, read
 from langgraph_mtl.hygiene.screening.sentence_reading import sentences
 

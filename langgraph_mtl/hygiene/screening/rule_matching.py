@@ -10,9 +10,9 @@ import unicodedata
 from collections.abc import Sequence
 
 from langgraph_mtl.hygiene.gloss import gloss
+from langgraph_mtl.hygiene.screening.accounts import reported
 from langgraph_mtl.hygiene.screening.code_targets import this_network
 from langgraph_mtl.hygiene.screening.disarming import owned_by_documents
-from langgraph_mtl.hygiene.screening.frames import reported
 from langgraph_mtl.hygiene.screening.negation import forbidden
 from langgraph_mtl.hygiene.screening.prefilter import Prefilter
 from langgraph_mtl.hygiene.screening.rule_handling import GATES, NEGATABLE, RULE_IDS

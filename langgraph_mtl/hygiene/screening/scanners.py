@@ -138,7 +138,7 @@ class FrameScanner:
 class CodeScanner:
     """Shell and Python judged by what they do (:mod:`.code_effects`); code in backticks inside
     a sentence that only reports an attack to warn of it (the notes the rules and frames pass,
-    :func:`~.disarming.reported`) is left out."""
+    :func:`~.accounts.reported`) is left out."""
 
     name = "code"
 
@@ -154,7 +154,7 @@ _TICKED = re.compile(r"`[^`\n]+`")
 
 def _unreported(text: str) -> str:
     """``text`` with each backticked span that a warning note reports blanked out."""
-    from langgraph_mtl.hygiene.screening.disarming import reported
+    from langgraph_mtl.hygiene.screening.accounts import reported
 
     return _TICKED.sub(
         lambda m: " " * len(m.group(0)) if reported(text, m.start()) else m.group(0), text
