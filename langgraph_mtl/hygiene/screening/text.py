@@ -40,7 +40,8 @@ _HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
 
 def normalise(text: str) -> str:
     """Text as the rules read it: NFKC, invisible characters removed, lookalike letters mapped
-    to Latin, words hyphenated across lines and spelled-out words (``i.g.n.o.r.e``) joined."""
+    to Latin, words hyphenated across lines and spelled-out words (``i.g.n.o.r.e``) and
+    phrases (``i g n o r e  t h e  t a s k``) joined."""
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     text = _HYPHENATED.sub("", text.translate(CONFUSABLES))
     text = _SPELLED_PHRASE.sub(_joined_phrase, text)

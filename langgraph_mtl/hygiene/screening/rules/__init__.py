@@ -47,7 +47,7 @@ CATEGORIES = (
     covering_tracks,
 )
 
-# a verb a rule spells in the third person matches its plural too (see :mod:`.verb_number`)
+# each rule reads its verbs and nouns in either number (see :mod:`.verb_number`)
 RULES: list[tuple[str, re.Pattern[str]]] = [
     (name, either_number(pattern)) for module in CATEGORIES for name, pattern in module.RULES
 ]
