@@ -136,13 +136,18 @@ def asks(sentence: str, start: int) -> bool:
     return False
 
 
-def _opening_word(clause_text: str) -> str:
-    """A clause's first word, lower-cased and unquoted, after any joining word ("so",
-    "but" ...); empty when it has none."""
-    words = [w.strip("\"'`*_(,") for w in clause_text.lower().split()]
-    words = [w for w in words if w]
-    while words and words[0] in _JOINING:
+def _opening_words(clause_text: str, skipped: frozenset[str] | set[str] = _JOINING) -> list[str]:
+    """A clause's words, lower-cased and unquoted, from the first that is not ``skipped``
+    (a joining word: "so", "but" ...)."""
+    words = [w for w in (w.strip("\"'`*_(,") for w in clause_text.lower().split()) if w]
+    while words and words[0] in skipped:
         words.pop(0)
+    return words
+
+
+def _opening_word(clause_text: str) -> str:
+    """A clause's first word after any joining word; empty when it has none."""
+    words = _opening_words(clause_text)
     return words[0] if words else ""
 
 
@@ -211,9 +216,7 @@ def remedied_after(sentence: str, end: int) -> bool:
     for a, b in clauses(sentence):
         if a < end:
             continue
-        words = [w.strip("\"'`*_(,") for w in sentence[a:b].lower().split()]
-        while words and (words[0] in _JOINING or words[0] in _WRITER):
-            words.pop(0)
+        words = _opening_words(sentence[a:b], _JOINING | _WRITER)
         if words[:2] == ["the", "fix"]:
             words = words[2:]
         if words and words[0] in _REMEDIES:
