@@ -537,6 +537,11 @@ def test_a_rust_run_passes_only_when_libtest_itself_exits_0():
     assert not judged(lines, 0, "n", 3).passed
 
 
+# tasks whose suites run quickly, for a domain whose first tasks' suites are slow (every cheat
+# runs the whole suite); the cheats attack the verifier, so any task serves
+QUICK_TASKS = {"data": ("DFB/T3070", "DFB/T0077")}
+
+
 @pytest.mark.toolchain
 @pytest.mark.skipif(not bubblewrap_available(), reason="bubblewrap not installed")
 @pytest.mark.parametrize("name", ["python", "rust", "verilog", "shell", "data", "repo"])
@@ -545,7 +550,11 @@ def test_every_domain_rejects_every_known_cheat(name):
     cheat is a kind of attack on the verifier, not on a task; `mtl experiment soundness` tries
     every cheat on every task)."""
     domain = get_domain(name)
-    first, second = domain.tasks("all", limit=2)
+    if name in QUICK_TASKS:  # taken as they are: the check below runs their references
+        by_id = {task.task_id: task for task in domain._candidates()}
+        first, second = (by_id[task_id] for task_id in QUICK_TASKS[name])
+    else:
+        first, second = domain.tasks("all", limit=2)
     found = check_soundness(domain, [first])
     plain = check_soundness(domain, [second], cheats=False)
     assert found.references_pass == plain.references_pass == 1, (found.as_dict(), plain.as_dict())
