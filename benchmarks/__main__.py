@@ -7,7 +7,7 @@
 3. JSONL import with vectors against a raw ``collection.add`` (:mod:`benchmarks.imports`);
 4. redaction and screening on hostile text: growth for 4x the length (:mod:`benchmarks.hostile`);
 5. screening: a dot inside a word at every word position of every corpus text changes no
-   verdict (:mod:`benchmarks.screening`; the tests try a third of the positions), and the
+   verdict (:mod:`benchmarks.screening`; the tests try a ninth of the positions), and the
    rules' prefilter against every rule run on every text (same verdicts, the speed ratio).
 
 Results go to ``benchmarks/results/latest.json`` and ``benchmarks/results/retrieval.png``.

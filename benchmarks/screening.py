@@ -4,7 +4,7 @@ benign category, on the development corpora (the rules and scanners were written
 and, separately, on the test split (``screening_test.jsonl``, written before the scanners that
 serve it and never used to write or carve a rule), with each part's size; and checks at every
 word position of every development text that a file name with a dot ("(see notes.md)")
-changes no verdict (the test suite checks a third of the positions)."""
+changes no verdict (the test suite checks a ninth of the positions)."""
 
 from __future__ import annotations
 
