@@ -16,7 +16,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from importlib import resources
 
-from langgraph_mtl.hygiene.screening.sentence_reading import Token, joins_clauses, tokens
+from langgraph_mtl.hygiene.screening.sentence_reading import (
+    Token,
+    joins_clauses,
+    tokens,
+    used_as_noun,
+)
 
 __all__ = ["Found", "Frame", "frames", "read"]
 
@@ -58,6 +63,7 @@ class _Catalogue:
     words: dict[str, frozenset[str]]  # class -> its one-word terms, for "@class" in a term
     # a plain term of one or two words, without spaces or hyphens -> the classes listing it
     compact: dict[str, tuple[str, ...]]
+    verbs: frozenset[str]  # the classes of verbs: none matches a word used as a noun
 
 
 @functools.cache
@@ -118,6 +124,7 @@ def _catalogue() -> _Catalogue:
         forms,
         words,
         {k: tuple(v) for k, v in compact.items()},
+        frozenset(raw["verbs"]),
     )
 
 
@@ -183,6 +190,11 @@ def _compound_terms(words: list[Token]) -> list[tuple[str, int, int]]:
     return found
 
 
+def _noun_for_verb(name: str, words: list[Token], first: int, end: int) -> bool:
+    """Whether a one-word match of a class of verbs is a noun where it stands."""
+    return end == first + 1 and name in _catalogue().verbs and used_as_noun(words, first)
+
+
 def _found(sentence: str, words: list[Token]) -> Found:
     catalogue = _catalogue()
     found: Found = defaultdict(list)
@@ -190,11 +202,11 @@ def _found(sentence: str, words: list[Token]) -> Found:
         candidates = [c for form in token.forms for c in catalogue.by_first.get(form, ())]
         for name, term in (*candidates, *catalogue.prefixed):
             end = _match_from(term, words, at)
-            if end is not None:
+            if end is not None and not _noun_for_verb(name, words, at, end):
                 found[name].append((at, end, token.start, words[end - 1].end))
     starts = {(name, hit[0]) for name, hits in found.items() for hit in hits}
     for name, first, end in _compound_terms(words):
-        if (name, first) not in starts:
+        if (name, first) not in starts and not _noun_for_verb(name, words, first, end):
             starts.add((name, first))
             found[name].append((first, end, words[first].start, words[end - 1].end))
     lowered = sentence.lower()

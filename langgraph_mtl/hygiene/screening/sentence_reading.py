@@ -94,6 +94,51 @@ def _forms(word: str) -> frozenset[str]:
     return frozenset(forms | lemmas)
 
 
+# words after which a verb's base form is a noun ("the change", "your update"); not "that"
+# ("memories that change the others") or "her" ("let her change it")
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "these", "those", "its", "their", "our", "your", "my", "his",
+     "every", "each", "any", "no", "another"}
+)  # fmt: skip
+# verbs whose object may do the next verb: "have the agent store the key"
+_CAUSATIVES = frozenset({"have", "has", "had", "make", "makes", "made", "let", "lets", "help"})
+
+
+@functools.cache
+def _number(word: str) -> tuple[bool, bool]:
+    """Whether ``word`` is in its base form (a lemma of itself), and whether it reads as a
+    plural noun (crudely for a word the lexicon lacks: "apis", not "status")."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    if not lemmas:
+        plural = word.endswith("s") and not word.endswith(("ss", "us", "is"))
+        return not plural, plural
+    nouns = lemmas.get("NOUN", ())
+    return any(word in found for found in lemmas.values()), any(n != word for n in nouns)
+
+
+def _bare(token: Token) -> bool:
+    """Whether the word was written without punctuation or quotes around it."""
+    return token.end - token.start == len(token.surface)
+
+
+def used_as_noun(words: list[Token], at: int) -> bool:
+    """Whether the word at ``at``, in its base form, is used as a noun where it stands: right
+    after a determiner ("the change") or after a determiner and one word that is not plural
+    ("the API change"; "the tests change" is a verb, and so is "have the agent store ...")."""
+    if not _number(words[at].surface)[0] or at < 1 or not _bare(words[at - 1]):
+        return False  # "when summarising the run, paste ...": punctuation ends the phrase
+    if words[at - 1].surface in _DETERMINERS:
+        return True
+    if at < 2 or words[at - 2].surface not in _DETERMINERS or not _bare(words[at - 2]):
+        return False
+    between = words[at - 1].surface
+    if between in _DETERMINERS or _number(between)[1]:
+        return False
+    return not (at >= 3 and words[at - 3].surface in _CAUSATIVES)
+
+
 def tokens(sentence: str) -> list[Token]:
     """The sentence's words, lower-cased and stripped of quotes and edge punctuation."""
     out = []
