@@ -82,13 +82,19 @@ _NAMED_AFTER = re.compile(r"\s*(?:and|or|,|/)\s*[<\[]|\s+(?:tokens?|tags?|marker
 _NAMED_BEFORE = re.compile(r"[>\]]\s*(?:and|or|,|/)\s*$")
 
 
-_OPENS = re.compile(r"(?i)[^\S\n]*(?:\n|(?:system|user|assistant|developer|tool)\b)")
+_ROLE = r"(?:system|user|assistant|developer|tool)\b"
+_OPENS = re.compile(rf"(?i)[^\S\n]*(?:\n|{_ROLE})")
+_ROLE_WORD = re.compile(rf"(?i){_ROLE}")
 
 
 def _named_markup(text: str, match: re.Match[str]) -> bool:
     """Whether a markup match is named in prose rather than used: never when it opens a
-    role's turn or a line of content."""
+    role's turn or a line of content, unless its role word is itself one item of a list of
+    markup ("<|im_start|>system and <|im_end|> markers")."""
     after = text[match.end() : match.end() + 40]
+    role = _ROLE_WORD.match(after)
+    if role and _NAMED_AFTER.match(after, role.end()):
+        return True
     if _OPENS.match(after):
         return False
     before = text[max(0, match.start() - 40) : match.start()]
