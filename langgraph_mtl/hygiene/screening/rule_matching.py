@@ -165,15 +165,36 @@ def _sent_from_code(text: str, match: re.Match[str]) -> bool:
 _KEY_PATH = re.compile(r"[^\s`'\"()]*(?:\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519))[^\s`'\"()]*")
 
 
+_PUBLIC_KEY = re.compile(r"[._]pub$")
+# what ~/.ssh holds besides keys: the client's settings and the hosts it knows, no secret to
+# read here but a map of where this machine logs in, so never sent away
+_SSH_SETTINGS = re.compile(r"/(?:config|known_hosts(?:[._]old)?)$")
+
+
 def _public_keys_only(text: str, match: re.Match[str]) -> bool:
-    """Whether every key path the match touches is a public key (``*.pub``; ``*_pub`` in the
-    view that reads a dot inside a word as part of it)."""
+    """Whether every key path the match touches holds no secret: a public key (``*.pub``;
+    ``*_pub`` in the view that reads a dot inside a word as part of it), or the SSH client's
+    settings and known hosts when nothing in the text leaves this machine."""
     paths = [
-        found.group(0).rstrip(".,;:")
-        for found in _KEY_PATH.finditer(text)
-        if found.start() < match.end() and match.start() < found.end()
+        path for start, end, path in _key_paths(text) if start < match.end() and match.start() < end
     ]
-    return bool(paths) and all(path.endswith((".pub", "_pub")) for path in paths)
+    return bool(paths) and all(
+        _PUBLIC_KEY.search(path) or (not _leaves(text) and _SSH_SETTINGS.search(path))
+        for path in paths
+    )
+
+
+@functools.lru_cache(maxsize=64)  # read once per text, however many matches ask
+def _key_paths(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple((m.start(), m.end(), m.group(0).rstrip(".,;:")) for m in _KEY_PATH.finditer(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _leaves(text: str) -> bool:
+    """Whether the text names a way off this machine."""
+    from langgraph_mtl.hygiene.screening.rules.parts import EGRESS_PATTERN
+
+    return EGRESS_PATTERN.search(text) is not None
 
 
 def _only_this_network(fragment: str) -> bool:
