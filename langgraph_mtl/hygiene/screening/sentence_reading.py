@@ -106,16 +106,17 @@ _CAUSATIVES = frozenset({"have", "has", "had", "make", "makes", "made", "let", "
 
 @functools.cache
 def _number(word: str) -> tuple[bool, bool]:
-    """Whether ``word`` is in its base form (a lemma of itself), and whether it reads as a
-    plural noun (crudely for a word the lexicon lacks: "apis", not "status")."""
+    """Whether ``word`` is a verb's or a noun's base form ("change", not "changed"), and
+    whether it reads as a plural noun (crudely for a word the lexicon lacks: "apis", not
+    "status")."""
     from lemminflect import getAllLemmas
 
     lemmas = getAllLemmas(word)
     if not lemmas:
         plural = word.endswith("s") and not word.endswith(("ss", "us", "is"))
         return not plural, plural
-    nouns = lemmas.get("NOUN", ())
-    return any(word in found for found in lemmas.values()), any(n != word for n in nouns)
+    verbs, nouns = lemmas.get("VERB", ()), lemmas.get("NOUN", ())
+    return word in verbs or word in nouns, any(n != word for n in nouns)
 
 
 def _bare(token: Token) -> bool:
