@@ -7,9 +7,9 @@ splits), at several cosine thresholds under the pool's default embedder:
   flagged;
 - leave one corpus out: every benign development text against all the other corpora.
 
-A text is flagged when its nearest attack is at least the threshold similar and ``margin``
-closer than its nearest benign text (:class:`~langgraph_mtl.hygiene.screening.scanners.
-NeighbourScanner`)."""
+A text is flagged by the scanner's own decision
+(:meth:`~langgraph_mtl.hygiene.screening.scanners.NeighbourScanner.flags`): its nearest attack
+at least the threshold similar and ``margin`` closer than its nearest benign text."""
 
 from __future__ import annotations
 
@@ -20,20 +20,20 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.screening import CORPORA, load
+from langgraph_mtl.hygiene.screening.scanners import NeighbourScanner
 from langgraph_mtl.pool.embeddings import MiniLMEmbeddings
 
 FRESH = tuple(
-    name for name in CORPORA if name[len("screening_dev") :].isdigit() and int(name[13:]) >= 16
+    name
+    for name in CORPORA
+    if (number := name.removeprefix("screening_dev")).isdigit() and int(number) >= 16
 )
 THRESHOLDS = (0.7, 0.75, 0.8, 0.85, 0.92)
 
 
-def _flagged(
-    vectors: np.ndarray, attack: np.ndarray, query: np.ndarray, t: float, m: float
-) -> bool:
-    similarity = vectors @ query
-    nearest_attack, nearest_benign = similarity[attack].max(), similarity[~attack].max()
-    return bool(nearest_attack >= t and nearest_attack - nearest_benign >= m)
+def _nearest(similarity: np.ndarray, attack: np.ndarray, known: np.ndarray) -> tuple[float, float]:
+    """A text's cosine to its nearest known attack and nearest known benign text."""
+    return float(similarity[known & attack].max()), float(similarity[known & ~attack].max())
 
 
 def measure(margin: float = 0.0) -> list[dict[str, float | int]]:
@@ -42,33 +42,33 @@ def measure(margin: float = 0.0) -> list[dict[str, float | int]]:
     rows = [(index, row) for index, name in enumerate(CORPORA) for row in load(name)]
     vectors = np.asarray(MiniLMEmbeddings().embed_documents([r["text"] for _, r in rows]))
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    similarity = vectors @ vectors.T
     corpus = np.array([index for index, _ in rows])
     attack = np.array([row["label"] == "injection" for _, row in rows])
     fresh = {CORPORA.index(name) for name in FRESH}
+    # each text's nearest neighbours, found once for every threshold: (is an attack, cosines)
+    forward = [
+        (bool(attack[i]), _nearest(similarity[i], attack, corpus < index))
+        for i, (index, _) in enumerate(rows)
+        if index in fresh
+    ]
+    held_out = [
+        _nearest(similarity[i], attack, corpus != index)
+        for i, (index, _) in enumerate(rows)
+        if not attack[i]
+    ]
     out = []
     for t in THRESHOLDS:
-        caught = injections = fresh_flagged = fresh_benign = flagged = benign = 0
-        for i, (index, _) in enumerate(rows):
-            if index in fresh:
-                before = corpus < index
-                hit = _flagged(vectors[before], attack[before], vectors[i], t, margin)
-                injections += bool(attack[i])
-                caught += bool(attack[i]) and hit
-                fresh_benign += not attack[i]
-                fresh_flagged += (not attack[i]) and hit
-            if not attack[i]:
-                others = corpus != index
-                benign += 1
-                flagged += _flagged(vectors[others], attack[others], vectors[i], t, margin)
+        scanner = NeighbourScanner(embeddings=None, threshold=t, margin=margin)
         out.append(
             {
                 "threshold": t,
-                "fresh_caught": caught,
-                "fresh_injections": injections,
-                "fresh_flagged": fresh_flagged,
-                "fresh_benign": fresh_benign,
-                "benign_flagged": flagged,
-                "benign": benign,
+                "fresh_caught": sum(a and scanner.flags(*near) for a, near in forward),
+                "fresh_injections": sum(a for a, _ in forward),
+                "fresh_flagged": sum(not a and scanner.flags(*near) for a, near in forward),
+                "fresh_benign": sum(not a for a, _ in forward),
+                "benign_flagged": sum(scanner.flags(*near) for near in held_out),
+                "benign": len(held_out),
             }
         )
     return out

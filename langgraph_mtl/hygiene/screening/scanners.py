@@ -227,7 +227,10 @@ class NeighbourScanner:
         similarity = vectors @ asked
         nearest_attack = float(similarity[attack].max()) if attack.any() else 0.0
         nearest_benign = float(similarity[~attack].max()) if (~attack).any() else 0.0
-        close = nearest_attack >= self.threshold
-        if close and nearest_attack - nearest_benign >= self.margin:
+        if self.flags(nearest_attack, nearest_benign):
             return Finding(self.name, nearest_attack, ("known-attack",))
         return Finding(self.name, max(nearest_attack, 0.0))
+
+    def flags(self, nearest_attack: float, nearest_benign: float) -> bool:
+        """The decision, from a text's cosine to its nearest known attack and benign text."""
+        return nearest_attack >= self.threshold and nearest_attack - nearest_benign >= self.margin
