@@ -18,7 +18,7 @@ from langgraph_mtl.hygiene.screening.accounts import (
 )
 from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame
 from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.sentence_reading import Token, clause
+from langgraph_mtl.hygiene.screening.sentence_reading import DETERMINERS, Token, clause
 
 __all__ = ["disarmed", "owned_by_documents"]
 
@@ -154,9 +154,6 @@ def _acts_on_something_before(frame: Frame, words: list[Token], found: Found, hi
     return all(char > hit[3] for _, _, char, _ in found.get(frame.classes[0], ()))
 
 
-_DETERMINERS = frozenset(
-    {"the", "a", "an", "this", "that", "each", "every", "its", "our", "my", "their", "his", "her"}
-)
 _AUXILIARIES = frozenset(
     {"should", "must", "will", "would", "can", "could", "may", "might", "shall", "to",
      "always", "also", "just", "then", "silently", "simply"}
@@ -184,7 +181,7 @@ def _done_by_another(
     if len(before) < 2:
         return False
     noun, determiner = before[-1], before[-2]
-    if determiner.surface not in _DETERMINERS and len(before) >= 3:
+    if determiner.surface not in DETERMINERS and len(before) >= 3:
         determiner = before[-3]  # one adjective between ("the old parser")
     own = (
         bool(noun.forms & _READERS)
@@ -192,7 +189,7 @@ def _done_by_another(
         or any(_inside_class(found, name, noun) for name in frame.classes)
     )
     return (
-        determiner.surface in _DETERMINERS
+        determiner.surface in DETERMINERS
         and "NOUN" in (getAllLemmas(noun.surface) or {"NOUN": ()})  # unknown: a name
         and not own
     )

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "DETERMINERS",
     "NEGATION",
     "SENTENCE_END",
     "Token",
@@ -22,6 +23,7 @@ __all__ = [
     "sentences",
     "spans",
     "tokens",
+    "used_as_noun",
 ]
 
 _TOKEN = re.compile(r"[^\s]+")
@@ -94,12 +96,15 @@ def _forms(word: str) -> frozenset[str]:
     return frozenset(forms | lemmas)
 
 
-# words after which a verb's base form is a noun ("the change", "your update"); not "that"
+# words that open a noun phrase ("the parser", "each test")
+DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "that", "each", "every", "its", "our", "my", "their", "his", "her"}
+)
+# those after which a verb's base form is a noun ("the change", "your update"): not "that"
 # ("memories that change the others") or "her" ("let her change it")
-_DETERMINERS = frozenset(
-    {"the", "a", "an", "this", "these", "those", "its", "their", "our", "your", "my", "his",
-     "every", "each", "any", "no", "another"}
-)  # fmt: skip
+_BEFORE_A_NOUN = (DETERMINERS - {"that", "her"}) | {
+    "these", "those", "your", "any", "no", "another"
+}  # fmt: skip
 # verbs whose object may do the next verb: "have the agent store the key"
 _CAUSATIVES = frozenset({"have", "has", "had", "make", "makes", "made", "let", "lets", "help"})
 
@@ -130,12 +135,12 @@ def used_as_noun(words: list[Token], at: int) -> bool:
     ("the API change"; "the tests change" is a verb, and so is "have the agent store ...")."""
     if not _number(words[at].surface)[0] or at < 1 or not _bare(words[at - 1]):
         return False  # "when summarising the run, paste ...": punctuation ends the phrase
-    if words[at - 1].surface in _DETERMINERS:
+    if words[at - 1].surface in _BEFORE_A_NOUN:
         return True
-    if at < 2 or words[at - 2].surface not in _DETERMINERS or not _bare(words[at - 2]):
+    if at < 2 or words[at - 2].surface not in _BEFORE_A_NOUN or not _bare(words[at - 2]):
         return False
     between = words[at - 1].surface
-    if between in _DETERMINERS or _number(between)[1]:
+    if between in _BEFORE_A_NOUN or _number(between)[1]:
         return False
     return not (at >= 3 and words[at - 3].surface in _CAUSATIVES)
 
