@@ -59,7 +59,7 @@ def _matches(
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "exfiltration" and _copied_into_project(text, match):
                 continue  # copy .env.example to .env: the file stays where it was
-            if name == "exfiltration" and _public_keys_only(text, match):
+            if name == "exfiltration" and _no_secret_paths(text, match):
                 continue  # cat ~/.ssh/id_ed25519.pub: a public key is no secret
             if name == "exfiltration" and _sent_from_code(text, match):
                 continue  # `rsync -a ./ backup:/srv/` mirrors ...: the code judge reads it
@@ -171,7 +171,7 @@ _PUBLIC_KEY = re.compile(r"[._]pub$")
 _SSH_SETTINGS = re.compile(r"/(?:config|known_hosts(?:[._]old)?)$")
 
 
-def _public_keys_only(text: str, match: re.Match[str]) -> bool:
+def _no_secret_paths(text: str, match: re.Match[str]) -> bool:
     """Whether every key path the match touches holds no secret: a public key (``*.pub``;
     ``*_pub`` in the view that reads a dot inside a word as part of it), or the SSH client's
     settings and known hosts when nothing in the text leaves this machine."""

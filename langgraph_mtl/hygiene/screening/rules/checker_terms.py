@@ -40,8 +40,7 @@ ANSWER_KEYS = (
     r"variable)s?\b)"
 )
 
-# verbs that read or show what they name
-# what passes an answer key's content on as the answer: printed, returned, copied, linked
+# verbs that pass an answer key's content on as the answer: printed, returned, copied, linked
 EMIT = (
     r"\b(?:cat|cats|print|prints|printing|dump\w*|echo\w*|copy|copies|copying|copied|cp|"
     r"paste\w*|return\w*|include\w*|select|extract\w*|take|takes|taking|lift\w*|grab\w*|"
