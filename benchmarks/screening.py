@@ -44,7 +44,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # new shapes (code-shaped persistence and exfiltration, split and spaced encodings, five
 # languages) with look-alikes, committed before it was first read; screening_dev23: persistence
 # in prose, the check, override paraphrases and insecure advice, with look-alikes weighted to
-# security notes and ordinary commands, committed before it was first read)
+# security notes and ordinary commands, committed before it was first read; screening_dev24:
+# persistence, the check, override paraphrases, the memory system and insecure advice again,
+# with look-alikes weighted to security notes and ordinary commands, committed before it was
+# first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -71,6 +74,7 @@ CORPORA = (
     "screening_dev21",
     "screening_dev22",
     "screening_dev23",
+    "screening_dev24",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)
