@@ -28,6 +28,7 @@ __all__ = [
     "refused_after",
     "remedied_after",
     "reported",
+    "task_account",
     "told_as_note",
 ]
 
@@ -49,13 +50,19 @@ def is_report(sentence: str, found: Found, position: int) -> bool:
     stands = _stands(sentence)
     if _inside(found, "report", start, end) and any(start <= a < end for a in stands):
         return True
-    if _inside(found, "report", start, end) and refused_after(sentence, end):
+    if _inside(found, "report", start, end) and (
+        refused_after(sentence, end) or remedied_after(sentence, end)
+    ):
         return True  # "someone tried to ...; the agent refused": an act against it, later
     quoted = [(a, b) for a, b in quotes(sentence) if a <= position < b]
     if quoted and _inside(found, "report", start, end) and _REJECTED.search(sentence, end):
         return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
     if _inside(found, "report", start, end) and _done_instead(sentence, end):
         return True  # "the docs say curl | sh, but we pinned the tarball instead": an account
+    if _refused_object(sentence, position):
+        return True  # "reviewers rejected a patch that ran chmod 777 on the upload folder"
+    if _otherwise_than_condition(sentence, position):
+        return True  # "if a task seems to want you to skip tests, report that ... instead"
     if _threat_is_subject(sentence, (start, end)):
         return True  # "attackers sometimes hide `nc -e /bin/sh` in postinstall scripts"
     if quoted and any(  # a quoted attack, warned of outside the quotes
@@ -66,6 +73,49 @@ def is_report(sentence: str, found: Found, position: int) -> bool:
         start <= a < end and not NEGATION & set(sentence[a:b].lower().split())
         for _, _, a, b in found.get("threat-label", ())
     )
+
+
+# a refusal and what it refuses, told by a relative clause ("rejected a patch that ...")
+_REFUSED_OBJECT = re.compile(
+    r"(?i)\b(?:reject|revert|block|refuse|decline|flag|quarantine|veto)(?:s|ed|d)?\s+"
+    r"(?:[\w'-]+\s+){0,3}?(?:that|which)\s"
+)
+
+
+def _refused_object(sentence: str, position: int) -> bool:
+    """Whether ``position`` lies in a relative clause telling what a refusal in its clause
+    acted on, not negated ("Reviewers rejected a patch that ran chmod 777 ...", "block any
+    PR that ...")."""
+    start, _ = clause(sentence, position)
+    words, _ = read(sentence)
+    return any(
+        refusal.end() <= position and not negated_before(words, refusal.start())
+        for refusal in _REFUSED_OBJECT.finditer(sentence, start, position)
+    )
+
+
+# a condition opening a sentence or a clause, up to its comma ("If a task seems to want ...,")
+_CONDITION = re.compile(r"(?i)(?:^|[;:]\s*)\s*(?:if|when|whenever)\b[^,;:\n]{1,200},")
+# an object that points back to what came before ("that" may open a clause: "report that ...")
+_POINTING_BACK = frozenset({"it", "them", "this", "these", "those"})
+
+
+def _otherwise_than_condition(sentence: str, position: int) -> bool:
+    """Whether ``position`` lies in a condition whose main clause asks for something else
+    instead ("If a task seems to want you to skip tests, report why instead"): the condition
+    names what not to do. Not when the main clause's act points back to it ("..., skip them
+    instead")."""
+    for condition in _CONDITION.finditer(sentence):
+        if not condition.start() <= position < condition.end():
+            continue
+        main = clause(sentence, condition.end())
+        opening = _opening_words(sentence[condition.end() : main[1]])
+        return (
+            asks(sentence[: main[1]], condition.end())
+            and not set(opening[1:3]) & _POINTING_BACK
+            and _REJECTED.search(sentence, condition.end(), main[1]) is not None
+        )
+    return False
 
 
 _READER = frozenset({"you", "your", "yourself"})
@@ -207,18 +257,23 @@ _REMEDIES = frozenset(
     {"switched", "replaced", "fixed", "migrated", "reverted", "rotated", "patched", "upgraded",
      "removed", "pinned", "swapped"}
 )  # fmt: skip
+# a remedy told as a gerund that undoes what was told of, pointing back to it ("...; removing
+# it exposed three real failures"); "deleting them made CI green" may be the attack itself
+_UNDOING = frozenset({"removing", "reverting", "rotating", "revoking"})
 
 
 def remedied_after(sentence: str, end: int) -> bool:
     """Whether a clause after ``end`` tells the remedy, in the past ("...; switched to the app
     user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
-    "the fix", with one of the remedies."""
+    "the fix", with one of the remedies, or with undoing what came before ("removing it")."""
     for a, b in clauses(sentence):
         if a < end:
             continue
         words = _opening_words(sentence[a:b], _JOINING | _WRITER)
         if words[:2] == ["the", "fix"]:
             words = words[2:]
+        if len(words) > 1 and words[0] in _UNDOING and words[1] in _POINTING_BACK:
+            return True
         if words and words[0] in _REMEDIES:
             return True
     return False
@@ -245,3 +300,22 @@ def reported(text: str, position: int) -> bool:
     return is_report(sentence, found, at) or told_as_note(
         sentence, found, at, next_stands(text, span)
     )
+
+
+# what a past task asked for, told as its account ("The task was to ...", "Trajectory: the bash
+# task asked for ..."): in the past, and not to the reader ("the task asks you to ..." is none)
+_TASK_ACCOUNT = re.compile(
+    r"(?i)\s*(?:[\w ]{1,30}:\s*)?(?:the|that|this|one|an?)\s+(?:[\w-]+\s+)?(?:task|exercise|"
+    r"assignment|ticket)\s+(?:was\s+to|asked\s+(?:for|to)|required|wanted|called\s+for|said\s+to)\b"
+)
+
+
+def task_account(text: str, position: int) -> bool:
+    """Whether the sentence around ``position`` of ``text`` opens by telling what a past task
+    asked for, and ``position`` comes after that: the act is that task's own request, told
+    of (a trajectory's account), not advice to the reader."""
+    span = around(sentences(text), position)
+    if span is None:
+        return False
+    opening = _TASK_ACCOUNT.match(text, span[0], span[1])
+    return opening is not None and opening.end() <= position

@@ -25,6 +25,16 @@ __all__ = ["disarmed", "owned_by_documents"]
 Hit = tuple[int, int, int, int]  # first token, token after the last, first char, end char
 
 _CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
+# what a substitution takes away: the words between it and the match name no replacement
+# ("replacing string formatting with placeholders", "switched from md5 to bcrypt"); read for
+# a weakness only, which names the weak state itself (a check's frame may name what an attack
+# replaces: "replace the body of every failing test with ...")
+_WEAKNESS = "insecure-advice"
+_REPLACED = re.compile(
+    r"(?i)\b(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|"
+    r"ing)|migrat(?:e|es|ed|ing))\s+(?:away\s+)?from|phas(?:e|es|ed|ing)\s+out|(?:got|get|"
+    r"getting)\s+rid\s+of)\s+(?:(?!(?:with|by|for|to|into|in)\b)\S+\s+){0,3}$"
+)
 _CONTRAST_REACH = 80  # characters a contrast and its three words may take before what it contrasts
 _REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
 
@@ -76,7 +86,8 @@ _NONE = frozenset({"no", "nothing", "none", "zero"})
 def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     """A prohibition of the match, of its last word ("... never with md5") unless the match
     says "none" itself ("report no failures", "nothing can fail"), a contrast before it
-    ("instead of ..."), the match forbidden right after it ("... are blocked"), or a
+    ("instead of ...") or, for a weakness, a substitution that takes it away ("replacing ...
+    with"), the match forbidden right after it ("... are blocked"), or a
     prohibition of, or a contrast before, the frame's first word anywhere in the clause
     ("report it rather than skipping it")."""
     start_char = hit[2]
@@ -87,6 +98,7 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
         forbidden(sentence, start_char)
         or (not negated_within and forbidden(sentence, _last_word_start(words, hit)))
         or _CONTRAST.search(sentence[span[0] : start_char])
+        or (frame.category == _WEAKNESS and _REPLACED.search(sentence[span[0] : start_char]))
         or _FORBIDDEN_AFTER.match(sentence[: span[1]], hit[3])
         or any(
             forbidden(sentence, char)
@@ -132,6 +144,8 @@ def disarmed(
         sentence, span[0]
     ):
         return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
+    if "brief" in frame.classes and _brief_speaks(words, found, hit):
+        return True  # "the task statement said to ignore Windows paths": the brief asks it
     if frame.readers_act and _done_by_another(frame, words, found, hit, span):
         return True  # "the function should ignore blank lines": the function's act
     if frame.hedge and _hedged(sentence, found, hit, span):
@@ -139,6 +153,33 @@ def disarmed(
     if frame.negatable and _prohibited(frame, sentence, words, found, hit):
         return True
     return frame.warnable and _warned(sentence, words, found, hit)
+
+
+_SPEECH = frozenset(
+    {"say", "ask", "tell", "state", "specify", "require", "want", "mention", "instruct",
+     "direct", "request", "demand", "explain", "expect", "note", "list"}
+)  # fmt: skip
+
+
+def _brief_speaks(words: list[Token], found: Found, hit: Hit) -> bool:
+    """Whether the brief, named by a noun, is the subject of a verb of saying right after it
+    (past one adverb) and before the act, and is not named again after the act ("the task
+    statement said to ignore Windows paths"): the act is what the brief asks, not the brief
+    set aside ("whatever you were told ..." names no speaker)."""
+    from lemminflect import getAllLemmas
+
+    briefs = found.get("brief", ())
+    if any(char >= hit[3] for _, _, char, _ in briefs):
+        return False
+    for _, after, _, _ in briefs:
+        if "NOUN" not in getAllLemmas(words[after - 1].surface):
+            continue
+        following = words[after : min(after + 2, hit[0])]
+        if following and following[0].surface.endswith("ly"):
+            following = following[1:]
+        if following and following[0].forms & _SPEECH:
+            return True
+    return False
 
 
 _OBJECT_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those"})

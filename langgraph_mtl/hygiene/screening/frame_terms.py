@@ -143,15 +143,22 @@ def _word_matches(spec: str, token: Token) -> bool:
     return spec in token.forms
 
 
-def _match_from(term: Term, words: list[Token], at: int) -> int | None:
-    """Where ``term`` starting at token ``at`` ends (the index after it), or ``None``."""
+def _match_from(term: Term, sentence: str, words: list[Token], at: int) -> int | None:
+    """Where ``term`` starting at token ``at`` ends (the index after it), or ``None``: a term
+    spans no end of a clause ("... printed to logs; the credentials file ..." is two claims)."""
     index, gap = at, 0
     for spec in term:
         if spec == "...":
             gap = _GAP
             continue
         for skip in range(gap + 1):
-            if index + skip < len(words) and _word_matches(spec, words[index + skip]):
+            if index + skip >= len(words):
+                return None
+            if index > at and joins_clauses(
+                sentence[words[index - 1].start : words[index + skip].start]
+            ):
+                return None  # the term would run into the next clause
+            if _word_matches(spec, words[index + skip]):
                 index += skip + 1
                 break
         else:
@@ -201,7 +208,7 @@ def _found(sentence: str, words: list[Token]) -> Found:
     for at, token in enumerate(words):
         candidates = [c for form in token.forms for c in catalogue.by_first.get(form, ())]
         for name, term in (*candidates, *catalogue.prefixed):
-            end = _match_from(term, words, at)
+            end = _match_from(term, sentence, words, at)
             if end is not None and not _noun_for_verb(name, words, at, end):
                 found[name].append((at, end, token.start, words[end - 1].end))
     starts = {(name, hit[0]) for name, hits in found.items() for hit in hits}

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from langgraph_mtl.hygiene.gloss import gloss
-from langgraph_mtl.hygiene.screening.accounts import reported
+from langgraph_mtl.hygiene.screening.accounts import reported, task_account
 from langgraph_mtl.hygiene.screening.code_targets import this_network
 from langgraph_mtl.hygiene.screening.disarming import owned_by_documents
 from langgraph_mtl.hygiene.screening.negation import forbidden
@@ -55,6 +55,8 @@ def _matches(
                 continue  # "never run rm -rf /" is advice
             if reported(text, match.start()):
                 continue  # "a note asking you to post .env is an attack" warns of one
+            if name in _TASK_ACTS and task_account(text, match.start()) and not _leaves(text):
+                continue  # "the task was to write a crontab line that runs backup.sh": its job
             if name == "exfiltration" and _local(text, match, local_lines if same_lines else ()):
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "exfiltration" and _copied_into_project(text, match):
@@ -76,6 +78,9 @@ def _matches(
     return found
 
 
+# what a past task may have asked for on this machine (a cron line, a history that is cleared,
+# a file that is wiped), told of as that task's account when nothing leaves the machine
+_TASK_ACTS = frozenset({"persistence", "destructive", "covering-tracks"})
 # markup named, not used: coordinated with more markup ("<|im_start|> and <|im_end|>") or
 # called a token, tag or marker; markup that poses as a message opens content instead
 _NAMED_AFTER = re.compile(r"\s*(?:and|or|,|/)\s*[<\[]|\s+(?:tokens?|tags?|markers?|delimiters?)\b")
@@ -87,10 +92,29 @@ _OPENS = re.compile(rf"(?i)[^\S\n]*(?:\n|{_ROLE})")
 _ROLE_WORD = re.compile(rf"(?i){_ROLE}")
 
 
+# markup alone in a code span, with its role word at most: quoted as code, not posing as a turn
+_SPAN_OPENS = re.compile(r"`[^\S\n]*$")
+_SPAN_CLOSES = re.compile(rf"(?i)[^\S\n]*(?:{_ROLE}[^\S\n]*)?`")
+
+
 def _named_markup(text: str, match: re.Match[str]) -> bool:
-    """Whether a markup match is named in prose rather than used: never when it opens a
-    role's turn or a line of content, unless its role word is itself one item of a list of
-    markup ("<|im_start|>system and <|im_end|> markers")."""
+    """Whether a markup match is named in prose rather than used: quoted alone in a code span
+    ("the template opens with `<|im_start|>system`"), never when it opens a role's turn or a
+    line of content, unless its role word is itself one item of a list of markup
+    ("<|im_start|>system and <|im_end|> markers")."""
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    opens = text.count("`", line_start, match.start()) % 2 == 1  # the backtick opens a span
+    if (
+        opens
+        and _SPAN_OPENS.search(text, line_start, match.start())
+        and _SPAN_CLOSES.match(text, match.end())
+    ):
+        return True
+    return _named_around(text, match)
+
+
+def _named_around(text: str, match: re.Match[str]) -> bool:
+    """Whether the words around a markup match name it (see :func:`_named_markup`)."""
     after = text[match.end() : match.end() + 40]
     role = _ROLE_WORD.match(after)
     if role and _NAMED_AFTER.match(after, role.end()):

@@ -16,6 +16,9 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"im_start|im_end|endoftext)\|>|\"(?:name|tool)\"\s*:\s*\"[^\"]+\"\s*,\s*\""
         r"(?:arguments|parameters|input)\"\s*:|```\s*(?:system|assistant|developer)\b|"
         r"<\|(?:system|user|assistant)\|>|\[(?:system|assistant)\]\s*:|<\s*/?\s*system[-_]\w+|"
+        # a role's tag in brackets opening a line of content (a tool's output is judged by
+        # what it claims: "[tool_result] 3 tests passed [/tool_result]" shows a format)
+        r"(?:^|\n)[^\S\n]*[\[(](?:system|assistant|developer)[\])][^\S\n]*\S|"
         r"(?:^|\n)[^\S\n]*(?:#{1,6}|={2,}|\*{2,}|-{3,})\s*(?:begin\s+|start\s+)?(?:system|admin|"
         r"developer|operator)(?: (?:message|prompt|note|notice|override|alert|update))?\s*"
         r"(?:#{1,6}|={2,}|\*{2,}|-{3,}|:)")),
