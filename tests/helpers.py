@@ -68,9 +68,9 @@ class TinyDomain(Domain):
         self.name = name
 
     def all_tasks(self) -> list[Task]:
-        return self._candidates()
+        return self.candidates()
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         return [
             Task(
                 domain=self.name,

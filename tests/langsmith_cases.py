@@ -114,12 +114,12 @@ def _planted_domain(name: str):
     from helpers import TinyDomain
 
     class Planted(TinyDomain):
-        def _candidates(self):
-            tasks = super()._candidates()
+        def candidates(self):
+            tasks = super().candidates()
             return [replace(t, instruction=f"{t.instruction}. {PLANTED}") for t in tasks]
 
         def all_tasks(self):
-            return self._candidates()
+            return self.candidates()
 
     Planted.__qualname__ = Planted.__name__ = "PlantedDomain"
     globals()["PlantedDomain"] = Planted  # picklable by name, for Ray workers

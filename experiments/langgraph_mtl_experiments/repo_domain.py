@@ -259,7 +259,7 @@ class RepoDomain(Domain):
 
         return first_usable(order, limit, caught)
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         return self.tasks("all")
 
     def all_tasks(self) -> list[Task]:

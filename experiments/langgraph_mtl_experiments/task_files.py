@@ -176,7 +176,7 @@ class TaskFileDomain(Domain):
             kind=spec.kind,
         )
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         return list(self._tasks)
 
     def all_tasks(self) -> list[Task]:

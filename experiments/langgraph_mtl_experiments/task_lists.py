@@ -25,8 +25,8 @@ class PinnedDomain(Domain):
         self.name, self.kind, self.data = inner.name, inner.kind, inner.data
         self.lists = lists
 
-    def _candidates(self) -> list[Task]:
-        return self.inner._candidates()
+    def candidates(self) -> list[Task]:
+        return self.inner.candidates()
 
     def fetch(self, verify: str = "none") -> int:
         return self.inner.fetch(verify)
@@ -49,7 +49,7 @@ class PinnedDomain(Domain):
         found = {t.task_id: t for t in self._extend(split, pinned, limit)}
         wanted = pinned if limit is None else pinned[:limit]
         if any(i not in found for i in wanted):  # recorded where other tasks verified
-            found.update((t.task_id, t) for t in self.inner._candidates())
+            found.update((t.task_id, t) for t in self.inner.candidates())
         missing = [i for i in wanted if i not in found]
         if missing:
             raise ValueError(
@@ -89,7 +89,7 @@ class ListedDomain(PinnedDomain):
         """
         if split != self.split:
             return self.inner.tasks(split, limit=limit, seed=seed)
-        found = {t.task_id: t for t in self.inner._candidates()}
+        found = {t.task_id: t for t in self.inner.candidates()}
         missing = [i for i in self.ids if i not in found]
         if missing:
             raise ValueError(

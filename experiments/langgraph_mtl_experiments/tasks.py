@@ -140,8 +140,9 @@ class Domain(ABC):
         return len(self.all_tasks())
 
     @abstractmethod
-    def _candidates(self) -> list[Task]:
-        """Every task of the data set, in a fixed order."""
+    def candidates(self) -> list[Task]:
+        """Every task of the data set, in a fixed order, before any reference is checked
+        (what a domain implements; ``all_tasks`` and ``tasks`` give the usable ones)."""
 
     def all_tasks(self) -> list[Task]:
         """The usable tasks (see the class docstring for how that is known); data sets hold
@@ -149,7 +150,7 @@ class Domain(ABC):
         run, or cannot tell a no-op apart."""
         if self._screened_cache().exists():
             return self.screened()
-        tasks = self._candidates()
+        tasks = self.candidates()
         shipped = shipped_list(self.name, self.data_digest())
         if shipped is None:
             return self.screened()
@@ -160,7 +161,7 @@ class Domain(ABC):
 
     def screened(self) -> list[Task]:
         """Every task screened here (once; the verdicts are cached) and the usable ones kept."""
-        tasks = self._candidates()
+        tasks = self.candidates()
         cache = self._screened_cache()
         if cache.exists():
             good = set(json.loads(cache.read_text()))

@@ -576,7 +576,7 @@ def test_a_domain_whose_verifier_cannot_run_here_says_so_and_caches_nothing(tmp_
     monkeypatch.setenv("MTL_HOME", str(tmp_path))
 
     class Broken(TinyDomain):
-        def _candidates(self):
+        def candidates(self):
             return [
                 Task(
                     domain=self.name,

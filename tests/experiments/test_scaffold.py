@@ -14,14 +14,14 @@ from langgraph_mtl.testing import ScriptedChatModel
 class KeyedTinyDomain(TinyDomain):
     """TinyDomain whose tasks know their reference file (what a single reply must write)."""
 
-    def _candidates(self):
+    def candidates(self):
         return [
             dataclasses.replace(t, reference={"out.txt": f"{t.task_id[-1]}\n"})
-            for t in super()._candidates()
+            for t in super().candidates()
         ]
 
     def tasks(self, split="all", *, limit=None, seed=0):
-        return self._candidates()[:limit]
+        return self.candidates()[:limit]
 
 
 def _reply(messages):

@@ -283,7 +283,7 @@ def test_an_installed_package_adds_a_domain_through_the_entry_point(tmp_path):
         "class Katas(Domain):\n"
         '    """Code katas of our team: small refactorings."""\n\n'
         '    name = "katas"\n\n'
-        "    def _candidates(self):\n"
+        "    def candidates(self):\n"
         "        return []\n"
     )
     info = site / "extra_domains-0.1.dist-info"

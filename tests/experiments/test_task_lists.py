@@ -27,8 +27,8 @@ class Shifting(TinyDomain):
         self.verified = verified
         self.asked: list[int | None] = []
 
-    def _candidates(self) -> list[Task]:
-        one = super()._candidates()[0]
+    def candidates(self) -> list[Task]:
+        one = super().candidates()[0]
         return [
             Task(domain="alpha", task_id=f"t{i}", instruction=f"task {i}", files={},
                  verifier=one.verifier)
@@ -37,7 +37,7 @@ class Shifting(TinyDomain):
 
     def tasks(self, split="all", *, limit=None, seed=0):
         self.asked.append(limit)
-        usable = [t for t in self._candidates() if int(t.task_id[1:]) in self.verified]
+        usable = [t for t in self.candidates() if int(t.task_id[1:]) in self.verified]
         half = {"source": usable[0::2], "eval": usable[1::2], "all": usable}[split]
         return half if limit is None else half[:limit]
 

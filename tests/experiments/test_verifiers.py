@@ -183,10 +183,10 @@ def test_a_tampering_run_is_recorded_and_never_passes(scripted, pool, tmp_path):
 class GuardedDomain(TinyDomain):
     """TinyDomain tasks that come with a file the agent must leave as it is."""
 
-    def _candidates(self) -> list[Task]:
+    def candidates(self) -> list[Task]:
         return [
             dataclasses.replace(t, files={"check.txt": "keep\n"}, protected=("check.txt",))
-            for t in super()._candidates()
+            for t in super().candidates()
         ]
 
 
@@ -551,7 +551,7 @@ def test_every_domain_rejects_every_known_cheat(name):
     every cheat on every task)."""
     domain = get_domain(name)
     if name in QUICK_TASKS:  # taken as they are: the check below runs their references
-        by_id = {task.task_id: task for task in domain._candidates()}
+        by_id = {task.task_id: task for task in domain.candidates()}
         first, second = (by_id[task_id] for task_id in QUICK_TASKS[name])
     else:
         first, second = domain.tasks("all", limit=2)

@@ -55,7 +55,7 @@ def check(
     from langgraph_mtl_experiments.soundness import check_soundness
 
     loader = domain_named(domain)
-    tasks = loader._candidates() if sample == 0 else loader.tasks("all", limit=sample)
+    tasks = loader.candidates() if sample == 0 else loader.tasks("all", limit=sample)
     with progress_bar() as bar:
         job = bar.add_task(f"checking {loader.name}", total=len(tasks), rate=1.0)
         found = check_soundness(
