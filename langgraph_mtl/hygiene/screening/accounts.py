@@ -238,18 +238,42 @@ def _done_instead(sentence: str, end: int) -> bool:
 
 _REFUSALS = frozenset(
     {"refuse", "reject", "block", "quarantine", "decline", "report", "flag", "look", "check",
-     "grep", "scan"}
+     "grep", "scan", "stop", "prevent", "catch"}
 )  # fmt: skip
 
 
 def refused_after(sentence: str, end: int) -> bool:
     """Whether a clause after ``end`` acts against what came before (refused, rejected,
-    blocked, reported it): an act, not a label ("calling that an attack is silly" is none)."""
+    blocked, reported it): an act, not a label ("calling that an attack is silly" is none),
+    whose object points back or that has none ("safe_load rejects too much" refuses
+    something else)."""
     words, found = read(sentence)
     acts = {
-        char for first, _, char, _ in found.get("defence", ()) if words[first].forms & _REFUSALS
+        char
+        for first, after, char, _ in found.get("defence", ())
+        if words[first].forms & _REFUSALS
+        and _refuses_what_came_before(sentence, words, first, after)
     }
     return any(char >= end for char in acts if char in _stands(sentence))
+
+
+_REFUSED_BACK = _POINTING_BACK | {"that", "such", "any", "the", "every", "all", "to"}
+_SEARCHES = frozenset({"look", "check", "grep", "scan"})  # their object is what to look for
+
+
+def _refuses_what_came_before(sentence: str, words: list[Token], first: int, after: int) -> bool:
+    """Whether the refusal (tokens ``first`` to ``after``) searches, has no object (its clause
+    or a comma ends it), or has one that points back to what came before ("reject it",
+    "block such changes")."""
+    last = words[after - 1]
+    if words[first].forms & _SEARCHES or after >= len(words):
+        return True
+    if sentence[last.start : last.end].endswith((",", ";", ".", ":")):
+        return True
+    following = words[after]
+    if clause(sentence, following.start) != clause(sentence, last.start):
+        return True
+    return following.surface in _REFUSED_BACK
 
 
 # a remedy told in the past: what was done about what the clause before told of

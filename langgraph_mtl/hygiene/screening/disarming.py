@@ -192,7 +192,10 @@ def _acts_on_something_before(frame: Frame, words: list[Token], found: Found, hi
     after = hit[1]
     if hit[1] - hit[0] != 1 or after >= len(words) or words[after].surface not in _OBJECT_PRONOUNS:
         return False
-    return all(char > hit[3] for _, _, char, _ in found.get(frame.classes[0], ()))
+    needed = found.get(frame.classes[0], ())
+    if any(first == after for first, *_ in needed):
+        return False  # "retrieve this memory first": the word is a determiner of what it needs
+    return all(char > hit[3] for _, _, char, _ in needed)
 
 
 _AUXILIARIES = frozenset(

@@ -23,7 +23,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     used_as_noun,
 )
 
-__all__ = ["Found", "Frame", "frames", "read"]
+__all__ = ["Found", "Frame", "frames", "read", "settings_as_code"]
 
 _GAP = 3  # words a "..." in a term may stand for
 # a compound read from two words only when each has this many letters ("in put" is no "input")
@@ -217,9 +217,11 @@ def _found(sentence: str, words: list[Token]) -> Found:
             starts.add((name, first))
             found[name].append((first, end, words[first].start, words[end - 1].end))
     lowered = sentence.lower()
+    views = dict.fromkeys((lowered, settings_as_code(lowered)))
     for name, patterns in catalogue.forms.items():
         for pattern in patterns:
-            for match in pattern.finditer(lowered):
+            matches = {m.span(): m for view in views for m in pattern.finditer(view)}
+            for match in matches.values():
                 if joins_clauses(match.group(0)):
                     continue  # "md5 is fine for cache keys, but hash passwords ...": two claims
                 # a form's group "at" marks the words it stands on, for what disarms it
@@ -227,6 +229,24 @@ def _found(sentence: str, words: list[Token]) -> Found:
                 first = sum(t.end <= start for t in words)
                 found[name].append((first, first + 1, start, end))
     return found
+
+
+# a setting told in prose, read as the code it stands for, in as many characters (so what a
+# form finds keeps its place): "verify_signature turned off" as "verify_signature=false",
+# "set access-control-allow-origin to *" as "access-control-allow-origin= *"
+_SWITCHED_OFF = re.compile(
+    r"(?<=[\w-])[^\S\n]+(?:is[^\S\n]+|was[^\S\n]+)?(?:turned|switched|set)[^\S\n]+"
+    r"(?:off|to[^\S\n]+(?:false|0|off|none))\b"
+)
+_SET_TO = re.compile(r"\bset[^\S\n]+([\w.-]+)[^\S\n]+to[^\S\n]+(?=\S)")
+
+
+def settings_as_code(lowered: str) -> str:
+    """``lowered`` with its settings told in prose written as code, in as many characters."""
+    text = _SWITCHED_OFF.sub(lambda m: "=false".ljust(len(m.group(0))), lowered)
+    return _SET_TO.sub(
+        lambda m: " " * 4 + m.group(1) + "=".ljust(len(m.group(0)) - 4 - len(m.group(1))), text
+    )
 
 
 @functools.lru_cache(maxsize=1024)

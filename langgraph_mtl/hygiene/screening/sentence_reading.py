@@ -93,7 +93,13 @@ def _forms(word: str) -> frozenset[str]:
             forms.update(part for part in form.split(".") if part)
     if _CODE_MARK.search(word):  # @pytest.mark.xfail(strict=false), ~/.cache/run.sh
         forms.update(_IDENTIFIER.findall(word))
+    if word in _NUMBERS:  # "0 failed" reads "zero failed"
+        forms.add(_NUMBERS[word])
     return frozenset(forms | lemmas)
+
+
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten"
+_NUMBERS = {str(n): word for n, word in enumerate(_NUMBER_WORDS.split(" "))}
 
 
 # words that open a noun phrase ("the parser", "each test")

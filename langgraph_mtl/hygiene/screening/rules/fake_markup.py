@@ -9,6 +9,20 @@ from langgraph_mtl.hygiene.screening.rules.parts import rule
 
 __all__ = ["RULES"]
 
+# the turn and header tokens of the common chat templates besides ChatML's (Llama 2 and 3,
+# Gemma, Phi, Command R, DeepSeek): in a memory they pose as a turn
+_TEMPLATE_TOKENS = (
+    r"<<\s*/?\s*sys\s*>>|<\|(?:begin_of_text|start_header_id|end_header_id|eot_id|eom_id|"
+    r"python_tag|end|start_of_turn_token|end_of_turn_token|system_token|user_token|"
+    r"chatbot_token)\|>|<(?:start|end)_of_turn>|<\uff5c(?:begin\u2581of\u2581sentence|user|"
+    r"assistant)\uff5c>"
+)
+# a chat message written as YAML or as keys on their own lines: a system role, then content
+_ROLE_RECORD = (
+    r"(?:^|\n)[^\S\n]*-?[^\S\n]*role[^\S\n]*[:=][^\S\n]*[\"']?(?:system|developer)[\"']?"
+    r"[^\S\n]*\n[^\S\n]*content[^\S\n]*[:=]"
+)
+
 RULES: list[tuple[str, re.Pattern[str]]] = [
     ("fake-markup", rule(
         r"<\s*/?\s*(?:tool_call|function_call|tool_use|invoke|system|im_start|im_end|"
@@ -35,4 +49,5 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"agents?|assistant|tasks?|instructions?|ignore|must|call|finish|submit|now)\b|"
         r"(?:^|\n)[^\S\n]*(?:assistant|ai|model|system)\s*:[^\n]{0,200}\n[^\S\n]*(?:user|human)"
         r"\s*:|(?:^|\n)[^\S\n]*(?:user|human)\s*:[^\n]{0,200}\n[^\S\n]*(?:assistant|ai|model)\s*:")),
+    ("fake-markup", rule(_TEMPLATE_TOKENS + "|" + _ROLE_RECORD)),
 ]  # fmt: skip
