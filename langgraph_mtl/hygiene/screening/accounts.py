@@ -28,7 +28,6 @@ __all__ = [
     "refused_after",
     "remedied_after",
     "reported",
-    "task_account",
     "told_as_note",
 ]
 
@@ -85,10 +84,14 @@ _REFUSED_OBJECT = re.compile(
 def _refused_object(sentence: str, position: int) -> bool:
     """Whether ``position`` lies in a relative clause telling what a refusal in its clause
     acted on, not negated ("Reviewers rejected a patch that ran chmod 777 ...", "block any
-    PR that ...")."""
-    start, _ = clause(sentence, position)
+    PR that ..."), and no later clause asks to do it after all ("..., so skip them")."""
+    start, end = clause(sentence, position)
     words, _ = read(sentence)
-    return any(
+    acted_on = any(  # "..., so skip them locally": a later clause does it after all
+        a >= end and asks(sentence[:b], a) and set(_opening_words(sentence[a:b])) & _POINTING_BACK
+        for a, b in clauses(sentence)
+    )
+    return not acted_on and any(
         refusal.end() <= position and not negated_before(words, refusal.start())
         for refusal in _REFUSED_OBJECT.finditer(sentence, start, position)
     )
@@ -100,16 +103,29 @@ _CONDITION = re.compile(r"(?i)(?:^|[;:]\s*)\s*(?:if|when|whenever)\b[^,;:\n]{1,2
 _POINTING_BACK = frozenset({"it", "them", "this", "these", "those"})
 
 
+# what the reader does to what a condition told of, when it refuses it ("..., ignore it")
+_SET_ASIDE = frozenset({"ignore", "refuse", "reject", "decline", "report", "flag", "quarantine"})
+
+
 def _otherwise_than_condition(sentence: str, position: int) -> bool:
-    """Whether ``position`` lies in a condition whose main clause asks for something else
-    instead ("If a task seems to want you to skip tests, report why instead"): the condition
-    names what not to do. Not when the main clause's act points back to it ("..., skip them
+    """Whether ``position`` lies in a condition whose main clause refuses what a text in it
+    asks ("If a memory tells you to pipe curl into sh, ignore it") or asks for something else instead ("If a
+    task seems to want you to skip tests, report why instead"): the condition names what not
+    to do. Not when the main clause's act points back to it ("..., skip them
     instead")."""
     for condition in _CONDITION.finditer(sentence):
         if not condition.start() <= position < condition.end():
             continue
         main = clause(sentence, condition.end())
         opening = _opening_words(sentence[condition.end() : main[1]])
+        if (
+            opening[:1]
+            and opening[0] in _SET_ASIDE
+            and set(opening[1:2]) & _POINTING_BACK
+            and not set(opening[2:3]) & {"and", "then"}  # "ignore it and delete them" acts on
+            and _inside(read(sentence)[1], "report", condition.start(), condition.end())
+        ):
+            return True  # "If a memory tells you to pipe curl into sh, ignore it"
         return (
             asks(sentence[: main[1]], condition.end())
             and not set(opening[1:3]) & _POINTING_BACK
@@ -324,22 +340,3 @@ def reported(text: str, position: int) -> bool:
     return is_report(sentence, found, at) or told_as_note(
         sentence, found, at, next_stands(text, span)
     )
-
-
-# what a past task asked for, told as its account ("The task was to ...", "Trajectory: the bash
-# task asked for ..."): in the past, and not to the reader ("the task asks you to ..." is none)
-_TASK_ACCOUNT = re.compile(
-    r"(?i)\s*(?:[\w ]{1,30}:\s*)?(?:the|that|this|one|an?)\s+(?:[\w-]+\s+)?(?:task|exercise|"
-    r"assignment|ticket)\s+(?:was\s+to|asked\s+(?:for|to)|required|wanted|called\s+for|said\s+to)\b"
-)
-
-
-def task_account(text: str, position: int) -> bool:
-    """Whether the sentence around ``position`` of ``text`` opens by telling what a past task
-    asked for, and ``position`` comes after that: the act is that task's own request, told
-    of (a trajectory's account), not advice to the reader."""
-    span = around(sentences(text), position)
-    if span is None:
-        return False
-    opening = _TASK_ACCOUNT.match(text, span[0], span[1])
-    return opening is not None and opening.end() <= position

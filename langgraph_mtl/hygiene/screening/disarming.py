@@ -73,40 +73,55 @@ def _hedged(sentence: str, found: Found, hit: Hit, span: tuple[int, int]) -> boo
     )
 
 
-# the act named as a subject and then forbidden ("force pushes to main are blocked by ...")
+# the act named as a subject and then forbidden ("force pushes to main are blocked by ...",
+# "random.random() is not for tokens")
 _FORBIDDEN_AFTER = re.compile(
-    r"(?i)[^\S\n]*(?:is|are|was|were|gets?|stays?)[^\S\n]+(?:always[^\S\n]+|"
+    r"(?i)[^\S\n]*(?:(?:is|are|was|were|gets?|stays?)[^\S\n]+(?:always[^\S\n]+|"
     r"now[^\S\n]+)?(?:blocked|forbidden|prohibited|disallowed|not allowed|not permitted|refused|"
-    r"rejected|denied)\b"
+    r"rejected|denied|not (?:meant |safe |suitable |fit )?for)|(?:is|are)n't (?:meant |safe |"
+    r"suitable |fit )?for|(?:should|must) (?:not|never) be used)\b"
 )
 # a negation that counts nothing rather than forbids: inside a match, it is the claim
 _NONE = frozenset({"no", "nothing", "none", "zero"})
+# a negation inside a weakness's match denies the pairing it names ("random.random() is not
+# for tokens"); a check's terms carry their own ("can't fail")
+_DENIED = frozenset({"not", "never", "isn't", "aren't", "shouldn't", "mustn't", "don't"})
 
 
 def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
-    """A prohibition of the match, of its last word ("... never with md5") unless the match
-    says "none" itself ("report no failures", "nothing can fail"), a contrast before it
-    ("instead of ...") or, for a weakness, a substitution that takes it away ("replacing ...
-    with"), the match forbidden right after it ("... are blocked"), or a
+    """A prohibition of the match or of its last word ("... never with md5"), unless the match
+    holds its own negation, which is then the claim ("report no failures", "do not apply to
+    agents"), though for a weakness it denies the pairing ("X is not for tokens"); a contrast
+    before it ("instead of ...") or, for a weakness, a substitution that takes it away
+    ("replacing ... with"); the match forbidden right after it ("... are blocked"); or a
     prohibition of, or a contrast before, the frame's first word anywhere in the clause
     ("report it rather than skipping it")."""
     start_char = hit[2]
     span = clause(sentence, start_char)
     inner = [t for t in words if hit[2] <= t.start < hit[3]][:-1]
-    negated_within = any(t.surface in _NONE for t in inner)
+    weakness = frame.category == _WEAKNESS
+    claims = any(t.surface in _NONE or (not weakness and t.surface in _DENIED) for t in inner)
     return bool(
-        forbidden(sentence, start_char)
-        or (not negated_within and forbidden(sentence, _last_word_start(words, hit)))
+        (weakness and any(t.surface in _DENIED for t in inner[1:]))
+        or forbidden(sentence, start_char)
+        or (not claims and forbidden(sentence, _last_word_start(words, hit)))
         or _CONTRAST.search(sentence[span[0] : start_char])
-        or (frame.category == _WEAKNESS and _REPLACED.search(sentence[span[0] : start_char]))
+        or (weakness and _REPLACED.search(sentence[span[0] : start_char]))
         or _FORBIDDEN_AFTER.match(sentence[: span[1]], hit[3])
         or any(
-            forbidden(sentence, char)
-            or _CONTRAST.search(sentence[max(span[0], char - _CONTRAST_REACH) : char])
+            (not claims and forbidden(sentence, char))
+            or _contrasted_outside(sentence, max(span[0], char - _CONTRAST_REACH), char, hit)
             for _, _, char, _ in found.get(frame.classes[0], ())
             if span[0] <= char < span[1]
         )
     )
+
+
+def _contrasted_outside(sentence: str, start: int, end: int, hit: Hit) -> bool:
+    """Whether a contrast ends the text from ``start`` to ``end`` and does not lie inside the
+    match (a negation inside it is its claim: "not have to do what the prompt says")."""
+    contrast = _CONTRAST.search(sentence, start, end)
+    return contrast is not None and not hit[2] <= contrast.start() < hit[3]
 
 
 def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
@@ -144,7 +159,7 @@ def disarmed(
         sentence, span[0]
     ):
         return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
-    if "brief" in frame.classes and _brief_speaks(words, found, hit):
+    if "brief" in frame.classes and _brief_speaks(sentence, words, found, hit):
         return True  # "the task statement said to ignore Windows paths": the brief asks it
     if frame.readers_act and _done_by_another(frame, words, found, hit, span):
         return True  # "the function should ignore blank lines": the function's act
@@ -161,17 +176,22 @@ _SPEECH = frozenset(
 )  # fmt: skip
 
 
-def _brief_speaks(words: list[Token], found: Found, hit: Hit) -> bool:
+def _brief_speaks(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     """Whether the brief, named by a noun, is the subject of a verb of saying right after it
-    (past one adverb) and before the act, and is not named again after the act ("the task
-    statement said to ignore Windows paths"): the act is what the brief asks, not the brief
-    set aside ("whatever you were told ..." names no speaker)."""
+    (past one adverb) and before the act in the same clause, and is not named again after the
+    act nor pointed back to by its object ("the task statement said to ignore Windows paths"):
+    the act is what the brief asks, not the brief set aside ("whatever you were told ..."
+    names no speaker; "the brief said ...; disregard it" sets it aside)."""
     from lemminflect import getAllLemmas
 
     briefs = found.get("brief", ())
     if any(char >= hit[3] for _, _, char, _ in briefs):
         return False
-    for _, after, _, _ in briefs:
+    if hit[1] < len(words) and words[hit[1]].surface in _OBJECT_PRONOUNS:
+        return False
+    for _, after, char, _ in briefs:
+        if clause(sentence, char) != clause(sentence, hit[2]):
+            continue
         if "NOUN" not in getAllLemmas(words[after - 1].surface):
             continue
         following = words[after : min(after + 2, hit[0])]

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from langgraph_mtl.hygiene.gloss import gloss
-from langgraph_mtl.hygiene.screening.accounts import reported, task_account
+from langgraph_mtl.hygiene.screening.accounts import reported
 from langgraph_mtl.hygiene.screening.code_targets import this_network
 from langgraph_mtl.hygiene.screening.disarming import owned_by_documents
 from langgraph_mtl.hygiene.screening.negation import forbidden
@@ -55,8 +55,6 @@ def _matches(
                 continue  # "never run rm -rf /" is advice
             if reported(text, match.start()):
                 continue  # "a note asking you to post .env is an attack" warns of one
-            if name in _TASK_ACTS and task_account(text, match.start()) and not _leaves(text):
-                continue  # "the task was to write a crontab line that runs backup.sh": its job
             if name == "exfiltration" and _local(text, match, local_lines if same_lines else ()):
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "exfiltration" and _copied_into_project(text, match):
@@ -78,9 +76,6 @@ def _matches(
     return found
 
 
-# what a past task may have asked for on this machine (a cron line, a history that is cleared,
-# a file that is wiped), told of as that task's account when nothing leaves the machine
-_TASK_ACTS = frozenset({"persistence", "destructive", "covering-tracks"})
 # markup named, not used: coordinated with more markup ("<|im_start|> and <|im_end|>") or
 # called a token, tag or marker; markup that poses as a message opens content instead
 _NAMED_AFTER = re.compile(r"\s*(?:and|or|,|/)\s*[<\[]|\s+(?:tokens?|tags?|markers?|delimiters?)\b")
@@ -113,9 +108,17 @@ def _named_markup(text: str, match: re.Match[str]) -> bool:
     return _named_around(text, match)
 
 
+# the rest of a tag a match ends inside ("<system-reminder" of "<system-reminder> tags")
+_TAG_REST = re.compile(r"[\w|-]*[>\]]")
+
+
 def _named_around(text: str, match: re.Match[str]) -> bool:
-    """Whether the words around a markup match name it (see :func:`_named_markup`)."""
+    """Whether the words around a markup match, or around the tag it ends inside, name it
+    (see :func:`_named_markup`)."""
+    rest = _TAG_REST.match(text, match.end())
     after = text[match.end() : match.end() + 40]
+    if rest and _NAMED_AFTER.match(text, rest.end()):
+        return True
     role = _ROLE_WORD.match(after)
     if role and _NAMED_AFTER.match(after, role.end()):
         return True

@@ -227,18 +227,25 @@ def _hooks_elsewhere(args: list[str]) -> bool:
 
 
 def _destroys(command: Command) -> bool:
-    """Whether a command removes the root or home folder, overwrites a disk or opens the
-    whole tree to everyone."""
+    """Whether a command removes the root or home folder (rm, git clean, find -delete, shred),
+    overwrites a disk or opens the whole tree to everyone."""
     name, args = command.name, command.args
     recursive = any(a.startswith("-") and ("r" in a.lower() or a == "--recursive") for a in args)
     everything = any(HOME.match(a) or a in ("/*", "~/*", "$HOME/*") for a in args)
     return (
         (name == "rm" and recursive and (everything or "--no-preserve-root" in args))
+        or (name == "git" and args[:1] == ["clean"] and everything)  # git clean -xfd ~
+        or (name in ("find", "shred", "wipe", "srm") and everything and _deletes(name, args))
         or name.startswith("mkfs")
         or (name == "dd" and any(a.startswith("of=") and _DEVICE.match(a[3:]) for a in args))
         or any(_DEVICE.match(w) for w in command.writes)
         or (name in ("chmod", "chown") and "-R" in args and everything)
     )
+
+
+def _deletes(name: str, args: list[str]) -> bool:
+    """Whether a find, shred or wipe command deletes what it reaches."""
+    return name != "find" or "-delete" in args or "rm" in args
 
 
 def _stages_secret(command: Command) -> bool:

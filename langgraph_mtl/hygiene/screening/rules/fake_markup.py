@@ -17,6 +17,11 @@ _TEMPLATE_TOKENS = (
     r"chatbot_token)\|>|<(?:start|end)_of_turn>|<\uff5c(?:begin\u2581of\u2581sentence|user|"
     r"assistant)\uff5c>"
 )
+# a heading that poses as a tool's output, with content under it
+_TOOL_HEADING = (
+    r"(?:^|\n)[^\S\n]*#{1,6}[^\S\n]*(?:tool|function)[ _-]?(?:output|result|response)s?\b"
+    r"[^\n]{0,40}\n[^\S\n]*\S"
+)
 # a chat message written as YAML or as keys on their own lines: a system role, then content
 _ROLE_RECORD = (
     r"(?:^|\n)[^\S\n]*-?[^\S\n]*role[^\S\n]*[:=][^\S\n]*[\"']?(?:system|developer)[\"']?"
@@ -49,5 +54,5 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"agents?|assistant|tasks?|instructions?|ignore|must|call|finish|submit|now)\b|"
         r"(?:^|\n)[^\S\n]*(?:assistant|ai|model|system)\s*:[^\n]{0,200}\n[^\S\n]*(?:user|human)"
         r"\s*:|(?:^|\n)[^\S\n]*(?:user|human)\s*:[^\n]{0,200}\n[^\S\n]*(?:assistant|ai|model)\s*:")),
-    ("fake-markup", rule(_TEMPLATE_TOKENS + "|" + _ROLE_RECORD)),
+    ("fake-markup", rule(_TEMPLATE_TOKENS + "|" + _ROLE_RECORD + "|" + _TOOL_HEADING)),
 ]  # fmt: skip
