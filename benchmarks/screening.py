@@ -50,7 +50,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # first read; screening_dev25: memories written as trajectories, workflows and insights, with
 # look-alikes in the same forms, committed before it was first read; screening_dev26: every
 # category again in terse notes, numbered steps and code, with look-alikes weighted to security
-# notes and ordinary commands, committed before it was first read)
+# notes and ordinary commands, committed before it was first read; screening_dev27:
+# persistence through many start-up points, the check and override paraphrases, with
+# look-alikes in the same words, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -80,6 +82,7 @@ CORPORA = (
     "screening_dev24",
     "screening_dev25",
     "screening_dev26",
+    "screening_dev27",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)
