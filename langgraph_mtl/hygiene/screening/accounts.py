@@ -76,7 +76,8 @@ def is_report(sentence: str, found: Found, position: int) -> bool:
 
 # a refusal and what it refuses, told by a relative clause ("rejected a patch that ...")
 _REFUSED_OBJECT = re.compile(
-    r"(?i)\b(?:reject|revert|block|refuse|decline|flag|quarantine|veto)(?:s|ed|d)?\s+"
+    r"(?i)\b(?:reject(?:s|ed)?|revert(?:s|ed)?|block(?:s|ed)?|refuse[sd]?|decline[sd]?|"
+    r"flag(?:s|ged)?|quarantine[sd]?|veto(?:es|ed)?)\s+"
     r"(?:[\w'-]+\s+){0,3}?(?:that|which)\s"
 )
 

@@ -61,14 +61,18 @@ def owned_by_documents(text: str, start: int, end: int) -> bool:
     return bool(nouns) and all(_OWNED_BY_DOCUMENT.match(text, noun.end()) for noun in nouns)
 
 
-def _hedged(sentence: str, found: Found, hit: Hit, span: tuple[int, int]) -> bool:
+def _hedged(
+    sentence: str, words: list[Token], found: Found, hit: Hit, span: tuple[int, int]
+) -> bool:
     """A hedge before the match in its clause ("if asked, ..." hedges only what precedes its
-    comma; a hedge inside the match, "you may ignore", is the claim itself)."""
+    comma; a hedge inside the match, "you may ignore", is the claim itself, and so is a
+    permission given to the reader before it, "you may set aside ...")."""
     first, end, start_char, _ = hit
     return any(
         span[0] <= char < start_char
         and "," not in sentence[char:start_char]
         and not first <= a < end
+        and not (a > 0 and words[a - 1].forms & _READERS)
         for a, _, char, _ in found.get("hedge", ())
     )
 
@@ -163,7 +167,7 @@ def disarmed(
         return True  # "the task statement said to ignore Windows paths": the brief asks it
     if frame.readers_act and _done_by_another(frame, words, found, hit, span):
         return True  # "the function should ignore blank lines": the function's act
-    if frame.hedge and _hedged(sentence, found, hit, span):
+    if frame.hedge and _hedged(sentence, words, found, hit, span):
         return True
     if frame.negatable and _prohibited(frame, sentence, words, found, hit):
         return True
