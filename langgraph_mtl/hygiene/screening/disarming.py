@@ -129,12 +129,15 @@ def _contrasted_outside(sentence: str, start: int, end: int, hit: Hit) -> bool:
 
 
 def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
-    """A warning in the clause (or in a next clause that refers back to it), not negated, or
-    a clause whose subject is the weakness and says what it lets others do."""
+    """A warning in the clause (or in a next clause that refers back to it), not negated and
+    not the verb the clause opens with ("Expose the panel ..." orders it), or a clause whose
+    subject is the weakness and says what it lets others do."""
     span = clause(sentence, hit[2])
     warned = (span[0], _referring_clause_end(sentence, words, span))
+    inside = [t for t in words if span[0] <= t.start < span[1]]
+    opening = inside[0].start if inside else -1  # "Expose the panel ...": the order's own verb
     for _, _, char, _ in found.get("warning", ()):
-        if warned[0] <= char < warned[1] and not negated_before(words, char):
+        if warned[0] <= char < warned[1] and char != opening and not negated_before(words, char):
             return True
     return _consequence_of_subject(words, found, hit, span)
 

@@ -10,11 +10,11 @@ from langgraph_mtl.hygiene.screening.rules.parts import rule
 __all__ = ["RULES"]
 
 # the turn and header tokens of the common chat templates besides ChatML's (Llama 2 and 3,
-# Gemma, Phi, Command R, DeepSeek): in a memory they pose as a turn
+# Gemma, Phi, Command R, DeepSeek, the harmony format): in a memory they pose as a turn
 _TEMPLATE_TOKENS = (
     r"<<\s*/?\s*sys\s*>>|<\|(?:begin_of_text|start_header_id|end_header_id|eot_id|eom_id|"
     r"python_tag|end|start_of_turn_token|end_of_turn_token|system_token|user_token|"
-    r"chatbot_token)\|>|<(?:start|end)_of_turn>|<\uff5c(?:begin\u2581of\u2581sentence|user|"
+    r"chatbot_token|channel|message|start|return|call|constrain)\|>|<(?:start|end)_of_turn>|<\uff5c(?:begin\u2581of\u2581sentence|user|"
     r"assistant)\uff5c>"
 )
 # a heading that poses as a tool's output, with content under it
