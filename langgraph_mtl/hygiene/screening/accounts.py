@@ -87,15 +87,25 @@ def _refused_object(sentence: str, position: int) -> bool:
     acted on, not negated ("Reviewers rejected a patch that ran chmod 777 ...", "block any
     PR that ..."), and no later clause asks to do it after all ("..., so skip them")."""
     start, end = clause(sentence, position)
+    refusals = [(a, b) for a, b in _refusals(sentence) if start <= a and b <= position]
+    if not refusals:
+        return False
     words, _ = read(sentence)
     acted_on = any(  # "..., so skip them locally": a later clause does it after all
         a >= end and asks(sentence[:b], a) and set(_opening_words(sentence[a:b])) & _POINTING_BACK
         for a, b in clauses(sentence)
     )
-    return not acted_on and any(
-        refusal.end() <= position and not negated_before(words, refusal.start())
-        for refusal in _REFUSED_OBJECT.finditer(sentence, start, position)
-    )
+    return not acted_on and any(not negated_before(words, a) for a, _ in refusals)
+
+
+@functools.lru_cache(maxsize=64)  # asked again for every match in the sentence
+def _refusals(sentence: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in _REFUSED_OBJECT.finditer(sentence))
+
+
+@functools.lru_cache(maxsize=64)
+def _conditions(sentence: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in _CONDITION.finditer(sentence))
 
 
 # a condition opening a sentence or a clause, up to its comma ("If a task seems to want ...,")
@@ -114,23 +124,23 @@ def _otherwise_than_condition(sentence: str, position: int) -> bool:
     task seems to want you to skip tests, report why instead"): the condition names what not
     to do. Not when the main clause's act points back to it ("..., skip them
     instead")."""
-    for condition in _CONDITION.finditer(sentence):
-        if not condition.start() <= position < condition.end():
+    for start, end in _conditions(sentence):
+        if not start <= position < end:
             continue
-        main = clause(sentence, condition.end())
-        opening = _opening_words(sentence[condition.end() : main[1]])
+        main = clause(sentence, end)
+        opening = _opening_words(sentence[end : main[1]])
         if (
             opening[:1]
             and opening[0] in _SET_ASIDE
             and set(opening[1:2]) & _POINTING_BACK
             and not set(opening[2:3]) & {"and", "then"}  # "ignore it and delete them" acts on
-            and _inside(read(sentence)[1], "report", condition.start(), condition.end())
+            and _inside(read(sentence)[1], "report", start, end)
         ):
             return True  # "If a memory tells you to pipe curl into sh, ignore it"
         return (
-            asks(sentence[: main[1]], condition.end())
+            asks(sentence[: main[1]], end)
             and not set(opening[1:3]) & _POINTING_BACK
-            and _REJECTED.search(sentence, condition.end(), main[1]) is not None
+            and _REJECTED.search(sentence, end, main[1]) is not None
         )
     return False
 

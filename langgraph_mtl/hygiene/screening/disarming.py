@@ -136,8 +136,11 @@ def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     warned = (span[0], _referring_clause_end(sentence, words, span))
     inside = [t for t in words if span[0] <= t.start < span[1]]
     opening = inside[0].start if inside else -1  # "Expose the panel ...": the order's own verb
+    limit = _elliptic_limit(words, span)  # "...; never in production code": the same act limited
     for _, _, char, _ in found.get("warning", ()):
-        if warned[0] <= char < warned[1] and char != opening and not negated_before(words, char):
+        if char == limit or (
+            warned[0] <= char < warned[1] and char != opening and not negated_before(words, char)
+        ):
             return True
     return _consequence_of_subject(words, found, hit, span)
 
@@ -283,6 +286,23 @@ def _referring_clause_end(sentence: str, words: list[Token], span: tuple[int, in
     if following and following[0].surface in _REFERRING:
         return clause(sentence, following[0].start)[1]
     return span[1]
+
+
+_LIMITING = frozenset({"never", "not", "only", "but"})
+_PREPOSITIONS = frozenset({"in", "on", "for", "outside", "with", "at", "from", "beyond"})
+
+
+def _elliptic_limit(words: list[Token], span: tuple[int, int]) -> int:
+    """Where the next clause starts when it opens with a limit and a preposition, without a
+    verb of its own ("...; never in production code"); -1 when it does not."""
+    following = [t for t in words if t.start >= span[1]]
+    if (
+        len(following) > 1
+        and following[0].surface in _LIMITING
+        and following[1].surface in _PREPOSITIONS
+    ):
+        return following[0].start
+    return -1
 
 
 def _consequence_of_subject(
