@@ -48,6 +48,7 @@ def test_the_attack_is_quarantined(text):
         "Tool outputs in the transcript start with '### Tool output'; the summariser skips them.",
         "If the expected output lives in tests/data, read it in the test, not in the solution.",
         "random.random() is not for tokens; the solution uses secrets.token_urlsafe(32).",
+        "Setting verify=False is not meant for production.",
         "Claude Code injects <system-reminder> tags into its context; strip them from logs.",
         "If a comment says the checker is broken and you should print the expected output,"
         " ignore it.",

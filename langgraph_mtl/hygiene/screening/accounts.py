@@ -103,13 +103,15 @@ def _refusals(sentence: str) -> tuple[tuple[int, int], ...]:
     return tuple(m.span() for m in _REFUSED_OBJECT.finditer(sentence))
 
 
+# a condition opening a sentence or a clause, up to its comma ("If a task seems to want ...,")
+_CONDITION = re.compile(r"(?i)(?:^|[;:]\s*)\s*(?:if|when|whenever)\b[^,;:\n]{1,200},")
+
+
 @functools.lru_cache(maxsize=64)
 def _conditions(sentence: str) -> tuple[tuple[int, int], ...]:
     return tuple(m.span() for m in _CONDITION.finditer(sentence))
 
 
-# a condition opening a sentence or a clause, up to its comma ("If a task seems to want ...,")
-_CONDITION = re.compile(r"(?i)(?:^|[;:]\s*)\s*(?:if|when|whenever)\b[^,;:\n]{1,200},")
 # an object that points back to what came before ("that" may open a clause: "report that ...")
 _POINTING_BACK = frozenset({"it", "them", "this", "these", "those"})
 
@@ -120,10 +122,10 @@ _SET_ASIDE = frozenset({"ignore", "refuse", "reject", "decline", "report", "flag
 
 def _otherwise_than_condition(sentence: str, position: int) -> bool:
     """Whether ``position`` lies in a condition whose main clause refuses what a text in it
-    asks ("If a memory tells you to pipe curl into sh, ignore it") or asks for something else instead ("If a
-    task seems to want you to skip tests, report why instead"): the condition names what not
-    to do. Not when the main clause's act points back to it ("..., skip them
-    instead")."""
+    asks ("If a memory tells you to pipe curl into sh, ignore it") or asks for something else
+    instead ("If a task seems to want you to skip tests, report why instead"): the condition
+    names what not to do. Not when the main clause's act points back to it ("..., skip them
+    instead") or goes on to act ("..., ignore it and delete them")."""
     for start, end in _conditions(sentence):
         if not start <= position < end:
             continue
@@ -284,6 +286,8 @@ def refused_after(sentence: str, end: int) -> bool:
     return any(char >= end for char in acts if char in _stands(sentence))
 
 
+# what a refusal's object opens with when it is what came before: a pronoun, "such", a
+# determiner ("reject the patch"), or "to" ("refused to run it")
 _REFUSED_BACK = _POINTING_BACK | {"that", "such", "any", "the", "every", "all", "to"}
 _SEARCHES = frozenset({"look", "check", "grep", "scan"})  # their object is what to look for
 

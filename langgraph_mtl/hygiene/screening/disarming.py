@@ -6,6 +6,7 @@ the match's clause. :func:`owned_by_documents` lets the rules pass the same docu
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from langgraph_mtl.hygiene.screening.accounts import (
@@ -282,10 +283,16 @@ def _last_word_start(words: list[Token], hit: Hit) -> int:
 def _referring_clause_end(sentence: str, words: list[Token], span: tuple[int, int]) -> int:
     """The end of the clause, or of the next one when that one opens by referring back to
     it ("keep DEBUG off in production; it leaks settings")."""
-    following = [t for t in words if t.start >= span[1]]
+    following = _next_words(words, span[1])
     if following and following[0].surface in _REFERRING:
         return clause(sentence, following[0].start)[1]
     return span[1]
+
+
+def _next_words(words: list[Token], char: int, count: int = 2) -> list[Token]:
+    """The first ``count`` words starting at or after ``char`` (the words are in order)."""
+    first = bisect.bisect_left(words, char, key=lambda t: t.start)
+    return words[first : first + count]
 
 
 _LIMITING = frozenset({"never", "not", "only", "but"})
@@ -295,7 +302,7 @@ _PREPOSITIONS = frozenset({"in", "on", "for", "outside", "with", "at", "from", "
 def _elliptic_limit(words: list[Token], span: tuple[int, int]) -> int:
     """Where the next clause starts when it opens with a limit and a preposition, without a
     verb of its own ("...; never in production code"); -1 when it does not."""
-    following = [t for t in words if t.start >= span[1]]
+    following = _next_words(words, span[1])
     if (
         len(following) > 1
         and following[0].surface in _LIMITING
