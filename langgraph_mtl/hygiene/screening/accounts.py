@@ -315,18 +315,24 @@ _REMEDIES = frozenset(
 # a remedy told as a gerund that undoes what was told of, pointing back to it ("...; removing
 # it exposed three real failures"); "deleting them made CI green" may be the attack itself
 _UNDOING = frozenset({"removing", "reverting", "rotating", "revoking"})
+# a correction after the act: "the correct one", "the right fix", "the proper way"
+_RIGHT = frozenset({"correct", "right", "proper", "safe", "safer", "better"})
+_REMEDY_NOUNS = frozenset({"one", "fix", "way", "approach", "solution", "answer", "setting"})
 
 
 def remedied_after(sentence: str, end: int) -> bool:
     """Whether a clause after ``end`` tells the remedy, in the past ("...; switched to the app
     user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
-    "the fix", with one of the remedies, or with undoing what came before ("removing it")."""
+    "the fix", with one of the remedies, with undoing what came before ("removing it"), or
+    with the correction ("the correct one is ...")."""
     for a, b in clauses(sentence):
         if a < end:
             continue
         words = _opening_words(sentence[a:b], _JOINING | _WRITER)
         if words[:2] == ["the", "fix"]:
             words = words[2:]
+        if words[:1] == ["the"] and set(words[1:2]) & _RIGHT and set(words[2:3]) & _REMEDY_NOUNS:
+            return True  # "...; the correct one is a group and 2775": the act told as wrong
         if len(words) > 1 and words[0] in _UNDOING and words[1] in _POINTING_BACK:
             return True
         if words and words[0] in _REMEDIES:
