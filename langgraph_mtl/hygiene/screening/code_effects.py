@@ -36,8 +36,9 @@ _TICKED = re.compile(r"`([^`\n]{3,})`")
 # what a piece of code that does any of the above shows: a shell operator, a command or call
 # that reads, writes, sends or runs (prose without one is not parsed at all)
 _CODE_SIGN = re.compile(
-    r"[|;&<>`]|\$[({A-Za-z]|@-|\s-delete\b|\b(?:curl|wget|fetch|nc|ncat|netcat|socat|telnet|scp|rsync|sftp"
-    r"|ssh|mail|sendmail|crontab|systemctl|launchctl|git|rm|dd|mkfs\w*|chmod|chown|tee|cp|mv|shred"
+    r"[|;&<>`]|\$[({A-Za-z]|@-|\s-delete\b|\b(?:curl|wget|fetch|nc|ncat|netcat|socat|telnet"
+    r"|scp|rsync|sftp|ssh|mail|sendmail|crontab|systemctl|launchctl|git|rm|dd|mkfs\w*|chmod"
+    r"|chown|tee|cp|mv|shred"
     r"|install|ln|sed|tar|eval|exec|env|printenv|bash|sh|zsh|python\d?|perl|ruby|node"
     r"|open|os|subprocess|requests|httpx|urllib|socket|shutil|smtplib|base64|pathlib|Path)\b"
 )

@@ -14,8 +14,8 @@ __all__ = ["RULES"]
 _TEMPLATE_TOKENS = (
     r"<<\s*/?\s*sys\s*>>|<\|(?:begin_of_text|start_header_id|end_header_id|eot_id|eom_id|"
     r"python_tag|end|start_of_turn_token|end_of_turn_token|system_token|user_token|"
-    r"chatbot_token|channel|message|start|return|call|constrain)\|>|<(?:start|end)_of_turn>|<\uff5c(?:begin\u2581of\u2581sentence|user|"
-    r"assistant)\uff5c>"
+    r"chatbot_token|channel|message|start|return|call|constrain)\|>|<(?:start|end)_of_turn>|"
+    r"<\uff5c(?:begin\u2581of\u2581sentence|user|assistant)\uff5c>"
 )
 # a heading that poses as a tool's output, with content under it
 _TOOL_HEADING = (
