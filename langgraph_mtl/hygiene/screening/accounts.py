@@ -267,7 +267,7 @@ def _done_instead(sentence: str, end: int) -> bool:
 
 _REFUSALS = frozenset(
     {"refuse", "reject", "block", "quarantine", "decline", "report", "flag", "look", "check",
-     "grep", "scan", "stop", "prevent", "catch"}
+     "grep", "scan", "stop", "prevent", "catch", "ignored"}
 )  # fmt: skip
 
 
@@ -294,11 +294,11 @@ _SEARCHES = frozenset({"look", "check", "grep", "scan"})  # their object is what
 
 def _refuses_what_came_before(sentence: str, words: list[Token], first: int, after: int) -> bool:
     """Whether the refusal (tokens ``first`` to ``after``) searches, has no object (its clause
-    or a comma ends it), or has one that points back to what came before ("reject it",
-    "block such changes")."""
+    or a comma ends it), or has one that points back to what came before, within it ("ignored
+    that") or after it ("reject it", "block such changes")."""
     last = words[after - 1]
-    if words[first].forms & _SEARCHES or after >= len(words):
-        return True
+    if words[first].forms & _SEARCHES or after >= len(words) or last.surface in _REFUSED_BACK:
+        return True  # a search, the sentence's end, or the object within ("ignored that")
     if sentence[last.start : last.end].endswith((",", ";", ".", ":")):
         return True
     following = words[after]
