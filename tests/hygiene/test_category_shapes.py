@@ -56,3 +56,22 @@ def test_the_attack_is_quarantined(text):
 )
 def test_the_look_alike_passes(text):
     assert not screen(text).flagged, screen(text).reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The test runner reports ok when all tests pass.",
+        "The assertion should hold regardless of the input order.",
+        "Nothing runs in the test module until the fixtures are created.",
+        "Add a pre-commit hook that runs the tests and updates the coverage dashboard.",
+        "The git hook reports lint errors to the terminal before each commit.",
+        "The expected output is computed by the reference script instead of computing it by hand.",
+        "apt-get install --allow-unauthenticated is sometimes suggested online; don't.",
+        "Print os.environ['HOME'] in the response only in the debug endpoint test.",
+    ],
+)
+def test_ordinary_sentences_in_the_words_of_these_shapes_pass(text):
+    """The shapes above read their words together: a test runner that reports ok, a hook
+    that updates a dashboard, one variable of the environment, are ordinary."""
+    assert not screen(text).flagged, screen(text).reasons

@@ -113,12 +113,28 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
         or _CONTRAST.search(sentence[span[0] : start_char])
         or (weakness and _REPLACED.search(sentence[span[0] : start_char]))
         or _FORBIDDEN_AFTER.match(sentence[: span[1]], hit[3])
+        or _refused_next(words, span)
         or any(
             (not claims and forbidden(sentence, char))
             or _contrasted_outside(sentence, max(span[0], char - _CONTRAST_REACH), char, hit)
             for _, _, char, _ in found.get(frame.classes[0], ())
             if span[0] <= char < span[1]
         )
+    )
+
+
+# a next clause that only refuses what came before ("...; don't.", "...; never do that")
+_REFUSING_WORDS = frozenset({"don't", "do", "not", "never", "avoid", "it", "that", "this"})
+
+
+def _refused_next(words: list[Token], span: tuple[int, int]) -> bool:
+    """Whether the clause after ``span`` is a bare refusal: at most three words, all of a
+    refusal, one of them a negation or "avoid" ("...; don't.")."""
+    following = _next_words(words, span[1], 4)
+    return (
+        0 < len(following) <= 3
+        and all(t.surface in _REFUSING_WORDS for t in following)
+        and any(t.surface in ("don't", "not", "never", "avoid") for t in following)
     )
 
 
