@@ -151,8 +151,8 @@ def _warned(sentence: str, words: list[Token], found: Found, hit: Hit) -> bool:
     subject is the weakness and says what it lets others do."""
     span = clause(sentence, hit[2])
     warned = (span[0], _referring_clause_end(sentence, words, span))
-    inside = [t for t in words if span[0] <= t.start < span[1]]
-    opening = inside[0].start if inside else -1  # "Expose the panel ...": the order's own verb
+    first = [t for t in _next_words(words, span[0], 1) if t.start < span[1]]
+    opening = first[0].start if first else -1  # "Expose the panel ...": the order's own verb
     limit = _elliptic_limit(words, span)  # "...; never in production code": the same act limited
     for _, _, char, _ in found.get("warning", ()):
         if char == limit or (

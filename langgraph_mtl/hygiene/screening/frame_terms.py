@@ -154,11 +154,13 @@ def _match_from(term: Term, sentence: str, words: list[Token], at: int) -> int |
         for skip in range(gap + 1):
             if index + skip >= len(words):
                 return None
-            if index > at and joins_clauses(
-                sentence[words[index - 1].start : words[index + skip].start]
-            ):
-                return None  # the term would run into the next clause
             if _word_matches(spec, words[index + skip]):
+                # what lies before the word must not end a clause (read only for a word that
+                # matches: once an end lies behind, it lies behind every later word too)
+                if index > at and joins_clauses(
+                    sentence[words[index - 1].start : words[index + skip].start]
+                ):
+                    return None  # the term would run into the next clause
                 index += skip + 1
                 break
         else:
