@@ -12,6 +12,7 @@ import re
 from langgraph_mtl.hygiene.screening.frame_terms import Found, read
 from langgraph_mtl.hygiene.screening.sentence_reading import (
     NEGATION,
+    OBJECT_PRONOUNS,
     Token,
     around,
     clause,
@@ -112,8 +113,9 @@ def _conditions(sentence: str) -> tuple[tuple[int, int], ...]:
     return tuple(m.span() for m in _CONDITION.finditer(sentence))
 
 
-# an object that points back to what came before ("that" may open a clause: "report that ...")
-_POINTING_BACK = frozenset({"it", "them", "this", "these", "those"})
+# an object that points back to what came before, but not "that", which may open a clause
+# ("report that the tests fail")
+_POINTING_BACK = OBJECT_PRONOUNS - {"that"}
 
 
 # what the reader does to what a condition told of, when it refuses it ("..., ignore it")

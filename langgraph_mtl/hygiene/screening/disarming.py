@@ -19,7 +19,12 @@ from langgraph_mtl.hygiene.screening.accounts import (
 )
 from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame
 from langgraph_mtl.hygiene.screening.negation import forbidden
-from langgraph_mtl.hygiene.screening.sentence_reading import DETERMINERS, Token, clause
+from langgraph_mtl.hygiene.screening.sentence_reading import (
+    DETERMINERS,
+    OBJECT_PRONOUNS,
+    Token,
+    clause,
+)
 
 __all__ = ["disarmed", "owned_by_documents"]
 
@@ -123,13 +128,13 @@ def _prohibited(frame: Frame, sentence: str, words: list[Token], found: Found, h
     )
 
 
-# a next clause that only refuses what came before ("...; don't.", "...; never do that")
+# what ends a sentence by only refusing what came before ("...; don't.", "...; never do that")
 _REFUSING_WORDS = frozenset({"don't", "do", "not", "never", "avoid", "it", "that", "this"})
 
 
 def _refused_next(words: list[Token], span: tuple[int, int]) -> bool:
-    """Whether the clause after ``span`` is a bare refusal: at most three words, all of a
-    refusal, one of them a negation or "avoid" ("...; don't.")."""
+    """Whether what follows ``span`` to the sentence's end is a bare refusal: at most three
+    words, all of a refusal, one of them a negation or "avoid" ("...; don't.")."""
     following = _next_words(words, span[1], 4)
     return (
         0 < len(following) <= 3
@@ -214,7 +219,7 @@ def _brief_speaks(sentence: str, words: list[Token], found: Found, hit: Hit) -> 
     briefs = found.get("brief", ())
     if any(char >= hit[3] for _, _, char, _ in briefs):
         return False
-    if hit[1] < len(words) and words[hit[1]].surface in _OBJECT_PRONOUNS:
+    if hit[1] < len(words) and words[hit[1]].surface in OBJECT_PRONOUNS:
         return False
     for _, after, char, _ in briefs:
         if clause(sentence, char) != clause(sentence, hit[2]):
@@ -229,15 +234,12 @@ def _brief_speaks(sentence: str, words: list[Token], found: Found, hit: Hit) -> 
     return False
 
 
-_OBJECT_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those"})
-
-
 def _acts_on_something_before(frame: Frame, words: list[Token], found: Found, hit: Hit) -> bool:
     """Whether the match is a verb whose object is a pronoun ("drop it") while what the frame
     needs it to act on (its first class) is named only after it: the pronoun points back to
     something else."""
     after = hit[1]
-    if hit[1] - hit[0] != 1 or after >= len(words) or words[after].surface not in _OBJECT_PRONOUNS:
+    if hit[1] - hit[0] != 1 or after >= len(words) or words[after].surface not in OBJECT_PRONOUNS:
         return False
     needed = found.get(frame.classes[0], ())
     if any(first == after for first, *_ in needed):

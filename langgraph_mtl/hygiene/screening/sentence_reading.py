@@ -13,6 +13,7 @@ from dataclasses import dataclass
 __all__ = [
     "DETERMINERS",
     "NEGATION",
+    "OBJECT_PRONOUNS",
     "SENTENCE_END",
     "Token",
     "around",
@@ -106,6 +107,8 @@ _NUMBERS = {str(n): word for n, word in enumerate(_NUMBER_WORDS.split(" "))}
 DETERMINERS = frozenset(
     {"the", "a", "an", "this", "that", "each", "every", "its", "our", "my", "their", "his", "her"}
 )
+# pronouns an act's object may be, pointing back to something named before ("drop it")
+OBJECT_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those"})
 # those after which a verb's base form is a noun ("the change", "your update"): not "that"
 # ("memories that change the others") or "her" ("let her change it")
 _BEFORE_A_NOUN = (DETERMINERS - {"that", "her"}) | {
