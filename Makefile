@@ -18,7 +18,7 @@ $(VENV)/.core: pyproject.toml
 # plus the test, lint, docs and served-graph tools and the experiment harness (its own
 # distribution)
 $(VENV)/.all: $(VENV)/.core experiments/pyproject.toml
-	$(PY) -m pip install -q -e ".[local,dev,serve,docs]" -e "./experiments[ray]"
+	$(PY) -m pip install -q -e ".[local,dev,serve,docs,screen]" -e "./experiments[ray]"
 	touch $@
 
 demo: $(VENV)/.core

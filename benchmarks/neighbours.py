@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.screening import CORPORA, load
-from langgraph_mtl.hygiene.screening.scanners import NeighbourScanner
+from langgraph_mtl.hygiene.screening.corpus_scanners import NeighbourScanner
 from langgraph_mtl.pool.embeddings import MiniLMEmbeddings
 
 FRESH = tuple(

@@ -104,6 +104,19 @@ def load(name: str) -> list[dict[str, str]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def exemplar_rows() -> list[dict[str, str]]:
+    """The fitted and neighbour scanners' labelled texts (``langgraph_mtl/hygiene/exemplars.jsonl``,
+    written by ``scripts/make_exemplars.py``): every development text once, none of a test
+    split."""
+    held_out = {row["text"] for name in TESTS for row in load(name)}
+    rows = {row["text"]: row for name in CORPORA for row in load(name)}
+    return [
+        {key: row[key] for key in ("text", "label", "category")}
+        for text, row in rows.items()
+        if text not in held_out
+    ]
+
+
 def score(rows: list[dict[str, str]]) -> dict[tuple[str, str], tuple[int, int]]:
     """(label, category) -> (flagged, total)."""
     out: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])

@@ -54,6 +54,7 @@ def open_pool(
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     screen_model: Any = None,
     screen_neighbours: bool = False,
+    screen_fitted: bool = False,
     screen_disabled: Iterable[str] = (),
 ) -> MemoryPool:
     """Open (or create) the shared pool.
@@ -70,8 +71,13 @@ def open_pool(
         screen_model: a chat model asked about memory text that the injection rules leave
             undecided (see :func:`langgraph_mtl.hygiene.screening.screen`); ``None`` = rules only.
         screen_neighbours: also flag near-copies of the screen's known attacks under the
-            pool's embedder (:class:`~langgraph_mtl.hygiene.screening.scanners.NeighbourScanner`;
+            pool's embedder (:class:`~langgraph_mtl.hygiene.screening.corpus_scanners.NeighbourScanner`;
             the known texts are embedded once per process).
+        screen_fitted: also flag what a linear model fitted on the screen's labelled texts
+            under the pool's embedder takes for an attack
+            (:class:`~langgraph_mtl.hygiene.screening.corpus_scanners.FittedScanner`: more
+            new wordings caught, more false alarms; fitted once per process; needs the
+            ``screen`` extra).
         screen_disabled: screening rules and sentence frames to switch off, by id
             (``"override/2"``, ``"memory-system/copy"``) or by category (``"authority"``);
             the frames are in ``langgraph_mtl/hygiene/screening/frames.toml``, the rules and
@@ -107,11 +113,15 @@ def open_pool(
         client, label, collection, embedder, dedup_threshold, transaction, create=create
     )
     pool.classifier = model_classifier(screen_model) if screen_model is not None else None
-    if screen_neighbours or screen_disabled:
+    if screen_neighbours or screen_fitted or screen_disabled:
+        from langgraph_mtl.hygiene.screening.corpus_scanners import (
+            FittedScanner,
+            LabelledTexts,
+            NeighbourScanner,
+        )
         from langgraph_mtl.hygiene.screening.scanners import (
             CodeScanner,
             FrameScanner,
-            NeighbourScanner,
             RuleScanner,
             Scanner,
         )
@@ -121,8 +131,11 @@ def open_pool(
             FrameScanner(screen_disabled),
             CodeScanner(),
         )
+        known = LabelledTexts(pool.embeddings)  # embedded only when a scanner asks
         if screen_neighbours:
-            scanners = (*scanners, NeighbourScanner(pool.embeddings))
+            scanners = (*scanners, NeighbourScanner(pool.embeddings, known=known))
+        if screen_fitted:
+            scanners = (*scanners, FittedScanner(known))
         pool.scanners = scanners
     return pool
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from benchmarks.neighbours import FRESH, _nearest
 from benchmarks.screening import CORPORA, TESTS
-from langgraph_mtl.hygiene.screening.scanners import NeighbourScanner
+from langgraph_mtl.hygiene.screening.corpus_scanners import NeighbourScanner
 
 
 def test_a_text_is_flagged_only_near_an_attack_and_closer_to_it_than_to_benign_text():

@@ -15,7 +15,7 @@ from helpers import make_record
 from langgraph_mtl import open_pool
 from langgraph_mtl.hygiene.redaction import redact
 from langgraph_mtl.hygiene.screening import screen
-from langgraph_mtl.hygiene.screening.scanners import NeighbourScanner
+from langgraph_mtl.hygiene.screening.corpus_scanners import NeighbourScanner
 from langgraph_mtl.testing import HashingEmbeddings
 
 DEV = [

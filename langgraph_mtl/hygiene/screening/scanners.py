@@ -6,9 +6,9 @@
   scores 1 when a frame flags.
 - :class:`CodeScanner`: shell and Python in the text parsed and judged by what they do
   (:mod:`.code_effects`); scores 1 for a harmful effect.
-- :class:`NeighbourScanner`: the text's nearest labelled attack and benign texts under an
-  embedder; scores the attack's similarity when it is close and clearly closer than any benign
-  text (near-copies of known attacks).
+- :class:`~.corpus_scanners.NeighbourScanner` and :class:`~.corpus_scanners.FittedScanner`:
+  the screen's labelled texts under the pool's embedder (near-copies of known attacks, and a
+  linear model fitted on them); opt-in.
 - :class:`ModelScanner`: a chat model's verdict on text no other scanner flagged but that
   mentions the agent, instructions or secrets.
 
@@ -17,13 +17,10 @@ A scanner flags when its score reaches its threshold; the screen flags when any 
 
 from __future__ import annotations
 
-import json
 import re
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Protocol
+from typing import Protocol
 
 from langgraph_mtl.hygiene.screening.rule_matching import rule_reasons
 
@@ -32,7 +29,6 @@ __all__ = [
     "Finding",
     "FrameScanner",
     "ModelScanner",
-    "NeighbourScanner",
     "RuleScanner",
     "Scanner",
 ]
@@ -180,57 +176,3 @@ class ModelScanner:
             return Finding(self.name)
         verdict = self.classifier(plain[:4000])
         return Finding(self.name, 1.0 if verdict else 0.0, ("model",) if verdict else ())
-
-
-Embedder = Any  # a LangChain ``Embeddings``
-
-
-class NeighbourScanner:
-    """The nearest labelled texts (``exemplars.jsonl``, the screen's development corpus) under
-    ``embeddings``: flags a text whose nearest attack is at least ``threshold`` similar and
-    ``margin`` closer than its nearest benign text. The exemplars are embedded once per
-    process."""
-
-    name = "neighbours"
-
-    def __init__(self, embeddings: Embedder, threshold: float = 0.92, margin: float = 0.05):
-        self.embeddings, self.threshold, self.margin = embeddings, threshold, margin
-        self._vectors: tuple[Any, Any] | None = None
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def exemplars() -> list[dict[str, str]]:
-        text = resources.files("langgraph_mtl.hygiene").joinpath("exemplars.jsonl")
-        return [json.loads(line) for line in text.read_text(encoding="utf-8").splitlines() if line]
-
-    def _known(self) -> tuple[Any, Any]:
-        import numpy as np
-
-        with self._lock:
-            if self._vectors is None:
-                rows = self.exemplars()
-                vectors = np.asarray(self.embeddings.embed_documents([r["text"] for r in rows]))
-                vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-                attack = np.array([r["label"] == "injection" for r in rows])
-                self._vectors = (vectors, attack)
-            return self._vectors
-
-    def scan(self, texts: Sequence[str], flagged: bool) -> Finding:
-        import numpy as np
-
-        text = "\n".join(texts).strip()
-        if flagged or not text:
-            return Finding(self.name)
-        vectors, attack = self._known()
-        asked = np.asarray(self.embeddings.embed_query(text[:2000]), dtype=float)
-        asked /= max(float(np.linalg.norm(asked)), 1e-12)
-        similarity = vectors @ asked
-        nearest_attack = float(similarity[attack].max()) if attack.any() else 0.0
-        nearest_benign = float(similarity[~attack].max()) if (~attack).any() else 0.0
-        if self.flags(nearest_attack, nearest_benign):
-            return Finding(self.name, nearest_attack, ("known-attack",))
-        return Finding(self.name, max(nearest_attack, 0.0))
-
-    def flags(self, nearest_attack: float, nearest_benign: float) -> bool:
-        """The decision, from a text's cosine to its nearest known attack and benign text."""
-        return nearest_attack >= self.threshold and nearest_attack - nearest_benign >= self.margin
