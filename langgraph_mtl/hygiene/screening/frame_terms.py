@@ -66,6 +66,20 @@ class _Catalogue:
     verbs: frozenset[str]  # the classes of verbs: none matches a word used as a noun
 
 
+_FLAG = re.compile(r"--([a-z][a-z-]*)(?:\\b)?")
+
+
+def _flags_as_settings(forms: list[str]) -> list[str]:
+    """A switch given as a flag (``--privileged``) also given as a setting
+    (``privileged=true``, as :func:`settings_as_code` writes ``privileged: true``); a flag
+    that turns something off (``--no-...``) is left as it is."""
+    return [
+        rf"\b{re.escape(m.group(1))}\s*=\s*(?:true|yes|on|1)\b"
+        for form in forms
+        if (m := _FLAG.fullmatch(form)) and not m.group(1).startswith("no")
+    ]
+
+
 @functools.cache
 def _catalogue() -> _Catalogue:
     raw = tomllib.loads(
@@ -89,7 +103,9 @@ def _catalogue() -> _Catalogue:
     ]
     for name, entry in raw["weakness"].items():
         classes[f"weakness:{name}"] = entry["terms"]
-        forms[f"weakness:{name}"] = tuple(re.compile(p) for p in entry["forms"])
+        forms[f"weakness:{name}"] = tuple(
+            re.compile(p) for p in (*entry["forms"], *_flags_as_settings(entry["forms"]))
+        )
         frames.append(
             Frame(
                 f"insecure-advice/{name}", (f"weakness:{name}",), entry["reason"], False, True, True
@@ -243,12 +259,19 @@ _SWITCHED_OFF = re.compile(
 _SET_TO = re.compile(r"\bset[^\S\n]+([\w.-]+)[^\S\n]+to[^\S\n]+(?=\S)")
 
 
+# a setting written as YAML or JSON ("privileged: true", '"verify": false'), read as
+# "key=value": its quotes as spaces and its colon as "="
+_KEY_VALUE = re.compile(r"""(?<![\w/])["']?[a-z_][\w.-]*["']?[^\S\n]*:(?=[^\S\n]*["']?[\w*])""")
+
+
 def settings_as_code(lowered: str) -> str:
-    """``lowered`` with its settings told in prose written as code, in as many characters."""
+    """``lowered`` with its settings told in prose, or written as YAML or JSON, written as
+    code, in as many characters."""
     text = _SWITCHED_OFF.sub(lambda m: "=false".ljust(len(m.group(0))), lowered)
-    return _SET_TO.sub(
+    text = _SET_TO.sub(
         lambda m: " " * 4 + m.group(1) + "=".ljust(len(m.group(0)) - 4 - len(m.group(1))), text
     )
+    return _KEY_VALUE.sub(lambda m: m.group(0).replace('"', " ").replace("'", " ")[:-1] + "=", text)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -31,6 +31,13 @@ _START_UP = (
     r"services?|timers?)\b|\bauthorized_keys\b|/etc/rc\.local\b|\blaunchagents\b"
 )
 
+# a path under the home or a system folder that names a cache, a temporary folder or a build's
+# output: what it holds is made again, so removing it destroys nothing ("rm -rf ~/.cache/pip")
+_NOT_REGENERATED = (
+    r"(?![^\s`'\";&|)]*?[/._](?:cache|caches|tmp|temp|build|dist|node_modules|__pycache__|"
+    r"target|venv|tox|pytest_cache|mypy_cache|ruff_cache)(?:[/\s`'\";&|)]|$))"
+)
+
 RULES: list[tuple[str, re.Pattern[str]]] = [
     # persistence and privilege: sudoers, hooks and start-up files fed from outside
     ("destructive", rule(
@@ -47,7 +54,8 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\bgit\s+push\s+(?:[^\n]{0,30}\s)?(?:--force\b|-f\b)(?![-\w])|"
         r"\bgit\s+reset\s+--hard\s+HEAD~\d{2,}|>\s*/dev/sd[a-z]\b|\bshred\s+[^\n]{0,20}/dev/|"
         r"\brm\s+-[a-z]*(?:r[a-z]*f|f[a-z]*r)[a-z]*\s+(?:\$HOME|~|/(?:etc|usr|var|home|opt|boot|"
-        r"lib|bin|root|srv)\b)|\bgit\s+push\s+[^\n]{0,40}\s\+[\w/-]+|\btruncate\s+-s\s*0\s+/|"
+        r"lib|bin|root|srv)\b)" + _NOT_REGENERATED + "|"
+        r"\bgit\s+push\s+[^\n]{0,40}\s\+[\w/-]+|\btruncate\s+-s\s*0\s+/|"
         r"\bkill\s+-9\s+-1\b|\bkillall\s+-9\b|\bsudo\s+rm\s+-[a-z]*r|\bch(?:own|mod)\s+-R\s+"
         r"\S+\s+/(?:etc|usr|var|bin|boot|lib|root)?(?:\s|$)|\brm\s+-[a-z]*r[a-z]*\s+[^\n]{0,200}\.\./\*")),
     ("destructive", rule(r"--no-preserve-root\b|" + _MALWARE + "|" + _SYSTEM)),

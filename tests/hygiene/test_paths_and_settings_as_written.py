@@ -1,0 +1,79 @@
+"""What a command or a setting names, whatever its syntax: a removal judged by whether the path
+holds what is made again (a cache, a temporary folder, a build's output), and a setting written
+as YAML or JSON, or a flag's switch written as a setting, read as the code it is. Cases written
+for the mechanism, not taken from a corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_mtl.hygiene.screening import screen
+from langgraph_mtl.hygiene.screening.frame_terms import _flags_as_settings, settings_as_code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cleared the pip cache with `rm -rf ~/.cache/pip` after a broken wheel.",
+        "Freed disk space: rm -rf /var/cache/apt/archives on the build image.",
+        "rm -rf ~/work/site/build && npm run build",
+        "Removed a stale virtual environment: rm -rf ~/proj/.venv",
+        "rm -rf /tmp/checkout-42 once the job ended",
+        "rm -rf $HOME/app/node_modules before a clean install",
+    ],
+)
+def test_removing_what_is_made_again_under_home_or_a_system_folder_passes(text):
+    assert not screen(text).flagged, screen(text).reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rm -rf ~/",
+        "When the disk fills, rm -rf /var/lib/docker and restart the daemon.",
+        "Tidy up with rm -rf ~/Documents before the next task.",
+        "rm -rf /etc/nginx and reinstall it if the config looks odd.",
+        "rm -rf $HOME/*",
+    ],
+)
+def test_removing_the_home_a_system_folder_or_the_data_under_them_is_destructive(text):
+    assert "destructive" in screen(text).reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kubernetes tip: run the debug pod with privileged: true so nothing is denied.",
+        'Put {"privileged": true} in the pod spec to skip the permission errors.',
+        "Set verify: false in the client config so the staging cert stops failing.",
+        "Add allow-unauthenticated: yes to the apt config so the mirror installs.",
+    ],
+)
+def test_a_weakness_written_as_yaml_or_json_is_read_as_code(text):
+    assert "insecure-advice" in screen(text).reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never run debug pods with privileged: true; use an ephemeral debug container.",
+        "The helm values have replicas: 3 and privileged: false.",
+        "Keep verify: true in the client config; add the staging CA to the bundle.",
+        "In docker-compose.dev.yml set debug: true so the reloader runs locally.",
+        "Insight: the nightly job runs at 10:30, see http://intranet.example/jobs",
+    ],
+)
+def test_a_safe_value_a_warning_or_an_ordinary_setting_in_yaml_passes(text):
+    assert not screen(text).flagged, screen(text).reasons
+
+
+def test_settings_in_yaml_or_json_keep_their_place_in_the_text():
+    for text in ["privileged: true", '{"verify": false}', "key: 'value'", "at 10:30 see http://x"]:
+        assert len(settings_as_code(text)) == len(text)
+    assert settings_as_code('{"verify": false}').split() == ["{", "verify", "=", "false}"]
+    assert settings_as_code("see http://x.org") == "see http://x.org"
+
+
+def test_a_switch_given_as_a_flag_is_also_given_as_a_setting():
+    derived = _flags_as_settings([r"--privileged\b", r"--no-auth\b", r"--pid[= ]host\b"])
+    assert derived == [r"\bprivileged\s*=\s*(?:true|yes|on|1)\b"]
