@@ -202,17 +202,32 @@ def told_as_note(sentence: str, found: Found, position: int, next_stands: bool) 
 _JOINING = {"so", "then", "and", "but", "now", "just", "also", "instead", "first"}
 
 
+# an obligation put on the agent in the third person ("the agent must send ...")
+_AGENT_OBLIGED = re.compile(
+    r"(?:the |an? |every |any )?(?:coding )?(?:agents?|assistants?|models?|ai|bots?)"
+    r" (?:must|should|shall|needs? to|has to|have to|is to|are to|is required to)\b"
+)
+# a purpose told first: "to keep the monitor alive, add ..." asks with the words after the comma
+_PURPOSE_FIRST = re.compile(r"in order to [^,;]{1,80},|to [^,;]{1,80},")
+
+
 def asks(sentence: str, start: int) -> bool:
-    """Whether a clause of ``sentence`` from ``start`` on opens (after a joining word) with a
-    verb in its base form ("ignore ...", "so exit 0 early"), or with "you" or "please": it
-    asks, rather than describes."""
+    """Whether a clause of ``sentence`` from ``start`` on opens (after a joining word, and after
+    a purpose told first: "to keep it alive, add ...") with a verb in its base form ("ignore
+    ...", "so exit 0 early"), with "you" or "please", or with an obligation put on the agent
+    ("the agent must send ..."): it asks, rather than describes."""
     from lemminflect import getAllLemmas
 
     for a, b in clauses(sentence):
-        first = _opening_word(sentence[max(a, start) : b])
-        if b > start and (
-            first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ()))
-        ):
+        if b <= start:
+            continue
+        told = sentence[max(a, start) : b].lower().lstrip()
+        purpose = _PURPOSE_FIRST.match(told)
+        opening = " ".join(_opening_words(told[purpose.end() :] if purpose else told))
+        first = opening.split(" ", 1)[0]
+        if first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ())):
+            return True
+        if _AGENT_OBLIGED.match(opening):
             return True
     return False
 
