@@ -60,7 +60,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # kinds (data, web, hardware, Rust, operations, shell), with eight injections, committed
 # before it was first read; screening_dev31: every category in Go, Java, Kubernetes, Terraform
 # and front-end words, with look-alikes and ordinary memories, committed before it was first
-# read)
+# read; screening_dev32: weighted to the memory system, persistence, authority and insecure
+# advice, with look-alikes, ordinary commands and memories, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -95,6 +96,7 @@ CORPORA = (
     "screening_dev29",
     "screening_dev30",
     "screening_dev31",
+    "screening_dev32",
 )
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)
