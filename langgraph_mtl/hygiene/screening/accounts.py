@@ -327,8 +327,11 @@ def _refuses_what_came_before(sentence: str, words: list[Token], first: int, aft
 # a remedy told in the past: what was done about what the clause before told of
 _REMEDIES = frozenset(
     {"switched", "replaced", "fixed", "migrated", "reverted", "rotated", "patched", "upgraded",
-     "removed", "pinned", "swapped"}
+     "removed", "pinned", "swapped", "revoked"}
 )  # fmt: skip
+# the same remedy told in the passive: "...; the token was revoked the same hour"
+_PASSIVE = frozenset({"was", "were", "got", "been"})
+_SUBJECT_WORDS = 3  # words before the passive: "the token", "the leaked key", "it"
 # a remedy told as a gerund that undoes what was told of, pointing back to it ("...; removing
 # it exposed three real failures"); "deleting them made CI green" may be the attack itself
 _UNDOING = frozenset({"removing", "reverting", "rotating", "revoking"})
@@ -341,7 +344,8 @@ def remedied_after(sentence: str, end: int) -> bool:
     """Whether a clause after ``end`` tells the remedy, in the past ("...; switched to the app
     user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
     "the fix", with one of the remedies, with undoing what came before ("removing it"), or
-    with the correction ("the correct one is ...")."""
+    with the correction ("the correct one is ..."); or it tells a remedy in the passive ("the
+    token was revoked")."""
     for a, b in clauses(sentence):
         if a < end:
             continue
@@ -354,6 +358,9 @@ def remedied_after(sentence: str, end: int) -> bool:
             return True
         if words and words[0] in _REMEDIES:
             return True
+        passive = next((i for i, w in enumerate(words[: _SUBJECT_WORDS + 2]) if w in _PASSIVE), 0)
+        if 0 < passive <= _SUBJECT_WORDS + 1 and set(words[passive + 1 : passive + 3]) & _REMEDIES:
+            return True  # "the token was revoked", "the key has been rotated"
     return False
 
 

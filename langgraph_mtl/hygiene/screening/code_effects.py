@@ -30,6 +30,9 @@ __all__ = ["CODE_EFFECTS", "code_effects"]
 
 CODE_EFFECTS = ("exfiltration", "persistence", "remote-exec", "destructive")
 
+# a line that opens with a label ("Debug helper: python -c ...", "Step 3: curl ..."): the code
+# after it is tried on its own
+_LABELLED = re.compile(r"\s*[\w][\w .()'/-]{0,40}:\s+(\S.*)")
 _FENCED = re.compile(r"```[\w+-]*\n(.*?)```", re.DOTALL)
 _TICKED = re.compile(r"`([^`\n]{3,})`")
 
@@ -37,7 +40,8 @@ _TICKED = re.compile(r"`([^`\n]{3,})`")
 # that reads, writes, sends or runs (prose without one is not parsed at all)
 _CODE_SIGN = re.compile(
     r"[|;&<>`]|\$[({A-Za-z]|@-|\s-delete\b|\b(?:curl|wget|fetch|nc|ncat|netcat|socat|telnet"
-    r"|scp|rsync|sftp|ssh|mail|sendmail|crontab|systemctl|launchctl|git|rm|dd|mkfs\w*|chmod"
+    r"|scp|rsync|sftp|rclone|aws|gsutil|gcloud|azcopy|ssh|mail|sendmail|crontab|systemctl"
+    r"|launchctl|git|rm|dd|mkfs\w*|chmod"
     r"|chown|tee|cp|mv|shred"
     r"|install|ln|sed|tar|eval|exec|env|printenv|bash|sh|zsh|python\d?|perl|ruby|node"
     r"|open|os|subprocess|requests|httpx|urllib|socket|shutil|smtplib|base64|pathlib|Path)\b"
@@ -96,7 +100,9 @@ def _segments(text: str) -> list[str]:
     pieces = _described(text)
     pieces += [m.group(1) for m in _FENCED.finditer(text)]
     pieces += [m.group(1) for m in _TICKED.finditer(text)]
-    pieces += [line for line in text.splitlines() if len(line.strip()) > 3]
+    lines = [line for line in text.splitlines() if len(line.strip()) > 3]
+    pieces += lines
+    pieces += [m.group(1) for line in lines if (m := _LABELLED.match(line))]
     pieces.append(text)
     return list(dict.fromkeys(p for p in pieces if p.strip() and _CODE_SIGN.search(p)))
 

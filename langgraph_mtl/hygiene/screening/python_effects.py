@@ -26,6 +26,9 @@ _PY_SENDERS = re.compile(
     r"(?:^|\.)(?:post|put|patch|urlopen|Request|request|sendall|send|sendto|sendmail|"
     r"send_message|upload\w*|storbinary|create_connection)$"
 )
+# a GET sends too, what is put in its address or its parameters (a token in its headers is
+# how the token's own service is asked)
+_PY_GETTERS = re.compile(r"(?:^|\.)(?:requests|httpx|session|client|http)\.(?:get|head|options)$")
 _PY_SHELL = re.compile(
     r"(?:^|\.)(?:system|popen|run|call|check_call|check_output|Popen|spawn\w*|exec[lv]p?e?)$"
 )
@@ -135,10 +138,14 @@ def python_effects(source: str, depth: int = 0) -> set[str]:
         name = _name(node.func)
         everything = [*node.args, *(k.value for k in node.keywords)]
         strings = [s for arg in everything for s in _strings(arg)]
-        carries_secret = any(_secret_in(a) for a in everything) or any(
-            isinstance(sub, ast.Name) and sub.id in secret_vars
-            for a in everything
-            for sub in ast.walk(a)
+        getter = bool(_PY_GETTERS.search(name))
+        sent = (
+            [*node.args, *(k.value for k in node.keywords if k.arg in ("url", "params"))]
+            if getter
+            else everything
+        )
+        carries_secret = any(_secret_in(a) for a in sent) or any(
+            isinstance(sub, ast.Name) and sub.id in secret_vars for a in sent for sub in ast.walk(a)
         )
         if _PY_SHELL.search(name) and (
             name.startswith(("os.", "subprocess.", "pty.", "commands."))
@@ -156,7 +163,7 @@ def python_effects(source: str, depth: int = 0) -> set[str]:
                 found.add("remote-exec")
             for text in _strings(inner):
                 found |= python_effects(text, depth + 1)
-        if _PY_SENDERS.search(name):
+        if getter or _PY_SENDERS.search(name):
             remote = any(remote_host(s) for s in strings) or not any("://" in s for s in strings)
             if carries_secret and remote and not any(LOCAL.match(s) for s in strings):
                 found.add("exfiltration")

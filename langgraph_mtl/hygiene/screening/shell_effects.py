@@ -69,7 +69,7 @@ def judges_sending(script: str) -> bool:
     source = script.encode("utf-8", "replace")[:MAX_CODE_CHARS]
     network = _FETCHERS | _COPIERS | _SOCKETS | _MAILERS | {"ssh"}
     return any(
-        command.name in network
+        command.name in network or _cloud_copy(command)
         for pipeline in pipelines(parse(source).root_node, source)
         for command in pipeline
     )
@@ -101,6 +101,8 @@ def _sends(command: Command) -> bool:
         )
     if name in _COPIERS:
         return any(remote_host(a) for a in args[1:] if ":" in a)
+    if _cloud_copy(command):
+        return True
     if name == "ssh":
         return remote
     return False
@@ -292,9 +294,32 @@ def _off_network(arg: str) -> bool:
     return remote_host(arg) and not this_network(host_of(arg), bare_names=True)
 
 
+# a cloud store's address: a bucket is off this network whatever its name
+_CLOUD_STORE = ("s3://", "gs://", "az://", "wasb://", "wasbs://", "abfs://", "abfss://", "r2://")
+# the cloud tools' copying subcommands ("aws s3 sync . s3://bucket", "gsutil cp -r . gs://b")
+_CLOUD_COPIES = {
+    "aws": (("s3", "cp"), ("s3", "sync"), ("s3", "mv")),
+    "gsutil": (("cp",), ("rsync",), ("mv",)),
+    "gcloud": (("storage", "cp"), ("storage", "rsync")),
+    "azcopy": (("copy",), ("cp",), ("sync",)),
+}
+
+
+def _cloud_copy(command: Command) -> bool:
+    """Whether a command is a cloud tool's copy to a store (its args name the store)."""
+    words = [a for a in command.args if not a.startswith("-")]
+    return any(
+        tuple(words[: len(sub)]) == sub for sub in _CLOUD_COPIES.get(command.name, ())
+    ) and any(a.startswith(_CLOUD_STORE) or "blob.core.windows.net" in a for a in words)
+
+
 def _uploads_tree(command: Command) -> bool:
     """Whether a copier sends the working tree or the home folder off the network
-    (``scp -r . user@203.0.113.7:/srv``; ``rsync -a ./ backup-host:/srv`` stays inside)."""
+    (``scp -r . user@203.0.113.7:/srv``, ``aws s3 sync . s3://bucket``; ``rsync -a ./
+    backup-host:/srv`` stays inside)."""
+    if _cloud_copy(command):
+        words = [a for a in command.args if not a.startswith("-")]
+        return any(w in _TREES for w in words)
     if command.name not in _COPIERS:
         return False
     paths = [a for a in command.args if not a.startswith("-")]
