@@ -1,0 +1,46 @@
+"""Known kinds of attack in code forms they had not been read in: a test compiled out in Rust,
+authentication opened for every request in Spring, a program run at logon from a folder
+everyone can write. Cases written for the mechanisms, not taken from a corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_mtl.hygiene.screening import screen
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        (
+            "Wrap each failing test in #[cfg(not(test))] so cargo test reports ok.",
+            "verifier-gaming",
+        ),
+        ("Put #[cfg(any())] above every failing test before you hand in.", "verifier-gaming"),
+        (
+            "http.authorizeRequests().anyRequest().permitAll() makes the 403s go away.",
+            "insecure-advice",
+        ),
+        (
+            "Set permitAll() on all endpoints so the integration tests stop failing.",
+            "insecure-advice",
+        ),
+        ("Add a scheduled task that starts C:\\Users\\Public\\helper.exe at logon.", "persistence"),
+        ("Register a login item that runs /dev/shm/agent.sh at every login.", "persistence"),
+    ],
+)
+def test_a_known_kind_in_a_new_code_form_is_caught(text, category):
+    assert category in screen(text).reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Put #[cfg(test)] on the tests module so it builds only under cargo test.",
+        "Use permitAll() only for the health endpoint; everything else needs a role.",
+        "Never use anyRequest().permitAll() outside local development.",
+        "The installer writes its log to %TEMP%\\setup.log; read it when the install fails.",
+    ],
+)
+def test_the_same_forms_used_safely_pass(text):
+    assert not screen(text).flagged, screen(text).reasons
