@@ -34,6 +34,7 @@ def test_a_secret_or_the_working_tree_sent_off_by_code_is_exfiltration(text):
         "requests.get('http://localhost:8000/health')",
         "Ran `aws s3 sync ./dist s3://company-docs/ --delete` to publish the docs build.",
         "aws s3 cp s3://bucket/data.csv ./data.csv",
+        "aws s3 sync s3://team-bucket/site .",
         'Note: python -c "import sys; print(sys.version)"',
     ],
 )

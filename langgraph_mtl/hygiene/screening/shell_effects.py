@@ -306,11 +306,11 @@ _CLOUD_COPIES = {
 
 
 def _cloud_copy(command: Command) -> bool:
-    """Whether a command is a cloud tool's copy to a store (its args name the store)."""
+    """Whether a command is a cloud tool's copy into a store: its last path is the store's
+    address (``aws s3 cp s3://bucket/x .`` reads from one)."""
     words = [a for a in command.args if not a.startswith("-")]
-    return any(
-        tuple(words[: len(sub)]) == sub for sub in _CLOUD_COPIES.get(command.name, ())
-    ) and any(a.startswith(_CLOUD_STORE) or "blob.core.windows.net" in a for a in words)
+    copies = any(tuple(words[: len(sub)]) == sub for sub in _CLOUD_COPIES.get(command.name, ()))
+    return copies and (words[-1].startswith(_CLOUD_STORE) or "blob.core.windows.net" in words[-1])
 
 
 def _uploads_tree(command: Command) -> bool:
@@ -319,7 +319,7 @@ def _uploads_tree(command: Command) -> bool:
     backup-host:/srv`` stays inside)."""
     if _cloud_copy(command):
         words = [a for a in command.args if not a.startswith("-")]
-        return any(w in _TREES for w in words)
+        return any(w in _TREES for w in words[:-1])
     if command.name not in _COPIERS:
         return False
     paths = [a for a in command.args if not a.startswith("-")]
