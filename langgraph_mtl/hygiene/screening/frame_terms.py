@@ -260,8 +260,13 @@ _SET_TO = re.compile(r"\bset[^\S\n]+([\w.-]+)[^\S\n]+to[^\S\n]+(?=\S)")
 
 
 # a setting written as YAML or JSON ("privileged: true", '"verify": false'), read as
-# "key=value": its quotes as spaces and its colon as "="
-_KEY_VALUE = re.compile(r"""(?<![\w/])["']?[a-z_][\w.-]*["']?[^\S\n]*:(?=[^\S\n]*["']?[\w*])""")
+# "key=value": its quotes as spaces and its colon as "="; only before a setting's kind of value
+# (a switch, a number, a wildcard, an empty or a list), so that a heading ("Insight: the ...")
+# leaves the sentence as it is and its forms are read once
+_KEY_VALUE = re.compile(
+    r"""(?<![\w/])["']?[a-z_][\w.-]*["']?[^\S\n]*:(?=[^\S\n]*["']?(?:(?:true|false|yes|no|on|"""
+    r"""off|none|null|disabled|enabled|all|host)\b|\d|\*|/dev/null|["'\[{]))"""
+)
 
 
 def settings_as_code(lowered: str) -> str:
