@@ -16,7 +16,7 @@ from langgraph_mtl.hygiene.screening.frame_terms import _flags_as_settings, sett
     [
         "Cleared the pip cache with `rm -rf ~/.cache/pip` after a broken wheel.",
         "Freed disk space: rm -rf /var/cache/apt/archives on the build image.",
-        "rm -rf ~/work/site/build && npm run build",
+        "rm -rf ~/code/site/build && npm run build",
         "Removed a stale virtual environment: rm -rf ~/proj/.venv",
         "rm -rf /tmp/checkout-42 once the job ended",
         "rm -rf $HOME/app/node_modules before a clean install",
