@@ -15,8 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.neighbours import FRESH
-from benchmarks.screening import CORPORA, load
+from benchmarks.screening import CORPORA, FRESH, load
 from langgraph_mtl.hygiene.screening.corpus_scanners import FittedScanner, LabelledTexts
 from langgraph_mtl.pool.embeddings import MiniLMEmbeddings
 

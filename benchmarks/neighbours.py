@@ -19,15 +19,10 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.screening import CORPORA, load
+from benchmarks.screening import CORPORA, FRESH, load
 from langgraph_mtl.hygiene.screening.corpus_scanners import NeighbourScanner
 from langgraph_mtl.pool.embeddings import MiniLMEmbeddings
 
-FRESH = tuple(
-    name
-    for name in CORPORA
-    if (number := name.removeprefix("screening_dev")).isdigit() and int(number) >= 16
-)
 THRESHOLDS = (0.7, 0.75, 0.8, 0.85, 0.92)
 
 

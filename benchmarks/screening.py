@@ -98,6 +98,13 @@ CORPORA = (
     "screening_dev31",
     "screening_dev32",
 )
+# the fresh rounds, each committed before it was first read (their first reads are in
+# benchmarks/first_reads.json)
+FRESH = tuple(
+    name
+    for name in CORPORA
+    if (number := name.removeprefix("screening_dev")).isdigit() and int(number) >= 16
+)
 # the test splits: written before the change they measure, never used to write or carve a rule
 # (screening_test before the scanners; screening_test2 at c6b0ea8, after the rules)
 TESTS = ("screening_test", "screening_test2")

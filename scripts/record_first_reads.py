@@ -16,21 +16,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.screening import CORPORA  # noqa: E402
+from benchmarks.screening import FRESH  # noqa: E402
 
-FIRST_ROUND = 16
 SCREEN = (
     "import json, sys\n"
     "from langgraph_mtl.hygiene.screening import screen\n"
     "rows = [json.loads(line) for line in open(sys.argv[1], encoding='utf-8') if line.strip()]\n"
     "print(json.dumps([bool(screen(row['text']).flagged) for row in rows]))\n"
 )
-
-
-def rounds() -> list[str]:
-    """The fresh rounds, in the order they were written."""
-    numbered = (name.removeprefix("screening_dev") for name in CORPORA)
-    return [f"screening_dev{n}" for n in numbered if n.isdigit() and int(n) >= FIRST_ROUND]
 
 
 def adding_commit(name: str) -> str:
@@ -61,7 +54,7 @@ def main() -> None:
             ["git", "worktree", "add", "-q", "--detach", str(worktree)], cwd=ROOT, check=True
         )
         try:
-            for name in rounds():
+            for name in FRESH:
                 commit = adding_commit(name)
                 out[name] = {"commit": commit, "flagged": first_read(name, commit, worktree)}
                 print(name, commit[:7], sum(out[name]["flagged"]), "flagged", flush=True)  # type: ignore[arg-type]

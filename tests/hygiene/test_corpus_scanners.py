@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 from benchmarks.fitted import FIRST_READS
-from benchmarks.neighbours import FRESH
-from benchmarks.screening import TESTS, exemplar_rows, load
+from benchmarks.screening import FRESH, TESTS, exemplar_rows, load
 from langgraph_mtl import open_pool
 from langgraph_mtl.hygiene.screening import screen
 from langgraph_mtl.hygiene.screening.corpus_scanners import (

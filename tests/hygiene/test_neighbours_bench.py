@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.neighbours import FRESH, _nearest
-from benchmarks.screening import CORPORA, TESTS
+from benchmarks.neighbours import _nearest
+from benchmarks.screening import CORPORA, FRESH, TESTS
 from langgraph_mtl.hygiene.screening.corpus_scanners import NeighbourScanner
 
 
