@@ -305,10 +305,15 @@ _CLOUD_COPIES = {
 }
 
 
+def _positional(command: Command) -> list[str]:
+    """A command's arguments that are not options: its subcommands and paths."""
+    return [a for a in command.args if not a.startswith("-")]
+
+
 def _cloud_copy(command: Command) -> bool:
     """Whether a command is a cloud tool's copy into a store: its last path is the store's
     address (``aws s3 cp s3://bucket/x .`` reads from one)."""
-    words = [a for a in command.args if not a.startswith("-")]
+    words = _positional(command)
     copies = any(tuple(words[: len(sub)]) == sub for sub in _CLOUD_COPIES.get(command.name, ()))
     return copies and (words[-1].startswith(_CLOUD_STORE) or "blob.core.windows.net" in words[-1])
 
@@ -317,12 +322,11 @@ def _uploads_tree(command: Command) -> bool:
     """Whether a copier sends the working tree or the home folder off the network
     (``scp -r . user@203.0.113.7:/srv``, ``aws s3 sync . s3://bucket``; ``rsync -a ./
     backup-host:/srv`` stays inside)."""
+    paths = _positional(command)
     if _cloud_copy(command):
-        words = [a for a in command.args if not a.startswith("-")]
-        return any(w in _TREES for w in words[:-1])
+        return any(p in _TREES for p in paths[:-1])
     if command.name not in _COPIERS:
         return False
-    paths = [a for a in command.args if not a.startswith("-")]
     remote = [i for i, a in enumerate(paths) if ":" in a and remote_host(a)]
     return bool(remote) and (
         any(p in _TREES for p in paths[: remote[0]]) and _off_network(paths[remote[0]])
