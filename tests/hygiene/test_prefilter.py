@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import langgraph_mtl.hygiene.screening.rule_matching as rule_matching
-from langgraph_mtl.hygiene.screening.prefilter import Prefilter, required_words
+from langgraph_mtl.hygiene.screening.prefilter import Prefilter, alternatives, required_words
 from langgraph_mtl.hygiene.screening.rules import RULES
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -80,6 +80,53 @@ def test_every_rule_runs_when_the_prefilter_is_off(monkeypatch):
 def test_a_rarer_required_word_is_chosen_over_one_nearly_every_text_holds():
     assert required_words(re.compile(r"\bthe\b.{0,10}\b(?:cats?|dogs?)\b")) == {"cat", "dog"}
     assert required_words(re.compile(r"(?:cats|dogs) of the")) == {"cats", "dogs"}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "ways"),
+    [
+        # every match holds a word of each group: the rarest first, then other rare ones
+        (r"\bdelete\b.{0,20}\bassertions?\b", [[{"assertion"}, {"delete"}]]),
+        (r"\bthe\b.{0,9}\bcat\b", [[{"cat"}]]),  # "the" is in nearly every text: not checked
+        # a pattern's alternation: one way per branch, with what stands before and after it
+        (r"(?:wipe the disk|format\s+drives?)", [[{"wipe the disk"}], [{"format"}, {"drive"}]]),
+        (r"\bcurl\b.{0,9}\bpastebin|\bnc\s+-e\b", [[{"pastebin"}, {"curl"}], [{"nc"}]]),
+        (
+            r"\bsend (?:the keys|all tokens) to\b",
+            [[{"the keys"}, {"send "}], [{"all tokens"}, {"send "}]],
+        ),
+        (r"(?:cats|dogs) of the", [[{"cats"}], [{"dogs"}]]),
+        (r"sudo \S+|\w+", None),  # a branch without a sure word: the rule always runs
+        (r"contraseña|secret key", [[{"secret key"}]]),  # a branch no ASCII text can hold
+    ],
+)
+def test_a_rule_needs_a_word_of_each_group_of_one_of_its_branches(pattern, ways):
+    found = alternatives(re.compile(pattern, re.IGNORECASE))
+    expected = None if ways is None else tuple(tuple(map(frozenset, way)) for way in ways)
+    assert found == expected
+
+
+def test_a_rule_is_skipped_only_when_no_branch_has_all_its_words():
+    prefilter = Prefilter([re.compile(r"\bdelete\b.{0,20}\bassertions?\b|\bnc\s+-e\b")])
+    assert list(prefilter.candidates("Delete every assertion", "delete every assertion")) == [0]
+    assert list(prefilter.candidates("Delete the file", "delete the file")) == []
+    assert list(prefilter.candidates("run nc -e sh", "run nc -e sh")) == [0]
+    assert list(prefilter.candidates("an assertion", "an assertion")) == []
+
+
+def test_the_frames_give_the_verdicts_of_every_term_and_form_tried(monkeypatch):
+    """The frames skip a term whose plain words the sentence lacks, and a form the prefilter
+    rules out; trying every one gives the same verdicts."""
+    import langgraph_mtl.hygiene.screening.frame_terms as frame_terms
+    from langgraph_mtl.hygiene.screening.frames import frame_reasons
+
+    with_prefilter = [frame_reasons([text]) for text in TEXTS]
+    monkeypatch.setattr(frame_terms, "_plain_words", lambda term: frozenset())
+    monkeypatch.setattr(
+        Prefilter, "candidates", lambda self, text, lowered: range(len(self.alternatives))
+    )
+    assert [frame_reasons([text]) for text in TEXTS] == with_prefilter
+    assert sum(bool(reasons) for reasons in with_prefilter) > 300  # the frames did run
 
 
 def test_redaction_with_its_prefilter_equals_every_secret_rule_run_in_turn(monkeypatch):

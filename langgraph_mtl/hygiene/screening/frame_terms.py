@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from importlib import resources
 
+from langgraph_mtl.hygiene.screening.prefilter import Prefilter
 from langgraph_mtl.hygiene.screening.sentence_reading import (
     Token,
     joins_clauses,
@@ -220,12 +221,24 @@ def _noun_for_verb(name: str, words: list[Token], first: int, end: int) -> bool:
     return end == first + 1 and name in _catalogue().verbs and used_as_noun(words, first)
 
 
+@functools.cache
+def _plain_words(term: Term) -> frozenset[str]:
+    """The words of ``term`` matched by their base forms alone: a sentence without one of them
+    holds no match of it."""
+    return frozenset(
+        s for s in term if s != "..." and not s.startswith(("@", "=")) and s[-1] != "_"
+    )
+
+
 def _found(sentence: str, words: list[Token]) -> Found:
     catalogue = _catalogue()
     found: Found = defaultdict(list)
+    held = frozenset().union(*(token.forms for token in words))
     for at, token in enumerate(words):
         candidates = [c for form in token.forms for c in catalogue.by_first.get(form, ())]
         for name, term in (*candidates, *catalogue.prefixed):
+            if not _plain_words(term) <= held:
+                continue
             end = _match_from(term, sentence, words, at)
             if end is not None and not _noun_for_verb(name, words, at, end):
                 found[name].append((at, end, token.start, words[end - 1].end))
@@ -236,17 +249,28 @@ def _found(sentence: str, words: list[Token]) -> Found:
             found[name].append((first, end, words[first].start, words[end - 1].end))
     lowered = sentence.lower()
     views = dict.fromkeys((lowered, settings_as_code(lowered)))
-    for name, patterns in catalogue.forms.items():
-        for pattern in patterns:
-            matches = {m.span(): m for view in views for m in pattern.finditer(view)}
-            for match in matches.values():
-                if joins_clauses(match.group(0)):
-                    continue  # "md5 is fine for cache keys, but hash passwords ...": two claims
-                # a form's group "at" marks the words it stands on, for what disarms it
-                start, end = match.span("at") if "at" in pattern.groupindex else match.span()
-                first = sum(t.end <= start for t in words)
-                found[name].append((first, first + 1, start, end))
+    forms, prefilter = _forms()
+    chances = [(view, frozenset(prefilter.candidates(view, view))) for view in views]
+    for index in sorted(frozenset().union(*(can for _, can in chances))):
+        name, pattern = forms[index]
+        matches = {
+            m.span(): m for view, can in chances if index in can for m in pattern.finditer(view)
+        }
+        for match in matches.values():
+            if joins_clauses(match.group(0)):
+                continue  # "md5 is fine for cache keys, but hash passwords ...": two claims
+            # a form's group "at" marks the words it stands on, for what disarms it
+            start, end = match.span("at") if "at" in pattern.groupindex else match.span()
+            first = sum(t.end <= start for t in words)
+            found[name].append((first, first + 1, start, end))
     return found
+
+
+@functools.cache
+def _forms() -> tuple[tuple[tuple[str, re.Pattern[str]], ...], Prefilter]:
+    """Every class's forms in the catalogue's order, and a prefilter over them."""
+    forms = tuple((name, p) for name, patterns in _catalogue().forms.items() for p in patterns)
+    return forms, Prefilter(pattern for _, pattern in forms)
 
 
 # a setting told in prose, read as the code it stands for, in as many characters (so what a

@@ -41,7 +41,7 @@ def _sentence_frames(text: str, span: tuple[int, int], disabled: frozenset[str])
     hits = []
     defence: bool | None = None  # read only when a frame matches
     for frame in frames():
-        if frame.id in disabled or frame.category in disabled:
+        if disabled and (frame.id in disabled or frame.category in disabled):
             continue
         if not all(found.get(name) for name in frame.classes):
             continue

@@ -23,6 +23,9 @@ from langgraph_mtl.hygiene.views import decoded_views
 __all__ = ["rule_matches", "rule_reasons", "rule_views"]
 
 
+_CATEGORIES = tuple(dict.fromkeys(name for name, _ in RULES))  # in the rules' order
+
+
 @functools.cache
 def _prefilter() -> Prefilter:
     return Prefilter(pattern for _, pattern in RULES)
@@ -261,7 +264,7 @@ def rule_reasons(
     local_lines = tuple(_only_this_network(line) for line in normalise(joined).split("\n"))
     for view in chosen:
         found |= _matches(view, disabled, prefiltered, local_lines)
-    return tuple(name for name in dict.fromkeys(n for n, _ in RULES) if name in found)
+    return tuple(name for name in _CATEGORIES if name in found)
 
 
 def rule_matches(rule_id: str, joined: str, *, views: Sequence[str] | None = None) -> bool:
