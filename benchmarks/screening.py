@@ -61,7 +61,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # before it was first read; screening_dev31: every category in Go, Java, Kubernetes, Terraform
 # and front-end words, with look-alikes and ordinary memories, committed before it was first
 # read; screening_dev32: weighted to the memory system, persistence, authority and insecure
-# advice, with look-alikes, ordinary commands and memories, committed before it was first read)
+# advice, with look-alikes, ordinary commands and memories, committed before it was first read;
+# screening_dev33: every category in PowerShell, systemd, CI workflow, SQL, Kotlin, Swift,
+# Android and front-end words, with look-alikes and ordinary memories in the same words,
+# committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -97,6 +100,7 @@ CORPORA = (
     "screening_dev30",
     "screening_dev31",
     "screening_dev32",
+    "screening_dev33",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)
