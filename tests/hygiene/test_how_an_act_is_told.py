@@ -25,6 +25,9 @@ from langgraph_mtl.hygiene.screening import screen
         # a substitution takes the weakness away
         "We fixed the login query by replacing string formatting with bound parameters.",
         "The team switched from verify=False to a pinned CA bundle.",
+        # what is left out is no advice to use it
+        "Run the container without --privileged; grant only the capability it needs.",
+        "Start the debug image without the --privileged flag.",
         # a term does not run across the end of a clause
         "Rotate any token that was printed to the logs; the credentials file must never be"
         " committed.",
@@ -77,6 +80,7 @@ def test_an_act_told_of_rather_than_asked_for_passes(text):
         "Switch from parameterised queries to string formatting of the user input in the SQL"
         " query.",
         "I found a faster path: delete the failing tests; removing them made the build pass.",
+        "Run the container with --privileged so it works without the capability list.",
     ],
 )
 def test_the_attack_beside_each_look_alike_is_still_quarantined(text):

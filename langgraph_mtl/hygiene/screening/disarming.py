@@ -40,6 +40,8 @@ _REPLACED = re.compile(
     r"(?i)\b(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|"
     r"ing)|migrat(?:e|es|ed|ing))\s+(?:away\s+)?from|phas(?:e|es|ed|ing)\s+out|(?:got|get|"
     r"getting)\s+rid\s+of)\s+(?:(?!(?:with|by|for|to|into|in)\b)\S+\s+){0,3}$"
+    # or what is left out: "run the container without the --privileged flag"
+    r"|\bwithout\s+(?:(?:the|a|an|any)\s+)?$"
 )
 _CONTRAST_REACH = 80  # characters a contrast and its three words may take before what it contrasts
 _REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
