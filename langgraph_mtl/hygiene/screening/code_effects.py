@@ -1,7 +1,8 @@
 """Attacks written as code, judged by what the code does, not by its words.
 
 Shell is parsed with a real shell grammar (tree-sitter's bash, :mod:`.shell_effects`), Python
-with ``ast`` (:mod:`.python_effects`); every
+with ``ast`` (:mod:`.python_effects`), PowerShell read as the shell it stands for
+(:mod:`.powershell_view`); every
 fenced block, backticked span and line of a memory is tried as both, and the command strings
 they run (``sh -c``, ``python -c``, ``os.system``, ``subprocess``) are parsed in turn. Prose
 that says to pipe one quoted command into another ("pipe `env` into `nc ...`") is judged as
@@ -23,6 +24,7 @@ import re
 import shlex
 
 from langgraph_mtl.hygiene.screening.code_targets import MAX_CODE_CHARS, PERSISTENT
+from langgraph_mtl.hygiene.screening.powershell_view import as_posix, shows_powershell
 from langgraph_mtl.hygiene.screening.python_effects import python_effects
 from langgraph_mtl.hygiene.screening.shell_effects import shell_effects
 
@@ -104,7 +106,11 @@ def _segments(text: str) -> list[str]:
     pieces += lines
     pieces += [m.group(1) for line in lines if (m := _LABELLED.match(line))]
     pieces.append(text)
-    return list(dict.fromkeys(p for p in pieces if p.strip() and _CODE_SIGN.search(p)))
+    return list(
+        dict.fromkeys(
+            p for p in pieces if p.strip() and (_CODE_SIGN.search(p) or shows_powershell(p))
+        )
+    )
 
 
 def code_effects(text: str) -> tuple[str, ...]:
@@ -115,4 +121,7 @@ def code_effects(text: str) -> tuple[str, ...]:
     for piece in _segments(text):
         found |= python_effects(piece)
         found |= shell_effects(piece)
+        posix = as_posix(piece)  # PowerShell, as the shell it stands for
+        if posix is not None:
+            found |= shell_effects(posix)
     return tuple(effect for effect in CODE_EFFECTS if effect in found)
