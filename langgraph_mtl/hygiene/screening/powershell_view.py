@@ -122,16 +122,23 @@ def _command(tokens: list[str], depth: int) -> str:
         return "env"
     words, target = _arguments(rest, depth)
     if name in ("set", "add"):  # the path named, or the first word; then what is written
-        if target is None and words:
-            target = words[0]
+        target = target or (words[0] if words else "/dev/null")
         value = [w for w in words if w != target]
         if value and target.strip("\"'").endswith("/.profile"):  # PowerShell's own start-up script
-            value = [shlex.quote(_script(" ".join(shlex.split(" ".join(value))), depth + 1))]
-        sink = f"{'>>' if name == 'add' else '>'} {target or '/dev/null'}"
+            value = [shlex.quote(_script(_unquoted_words(value), depth + 1))]
+        sink = f"{'>>' if name == 'add' else '>'} {target}"
         return f"echo {' '.join(value)} {sink}" if value else f"cat {sink}"
     if name == "start":
         return " ".join(words)
     return " ".join([name or _place(tokens[0]), *words])
+
+
+def _unquoted_words(words: list[str]) -> str:
+    """Words in POSIX quoting, joined without it (as written, when they do not parse)."""
+    try:
+        return " ".join(shlex.split(" ".join(words)))
+    except ValueError:
+        return " ".join(words)
 
 
 def _arguments(tokens: list[str], depth: int) -> tuple[list[str], str | None]:
