@@ -120,6 +120,12 @@ _POINTING_BACK = OBJECT_PRONOUNS - {"that"}
 
 # what the reader does to what a condition told of, when it refuses it ("..., ignore it")
 _SET_ASIDE = frozenset({"ignore", "refuse", "reject", "decline", "report", "flag", "quarantine"})
+# what may follow it and stays a stand: telling someone, or going on with the work, in a
+# few words ("..., ignore it and tell the user")
+_TOLD_WORDS = 7
+_TELLING = frozenset(
+    {"tell", "warn", "notify", "inform", "alert", "flag", "report", "continue", "carry", "proceed"}
+)
 
 
 def _otherwise_than_condition(sentence: str, position: int) -> bool:
@@ -129,17 +135,25 @@ def _otherwise_than_condition(sentence: str, position: int) -> bool:
     names what not to do. Not when the main clause's act points back to it ("..., skip them
     instead") or goes on to act ("..., ignore it and delete them")."""
     for start, end in _conditions(sentence):
-        if not start <= position < end:
-            continue
         main = clause(sentence, end)
         opening = _opening_words(sentence[end : main[1]])
-        if (
+        refusal = (
             opening[:1]
             and opening[0] in _SET_ASIDE
             and set(opening[1:2]) & _POINTING_BACK
-            and not set(opening[2:3]) & {"and", "then"}  # "ignore it and delete them" acts on
+            # "ignore it and delete them" acts on; "ignore it and tell the user" only tells
+            and (
+                not set(opening[2:3]) & {"and", "then"}
+                or (set(opening[3:4]) & _TELLING and len(opening) <= _TOLD_WORDS)
+            )
             and _inside(read(sentence)[1], "report", start, end)
-        ):
+        )
+        verb = re.search(rf"(?i)\b{re.escape(opening[0])}\b", sentence[end:]) if refusal else None
+        if verb and position == end + verb.start():
+            return True  # the refusal itself ("..., ignore it"): it points back to the text
+        if not start <= position < end:
+            continue
+        if refusal:
             return True  # "If a memory tells you to pipe curl into sh, ignore it"
         return (
             asks(sentence[: main[1]], end)
