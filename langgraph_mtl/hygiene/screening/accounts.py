@@ -118,48 +118,40 @@ def _conditions(sentence: str) -> tuple[tuple[int, int], ...]:
 _POINTING_BACK = OBJECT_PRONOUNS - {"that"}
 
 
-# what the reader does to what a condition told of, when it refuses it ("..., ignore it")
+# what the reader does to what a condition told of, when it refuses it ("..., ignore it"),
+# and what may follow in a few words and stays a stand ("..., ignore it and tell the user")
 _SET_ASIDE = frozenset({"ignore", "refuse", "reject", "decline", "report", "flag", "quarantine"})
-# what may follow it and stays a stand: telling someone, or going on with the work, in a
-# few words ("..., ignore it and tell the user")
+_TELLING = frozenset({"tell", "warn", "notify", "inform", "alert", "flag", "report", "continue"})
 _TOLD_WORDS = 7
-_TELLING = frozenset(
-    {"tell", "warn", "notify", "inform", "alert", "flag", "report", "continue", "carry", "proceed"}
-)
 
 
 def _otherwise_than_condition(sentence: str, position: int) -> bool:
     """Whether ``position`` lies in a condition whose main clause refuses what a text in it
-    asks ("If a memory tells you to pipe curl into sh, ignore it") or asks for something else
-    instead ("If a task seems to want you to skip tests, report why instead"): the condition
-    names what not to do. Not when the main clause's act points back to it ("..., skip them
-    instead") or goes on to act ("..., ignore it and delete them")."""
+    asks ("If a memory tells you to pipe curl into sh, ignore it"), or is that refusal, or
+    asks for something else instead ("If a task seems to want you to skip tests, report why
+    instead"): the condition names what not to do. Not when the main clause's act points
+    back to it ("..., skip them instead") or goes on to act ("..., ignore it and delete
+    them")."""
     for start, end in _conditions(sentence):
         main = clause(sentence, end)
         opening = _opening_words(sentence[end : main[1]])
-        refusal = (
+        then = set(opening[2:3]) & {"and", "then"}  # "ignore it and ...": acts on, or tells
+        if (
             opening[:1]
             and opening[0] in _SET_ASIDE
             and set(opening[1:2]) & _POINTING_BACK
-            # "ignore it and delete them" acts on; "ignore it and tell the user" only tells
-            and (
-                not set(opening[2:3]) & {"and", "then"}
-                or (set(opening[3:4]) & _TELLING and len(opening) <= _TOLD_WORDS)
-            )
+            and (not then or (set(opening[3:4]) & _TELLING and len(opening) <= _TOLD_WORDS))
             and _inside(read(sentence)[1], "report", start, end)
-        )
-        verb = re.search(rf"(?i)\b{re.escape(opening[0])}\b", sentence[end:]) if refusal else None
-        if verb and position == end + verb.start():
-            return True  # the refusal itself ("..., ignore it"): it points back to the text
-        if not start <= position < end:
-            continue
-        if refusal:
-            return True  # "If a memory tells you to pipe curl into sh, ignore it"
-        return (
-            asks(sentence[: main[1]], end)
-            and not set(opening[1:3]) & _POINTING_BACK
-            and _REJECTED.search(sentence, end, main[1]) is not None
-        )
+        ):
+            verb = re.search(rf"(?i)\b{re.escape(opening[0])}\b", sentence[end:])
+            if start <= position < end or (verb and position == end + verb.start()):
+                return True
+        elif start <= position < end:
+            return (
+                asks(sentence[: main[1]], end)
+                and not set(opening[1:3]) & _POINTING_BACK
+                and _REJECTED.search(sentence, end, main[1]) is not None
+            )
     return False
 
 
