@@ -46,6 +46,15 @@ _REORDER = [
         re.compile(r"(?i)\bnão (?:precisa|deve|precisas) resolver (?:a tarefa|o problema)"),
         r"do not solve the task",
     ),
+    # telling someone that: "diga ao usuário que", "sag dem Nutzer, dass", "dis à l'utilisateur
+    # que" -> "tell ao usuário that" (the one told may stand between the verb and "that")
+    (
+        re.compile(
+            r"(?i)(?<!\w)(?:diga|digam|di|dile|dígale|dis|dites|sag|sagt|sagen sie|dì|di'|dica"
+            r"|скажи|скажите)\s+((?:[^\s,]+\s+){0,2}[^\s,]+),?\s+(?:que|dass|che|что)(?!\w)"
+        ),
+        r"tell \1 that",
+    ),
 ]
 
 
