@@ -64,7 +64,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # advice, with look-alikes, ordinary commands and memories, committed before it was first read;
 # screening_dev33: every category in PowerShell, systemd, CI workflow, SQL, Kotlin, Swift,
 # Android and front-end words, with look-alikes and ordinary memories in the same words,
-# committed before it was first read)
+# committed before it was first read; screening_dev34: every category written into
+# Dockerfiles, package.json, pre-commit and Actions YAML, Makefiles, setup.py, HTML comments,
+# tables, tool-call JSON and one-liners, with look-alikes in the same forms, committed before it
+# was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -101,6 +104,7 @@ CORPORA = (
     "screening_dev31",
     "screening_dev32",
     "screening_dev33",
+    "screening_dev34",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)
