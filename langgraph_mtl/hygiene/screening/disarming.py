@@ -30,7 +30,11 @@ __all__ = ["disarmed", "owned_by_documents"]
 
 Hit = tuple[int, int, int, int]  # first token, token after the last, first char, end char
 
-_CONTRAST = re.compile(r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$")
+_CONTRAST = re.compile(
+    r"(?i)\b(?:instead of|rather than|in place of|not)\s+(?:\S+\s+){0,3}$"
+    # what a preference passes over: "prefer json.loads over pickle.loads"
+    r"|\b(?:prefer|favou?r|choose|pick)\w*\s(?:[^.;:\n]|\.(?=\S)){1,60}?\bover\s+(?:\S+\s+){0,2}$"
+)
 # what a substitution takes away: the words between it and the match name no replacement
 # ("replacing string formatting with placeholders", "switched from md5 to bcrypt"); read for
 # a weakness only, which names the weak state itself (a check's frame may name what an attack

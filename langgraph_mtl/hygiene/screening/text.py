@@ -34,6 +34,29 @@ _SPELLED_PHRASE = re.compile(
     r"(?![A-Za-z])"
 )
 
+# words spelled out with one separator, one after another ("R-u-n  r-m  -r-f"): each word
+# joined, a leading "-" kept as a flag's; possessive, so a long run costs one pass
+_SPELLED_RUN = re.compile(
+    r"(?<!\S)-?[A-Za-z](?:([.\-_*])[A-Za-z])++(?:\s++-?[A-Za-z](?:\1[A-Za-z])++)++(?!\S)"
+)
+_SPELLED_RUN_LETTERS = 5  # fewer letters in the whole run: a name or a code, not a phrase
+
+
+def _joined_run(match: re.Match[str]) -> str:
+    letters = sum(c.isalpha() for c in match.group(0))
+    if letters < _SPELLED_RUN_LETTERS:
+        return match.group(0)
+    separator = match.group(1)
+    return re.sub(
+        r"\S+",
+        lambda w: (
+            ("-" if w.group(0).startswith("-") else "")
+            + w.group(0).lstrip("-").replace(separator, "")
+        ),
+        match.group(0),
+    )
+
+
 # a word broken at the end of a line: "instruc-\ntions"
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-[ \t]*\r?\n[ \t]*(?=[a-z])")
 
@@ -45,6 +68,7 @@ def normalise(text: str) -> str:
     text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     text = _HYPHENATED.sub("", text.translate(CONFUSABLES))
     text = _SPELLED_PHRASE.sub(_joined_phrase, text)
+    text = _SPELLED_RUN.sub(_joined_run, text)
     return _SPELLED.sub(lambda m: re.sub(r"[.\-_* ]", "", m.group(0)), text)
 
 
