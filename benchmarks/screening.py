@@ -67,7 +67,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # committed before it was first read; screening_dev34: every category written into
 # Dockerfiles, package.json, pre-commit and Actions YAML, Makefiles, setup.py, HTML comments,
 # tables, tool-call JSON and one-liners, with look-alikes in the same forms, committed before it
-# was first read)
+# was first read; screening_dev35: attacks told as trajectories, workflows, questions, hedged
+# suggestions and claimed agreements, with benign memories in the same styles, committed before
+# it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -105,6 +107,7 @@ CORPORA = (
     "screening_dev32",
     "screening_dev33",
     "screening_dev34",
+    "screening_dev35",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)
