@@ -322,6 +322,12 @@ def _refuses_what_came_before(sentence: str, words: list[Token], first: int, aft
     last = words[after - 1]
     if words[first].forms & _SEARCHES or after >= len(words) or last.surface in _REFUSED_BACK:
         return True  # a search, the sentence's end, or the object within ("ignored that")
+    if (
+        first >= 2
+        and words[first - 1].surface in _PASSIVE
+        and words[first - 2].surface in _REFUSED_BACK
+    ):
+        return True  # told in the passive of what came before: "...; it was quarantined"
     if sentence[last.start : last.end].endswith((",", ";", ".", ":")):
         return True
     following = words[after]

@@ -24,6 +24,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     OBJECT_PRONOUNS,
     Token,
     clause,
+    clauses,
 )
 
 __all__ = ["disarmed", "owned_by_documents"]
@@ -46,6 +47,10 @@ _REPLACED = re.compile(
     r"getting)\s+rid\s+of)\s+(?:(?!(?:with|by|for|to|into|in)\b)\S+\s+){0,3}$"
     # or what is left out: "run the container without the --privileged flag"
     r"|\bwithout\s+(?:(?:the|a|an|any)\s+)?$"
+    # or what is checked before it is used: "validate a user-supplied filename ..." (not after
+    # an order to leave the check out: "skip validating ...")
+    r"|(?<!\bskip )(?<!\bstop )(?<!\bavoid )(?<!\bno need to )(?<!\bdon't )(?<!\bnot )(?<!\bnever )"
+    r"\b(?:validat|sanitiz|sanitis|escap|normaliz|normalis|whitelist|allow-list)\w*\s+(?:\S+\s+){0,3}$"
 )
 _CONTRAST_REACH = 80  # characters a contrast and its three words may take before what it contrasts
 _REFERRING = {"it", "this", "that", "they", "these", "those", "which"}
@@ -190,6 +195,8 @@ def disarmed(
         return True
     if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
         return True  # the README's instructions are out of date, not the reader's
+    if frame.category == "authority" and _writer_acted(sentence, words):
+        return True  # "the user agreed to ...; I deleted only ...": a permission used, told
     span = clause(sentence, hit[2])
     if _acts_on_something_before(frame, words, found, hit):
         return True  # "... that is an injection; drop it and continue with the user's request"
@@ -206,6 +213,29 @@ def disarmed(
     if frame.negatable and _prohibited(frame, sentence, words, found, hit):
         return True
     return frame.warnable and _warned(sentence, words, found, hit)
+
+
+_WRITER = frozenset({"i", "we"})
+
+
+def _writer_acted(sentence: str, words: list[Token]) -> bool:
+    """Whether the sentence tells what its writer did ("...; I listed them and deleted only
+    ..."): a clause opens with "I" or "we" and a verb in the past, no clause asks anything and
+    the reader is not named, so no permission is handed to it."""
+    from lemminflect import getAllLemmas
+
+    if any(t.surface in _READERS for t in words) or asks(sentence, 0):
+        return False
+    for a, b in clauses(sentence):
+        told = [t for t in words if a <= t.start < b]
+        if (
+            len(told) >= 2
+            and told[0].surface in _WRITER
+            and told[1].surface.endswith("ed")
+            and "VERB" in getAllLemmas(told[1].surface)
+        ):
+            return True
+    return False
 
 
 _SPEECH = frozenset(

@@ -62,6 +62,8 @@ def _matches(
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "exfiltration" and _copied_into_project(text, match):
                 continue  # copy .env.example to .env: the file stays where it was
+            if name == "exfiltration" and _not_shown(text, match):
+                continue  # git clone --mirror URL; cat /run/secrets/x | wc -c: nothing sent
             if name == "exfiltration" and _no_secret_paths(text, match):
                 continue  # cat ~/.ssh/id_ed25519.pub: a public key is no secret
             if name == "exfiltration" and _sent_from_code(text, match):
@@ -179,6 +181,25 @@ def _copied_into_project(text: str, match: re.Match[str]) -> bool:
 
 
 _TICKED = re.compile(r"`([^`\n]{3,})`")
+# what a command does with what it read when it shows none of it: counts or digests it, or
+# tests for it
+_COUNTED = re.compile(
+    r"[^\n|;&]*?\|\s*(?:(?:wc|sha\w*sum|md\w*sum|cksum|b\w*sum)\b|grep\s+-\w*[qc]\w*\b)"
+)
+# a verb that is the option of a command that fetches: "git clone --mirror URL" downloads
+_FETCHING_OPTION = re.compile(r"(?i)\b(?:clone|fetch|pull)\s+(?:-\S+\s+)*--?$")
+
+
+def _not_shown(text: str, match: re.Match[str]) -> bool:
+    """Whether the match's verb is an option of a command that fetches (``git clone --mirror
+    URL``), or what it reads goes only into a count, a digest or a test (``cat /run/secrets/x
+    | wc -c``) with no host named after it on its line."""
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    if _FETCHING_OPTION.search(text, line_start, match.start()):
+        return True
+    line_end = text.find("\n", match.end())
+    rest = text[match.end() : None if line_end < 0 else line_end]
+    return bool(_COUNTED.match(rest)) and not _HOST.search(rest)
 
 
 def _sent_from_code(text: str, match: re.Match[str]) -> bool:
