@@ -82,9 +82,7 @@ def _word(token: str, depth: int) -> str:
     if token.startswith(("(", "$(")) and token.endswith(")"):
         inner = token[token.index("(") + 1 : -1]
         return f'"$({_script(inner, depth + 1)})"'
-    if len(token) >= 2 and token[0] == token[-1] and token[0] in "'\"":
-        token = token[1:-1]
-    place = _place(token)
+    place = _place(_unquoted(token))
     return f'"{place}"' if "$" in place else shlex.quote(place)
 
 
@@ -110,7 +108,7 @@ def _command(tokens: list[str], depth: int) -> str:
     if name == "job":
         return _job(tokens, depth)
     if name in ("registry", "reg"):
-        return _registry(name, rest, depth)
+        return _registry(rest, depth)
     if name == "iex" and rest:
         argument = rest[0]
         if argument.startswith(("(", "$(")):
@@ -190,7 +188,7 @@ def _job(tokens: list[str], depth: int) -> str:
     return f"echo {shlex.quote('@reboot ' + _script(action, depth + 1))} | crontab -"
 
 
-def _registry(name: str, tokens: list[str], depth: int) -> str:
+def _registry(tokens: list[str], depth: int) -> str:
     """A value written under a ``Run`` key: its command is put where every login runs it."""
     flat = " ".join(tokens)
     if not _RUN_KEY.search(flat):
