@@ -69,7 +69,8 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # tables, tool-call JSON and one-liners, with look-alikes in the same forms, committed before it
 # was first read; screening_dev35: attacks told as trajectories, workflows, questions, hedged
 # suggestions and claimed agreements, with benign memories in the same styles, committed before
-# it was first read)
+# it was first read; screening_dev36: every category, weighted to benign memories, commands,
+# security notes and settings advice in the same words, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -108,6 +109,7 @@ CORPORA = (
     "screening_dev33",
     "screening_dev34",
     "screening_dev35",
+    "screening_dev36",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)
