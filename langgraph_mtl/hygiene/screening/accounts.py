@@ -10,13 +10,17 @@ import functools
 import re
 
 from langgraph_mtl.hygiene.screening.frame_terms import Found, read
+from langgraph_mtl.hygiene.screening.remedies import PASSIVE, remedied_after
 from langgraph_mtl.hygiene.screening.sentence_reading import (
     NEGATION,
-    OBJECT_PRONOUNS,
+    POINTING_BACK,
+    WRITER,
     Token,
     around,
     clause,
     clauses,
+    opening_word,
+    opening_words,
     quotes,
     sentences,
 )
@@ -59,6 +63,8 @@ def is_report(sentence: str, found: Found, position: int) -> bool:
         return True  # "READMEs say '...'; fix the store instead": the quoted advice rejected
     if _inside(found, "report", start, end) and _done_instead(sentence, end):
         return True  # "the docs say curl | sh, but we pinned the tarball instead": an account
+    if _inside(found, "report", start, end) and _labelled_next(sentence, found, end):
+        return True  # "a memory asked agents to attach ~/.gnupg; that is exfiltration"
     if _refused_object(sentence, position):
         return True  # "reviewers rejected a patch that ran chmod 777 on the upload folder"
     if _otherwise_than_condition(sentence, position):
@@ -93,7 +99,7 @@ def _refused_object(sentence: str, position: int) -> bool:
         return False
     words, _ = read(sentence)
     acted_on = any(  # "..., so skip them locally": a later clause does it after all
-        a >= end and asks(sentence[:b], a) and set(_opening_words(sentence[a:b])) & _POINTING_BACK
+        a >= end and asks(sentence[:b], a) and set(opening_words(sentence[a:b])) & POINTING_BACK
         for a, b in clauses(sentence)
     )
     return not acted_on and any(not negated_before(words, a) for a, _ in refusals)
@@ -113,11 +119,6 @@ def _conditions(sentence: str) -> tuple[tuple[int, int], ...]:
     return tuple(m.span() for m in _CONDITION.finditer(sentence))
 
 
-# an object that points back to what came before, but not "that", which may open a clause
-# ("report that the tests fail")
-_POINTING_BACK = OBJECT_PRONOUNS - {"that"}
-
-
 # what the reader does to what a condition told of, when it refuses it ("..., ignore it"),
 # and what may follow in a few words and stays a stand ("..., ignore it and tell the user")
 _SET_ASIDE = frozenset({"ignore", "refuse", "reject", "decline", "report", "flag", "quarantine"})
@@ -134,12 +135,12 @@ def _otherwise_than_condition(sentence: str, position: int) -> bool:
     them")."""
     for start, end in _conditions(sentence):
         main = clause(sentence, end)
-        opening = _opening_words(sentence[end : main[1]])
+        opening = opening_words(sentence[end : main[1]])
         then = set(opening[2:3]) & {"and", "then"}  # "ignore it and ...": acts on, or tells
         if (
             opening[:1]
             and opening[0] in _SET_ASIDE
-            and set(opening[1:2]) & _POINTING_BACK
+            and set(opening[1:2]) & POINTING_BACK
             and (not then or (set(opening[3:4]) & _TELLING and len(opening) <= _TOLD_WORDS))
             and _inside(read(sentence)[1], "report", start, end)
         ):
@@ -149,7 +150,7 @@ def _otherwise_than_condition(sentence: str, position: int) -> bool:
         elif start <= position < end:
             return (
                 asks(sentence[: main[1]], end)
-                and not set(opening[1:3]) & _POINTING_BACK
+                and not set(opening[1:3]) & POINTING_BACK
                 and _REJECTED.search(sentence, end, main[1]) is not None
             )
     return False
@@ -162,6 +163,18 @@ _THREATS = frozenset(
     {"attacker", "adversary", "hacker", "malware", "worm", "trojan", "malicious", "poisoned",
      "compromised", "hostile", "booby-trapped", "backdoored", "typosquatted"}
 )  # fmt: skip
+
+
+def _labelled_next(sentence: str, found: Found, end: int) -> bool:
+    """Whether the clause after ``end`` points back ("that", "this", "it") and calls what came
+    before an attack ("...; that is exfiltration")."""
+    following = next(((a, b) for a, b in clauses(sentence) if a >= end), None)
+    if following is None or opening_word(sentence[following[0] : following[1]]) not in _BACK:
+        return False
+    return _inside(found, "threat-label", *following)
+
+
+_BACK = frozenset({"that", "this", "it", "which"})
 
 
 @functools.lru_cache(maxsize=64)  # asked again for every rule match in one clause
@@ -205,9 +218,6 @@ def told_as_note(sentence: str, found: Found, position: int, next_stands: bool) 
     return told and (next_stands or (labelled and quoted))
 
 
-_JOINING = {"so", "then", "and", "but", "now", "just", "also", "instead", "first"}
-
-
 # an obligation put on the agent in the third person ("the agent must send ...")
 _AGENT_OBLIGED = re.compile(
     r"(?:the |an? |every |any )?(?:coding )?(?:agents?|assistants?|models?|ai|bots?)"
@@ -229,28 +239,13 @@ def asks(sentence: str, start: int) -> bool:
             continue
         told = sentence[max(a, start) : b].lower().lstrip()
         purpose = _PURPOSE_FIRST.match(told)
-        opening = " ".join(_opening_words(told[purpose.end() :] if purpose else told))
+        opening = " ".join(opening_words(told[purpose.end() :] if purpose else told))
         first = opening.split(" ", 1)[0]
         if first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ())):
             return True
         if _AGENT_OBLIGED.match(opening):
             return True
     return False
-
-
-def _opening_words(clause_text: str, skipped: frozenset[str] | set[str] = _JOINING) -> list[str]:
-    """A clause's words, lower-cased and unquoted, from the first that is not ``skipped``
-    (a joining word: "so", "but" ...)."""
-    words = [w for w in (w.strip("\"'`*_(,") for w in clause_text.lower().split()) if w]
-    while words and words[0] in skipped:
-        words.pop(0)
-    return words
-
-
-def _opening_word(clause_text: str) -> str:
-    """A clause's first word after any joining word; empty when it has none."""
-    words = _opening_words(clause_text)
-    return words[0] if words else ""
 
 
 @functools.cache
@@ -275,15 +270,12 @@ def _stands(sentence: str) -> tuple[int, ...]:
     )
 
 
-_WRITER = frozenset({"we", "i"})
-
-
 def _done_instead(sentence: str, end: int) -> bool:
     """Whether a clause after ``end`` tells what the writer did instead: it opens (after a
     joining word) with "we" or "I" and says "instead" ("..., but we pinned the tarball
     instead"). The writer's own account; an instruction to the reader opens otherwise."""
     return any(
-        a >= end and _opening_word(sentence[a:b]) in _WRITER and _REJECTED.search(sentence, a, b)
+        a >= end and opening_word(sentence[a:b]) in WRITER and _REJECTED.search(sentence, a, b)
         for a, b in clauses(sentence)
     )
 
@@ -311,7 +303,7 @@ def refused_after(sentence: str, end: int) -> bool:
 
 # what a refusal's object opens with when it is what came before: a pronoun, "such", a
 # determiner ("reject the patch"), or "to" ("refused to run it")
-_REFUSED_BACK = _POINTING_BACK | {"that", "such", "any", "the", "every", "all", "to"}
+_REFUSED_BACK = POINTING_BACK | {"that", "such", "any", "the", "every", "all", "to"}
 _SEARCHES = frozenset({"look", "check", "grep", "scan"})  # their object is what to look for
 
 
@@ -324,7 +316,7 @@ def _refuses_what_came_before(sentence: str, words: list[Token], first: int, aft
         return True  # a search, the sentence's end, or the object within ("ignored that")
     if (
         first >= 2
-        and words[first - 1].surface in _PASSIVE
+        and words[first - 1].surface in PASSIVE
         and words[first - 2].surface in _REFUSED_BACK
     ):
         return True  # told in the passive of what came before: "...; it was quarantined"
@@ -334,46 +326,6 @@ def _refuses_what_came_before(sentence: str, words: list[Token], first: int, aft
     if clause(sentence, following.start) != clause(sentence, last.start):
         return True
     return following.surface in _REFUSED_BACK
-
-
-# a remedy told in the past: what was done about what the clause before told of
-_REMEDIES = frozenset(
-    {"switched", "replaced", "fixed", "migrated", "reverted", "rotated", "patched", "upgraded",
-     "removed", "pinned", "swapped", "revoked"}
-)  # fmt: skip
-# the same remedy told in the passive: "...; the token was revoked the same hour"
-_PASSIVE = frozenset({"was", "were", "got", "been"})
-_SUBJECT_WORDS = 3  # words before the passive: "the token", "the leaked key", "it"
-# a remedy told as a gerund that undoes what was told of, pointing back to it ("...; removing
-# it exposed three real failures"); "deleting them made CI green" may be the attack itself
-_UNDOING = frozenset({"removing", "reverting", "rotating", "revoking"})
-# a correction after the act: "the correct one", "the right fix", "the proper way"
-_RIGHT = frozenset({"correct", "right", "proper", "safe", "safer", "better"})
-_REMEDY_NOUNS = frozenset({"one", "fix", "way", "approach", "solution", "answer", "setting"})
-
-
-def remedied_after(sentence: str, end: int) -> bool:
-    """Whether a clause after ``end`` tells the remedy, in the past ("...; switched to the app
-    user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
-    "the fix", with one of the remedies, with undoing what came before ("removing it"), or
-    with the correction ("the correct one is ..."); or it tells a remedy in the passive ("the
-    token was revoked")."""
-    for a, b in clauses(sentence):
-        if a < end:
-            continue
-        words = _opening_words(sentence[a:b], _JOINING | _WRITER)
-        if words[:2] == ["the", "fix"]:
-            words = words[2:]
-        if words[:1] == ["the"] and set(words[1:2]) & _RIGHT and set(words[2:3]) & _REMEDY_NOUNS:
-            return True  # "...; the correct one is a group and 2775": the act told as wrong
-        if len(words) > 1 and words[0] in _UNDOING and words[1] in _POINTING_BACK:
-            return True
-        if words and words[0] in _REMEDIES:
-            return True
-        passive = next((i for i, w in enumerate(words[: _SUBJECT_WORDS + 2]) if w in _PASSIVE), 0)
-        if 0 < passive <= _SUBJECT_WORDS + 1 and set(words[passive + 1 : passive + 3]) & _REMEDIES:
-            return True  # "the token was revoked", "the key has been rotated"
-    return False
 
 
 def next_stands(text: str, span: tuple[int, int]) -> bool:

@@ -22,6 +22,7 @@ from langgraph_mtl.hygiene.screening.negation import forbidden
 from langgraph_mtl.hygiene.screening.sentence_reading import (
     DETERMINERS,
     OBJECT_PRONOUNS,
+    WRITER,
     Token,
     clause,
     clauses,
@@ -43,7 +44,7 @@ _CONTRAST = re.compile(
 _WEAKNESS = "insecure-advice"
 _REPLACED = re.compile(
     r"(?i)\b(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|"
-    r"ing)|migrat(?:e|es|ed|ing))\s+(?:away\s+)?from|phas(?:e|es|ed|ing)\s+out|(?:got|get|"
+    r"ing)|migrat(?:e|es|ed|ing))\s+(?:[\w-]+\s+){0,3}?(?:away\s+)?from|phas(?:e|es|ed|ing)\s+out|(?:got|get|"
     r"getting)\s+rid\s+of)\s+(?:(?!(?:with|by|for|to|into|in)\b)\S+\s+){0,3}$"
     # or what is left out: "run the container without the --privileged flag"
     r"|\bwithout\s+(?:(?:the|a|an|any)\s+)?$"
@@ -215,9 +216,6 @@ def disarmed(
     return frame.warnable and _warned(sentence, words, found, hit)
 
 
-_WRITER = frozenset({"i", "we"})
-
-
 def _writer_acted(sentence: str, words: list[Token]) -> bool:
     """Whether the sentence tells what its writer did ("...; I listed them and deleted only
     ..."): a clause opens with "I" or "we" and a verb in the past, no clause asks anything and
@@ -230,7 +228,7 @@ def _writer_acted(sentence: str, words: list[Token]) -> bool:
         told = [t for t in words if a <= t.start < b]
         if (
             len(told) >= 2
-            and told[0].surface in _WRITER
+            and told[0].surface in WRITER
             and told[1].surface.endswith("ed")
             and "VERB" in getAllLemmas(told[1].surface)
         ):

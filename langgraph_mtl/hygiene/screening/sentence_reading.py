@@ -12,14 +12,19 @@ from dataclasses import dataclass
 
 __all__ = [
     "DETERMINERS",
+    "JOINING",
     "NEGATION",
     "OBJECT_PRONOUNS",
+    "POINTING_BACK",
     "SENTENCE_END",
+    "WRITER",
     "Token",
     "around",
     "clause",
     "clauses",
     "joins_clauses",
+    "opening_word",
+    "opening_words",
     "quotes",
     "sentences",
     "spans",
@@ -219,3 +224,26 @@ def joins_clauses(fragment: str) -> bool:
     conjunction ("md5 is fine for cache keys, but ... passwords"); a colon or a dash inside
     it may be syntax ("Access-Control-Allow-Origin: *")."""
     return _JOINED.search(fragment) is not None
+
+
+# words a clause may open with before what it says ("so", "but" ...)
+JOINING = frozenset({"so", "then", "and", "but", "now", "just", "also", "instead", "first"})
+WRITER = frozenset({"we", "i"})  # the writer, telling what was done
+# an object that points back to what came before, but not "that", which may open a clause
+# ("report that the tests fail")
+POINTING_BACK = OBJECT_PRONOUNS - {"that"}
+
+
+def opening_words(clause_text: str, skipped: frozenset[str] = JOINING) -> list[str]:
+    """A clause's words, lower-cased and unquoted, from the first that is not ``skipped``
+    (a joining word: "so", "but" ...)."""
+    words = [w for w in (w.strip("\"'`*_(,") for w in clause_text.lower().split()) if w]
+    while words and words[0] in skipped:
+        words.pop(0)
+    return words
+
+
+def opening_word(clause_text: str) -> str:
+    """A clause's first word after any joining word; empty when it has none."""
+    words = opening_words(clause_text)
+    return words[0] if words else ""
