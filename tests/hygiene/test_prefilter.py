@@ -120,12 +120,15 @@ def test_the_frames_give_the_verdicts_of_every_term_and_form_tried(monkeypatch):
     import langgraph_mtl.hygiene.screening.frame_terms as frame_terms
     from langgraph_mtl.hygiene.screening.frames import frame_reasons
 
+    frame_terms.read.cache_clear()  # every sentence read afresh, not from the last test
     with_prefilter = [frame_reasons([text]) for text in TEXTS]
     monkeypatch.setattr(frame_terms, "_plain_words", lambda term: frozenset())
     monkeypatch.setattr(
         Prefilter, "candidates", lambda self, text, lowered: range(len(self.alternatives))
     )
+    frame_terms.read.cache_clear()
     assert [frame_reasons([text]) for text in TEXTS] == with_prefilter
+    frame_terms.read.cache_clear()  # nothing read with every term tried outlives the test
     assert sum(bool(reasons) for reasons in with_prefilter) > 300  # the frames did run
 
 
