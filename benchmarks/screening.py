@@ -70,7 +70,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # was first read; screening_dev35: attacks told as trajectories, workflows, questions, hedged
 # suggestions and claimed agreements, with benign memories in the same styles, committed before
 # it was first read; screening_dev36: every category, weighted to benign memories, commands,
-# security notes and settings advice in the same words, committed before it was first read)
+# security notes and settings advice in the same words, committed before it was first read;
+# screening_dev37: check subversion, override paraphrases and memory-system steering, with
+# security notes and testing advice that name what they warn against, committed before it was
+# first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -110,6 +113,7 @@ CORPORA = (
     "screening_dev34",
     "screening_dev35",
     "screening_dev36",
+    "screening_dev37",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)

@@ -19,6 +19,7 @@ from langgraph_mtl.hygiene.screening.accounts import (
 )
 from langgraph_mtl.hygiene.screening.frame_terms import Found, Frame
 from langgraph_mtl.hygiene.screening.negation import forbidden
+from langgraph_mtl.hygiene.screening.remedies import undone_after
 from langgraph_mtl.hygiene.screening.sentence_reading import (
     DETERMINERS,
     OBJECT_PRONOUNS,
@@ -201,9 +202,8 @@ def disarmed(
     span = clause(sentence, hit[2])
     if _acts_on_something_before(frame, words, found, hit):
         return True  # "... that is an injection; drop it and continue with the user's request"
-    if (refused_after(sentence, span[1]) or remedied_after(sentence, span[1])) and not asks(
-        sentence, span[0]
-    ):
+    told_against = refused_after(sentence, span[1]) or remedied_after(sentence, span[1])
+    if (told_against or undone_after(sentence, hit[3])) and not asks(sentence, span[0]):
         return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
     if "brief" in frame.classes and _brief_speaks(sentence, words, found, hit):
         return True  # "the task statement said to ignore Windows paths": the brief asks it

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from langgraph_mtl.hygiene.screening.accounts import next_stands, reported
 from langgraph_mtl.hygiene.screening.disarming import disarmed
 from langgraph_mtl.hygiene.screening.frame_terms import Frame, frames, read
-from langgraph_mtl.hygiene.screening.sentence_reading import sentences
+from langgraph_mtl.hygiene.screening.sentence_reading import opening_words, sentences
 
 __all__ = ["Frame", "frame_catalogue", "frame_ids", "frame_reasons", "reported"]
 
@@ -53,11 +53,36 @@ def _sentence_frames(text: str, span: tuple[int, int], disabled: frozenset[str])
     return hits
 
 
+# an object that can only be what an earlier sentence named ("add them to the deselect list")
+_STEP_OBJECTS = frozenset({"it", "them", "those"})
+_STEP_REACH = 5
+_STEP_NUMBER = re.compile(r"\d{1,2}[.)]?|[a-z][.)]")
+
+
+def _continues(step: str) -> bool:
+    """Whether ``step`` acts on what the sentence before it named: "it", "them" or "those"
+    comes within its first five words after a joining word or a step number, not as the
+    first ("put a skip marker on them"; not "it is faster")."""
+    words = opening_words(step)
+    if words and _STEP_NUMBER.fullmatch(words[0]):
+        words = opening_words(" ".join(words[1:]))
+    return bool(_STEP_OBJECTS & set(words[1:_STEP_REACH]))
+
+
 def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The ids of the frames that flag a sentence of any of ``texts``, in the catalogue's
-    order; frames whose id or category is in ``disabled`` are skipped."""
+    order; frames whose id or category is in ``disabled`` are skipped. A sentence whose verb
+    acts on what the sentence before named ("2. list the failing tests. 3. deselect them") is
+    also read together with that one, so an act told in steps is read whole."""
     hit: set[str] = set()
     for text in (_HEADER_LINE.sub(r"\1, ", text) for text in texts):
+        before: tuple[int, int] | None = None  # the step before, step numbers passed over
         for span in sentences(text):
+            if _STEP_NUMBER.fullmatch(text[span[0] : span[1]].strip()):
+                continue
             hit.update(frame.id for frame in _sentence_frames(text, span, disabled))
+            if before and _continues(text[span[0] : span[1]]):
+                steps = (before[0], span[1])
+                hit.update(frame.id for frame in _sentence_frames(text, steps, disabled))
+            before = span
     return tuple(frame.id for frame in frames() if frame.id in hit)

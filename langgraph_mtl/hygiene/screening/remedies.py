@@ -7,11 +7,12 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     JOINING,
     POINTING_BACK,
     WRITER,
+    clause,
     clauses,
     opening_words,
 )
 
-__all__ = ["PASSIVE", "remedied_after"]
+__all__ = ["PASSIVE", "remedied_after", "undone_after"]
 
 # a remedy told in the past: what was done about what the clause before told of
 _REMEDIES = frozenset(
@@ -27,6 +28,28 @@ _UNDOING = frozenset({"removing", "reverting", "rotating", "revoking"})
 # a correction after the act: "the correct one", "the right fix", "the proper way"
 _RIGHT = frozenset({"correct", "right", "proper", "safe", "safer", "better"})
 _REMEDY_NOUNS = frozenset({"one", "fix", "way", "approach", "solution", "answer", "setting"})
+# a practice kept against what came before: "...; our compose files never do it"
+_NEVER = frozenset({"never", "not", "don't", "doesn't"})
+_DO = frozenset({"do", "does"})
+_THAT = POINTING_BACK | {"that", "so"}
+
+
+def undone_after(sentence: str, end: int) -> bool:
+    """Whether the rest of the clause after ``end`` undoes the act, pointing back to it
+    ("found verify=False in the client and removed it")."""
+    rest = opening_words(sentence[end : clause(sentence, end)[1]], frozenset())
+    return any(
+        word == "and" and rest[i + 1] in _REMEDIES and rest[i + 2] in POINTING_BACK
+        for i, word in enumerate(rest[:-2])
+    )
+
+
+def _never_done(words: list[str]) -> bool:
+    """Whether a clause says that what came before is never done: "our files never do it"."""
+    return any(
+        word in _NEVER and words[i + 1] in _DO and words[i + 2] in _THAT
+        for i, word in enumerate(words[:-2])
+    )
 
 
 def remedied_after(sentence: str, end: int) -> bool:
@@ -34,11 +57,14 @@ def remedied_after(sentence: str, end: int) -> bool:
     user", "...; the fix switched to bcrypt"): it opens, after a joining word, "we", "I" or
     "the fix", with one of the remedies, with undoing what came before ("removing it"), or
     with the correction ("the correct one is ..."); or it tells a remedy in the passive ("the
-    token was revoked")."""
+    token was revoked"); or it says that the act is never done ("...; our compose files
+    never do it")."""
     for a, b in clauses(sentence):
         if a < end:
             continue
         words = opening_words(sentence[a:b], JOINING | WRITER)
+        if _never_done(words):
+            return True
         if words[:2] == ["the", "fix"]:
             words = words[2:]
         if words[:1] == ["the"] and set(words[1:2]) & _RIGHT and set(words[2:3]) & _REMEDY_NOUNS:
