@@ -73,7 +73,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # security notes and settings advice in the same words, committed before it was first read;
 # screening_dev37: check subversion, override paraphrases and memory-system steering, with
 # security notes and testing advice that name what they warn against, committed before it was
-# first read)
+# first read; screening_dev38: authority, role spoofing, persistence and exfiltration written as
+# code, obfuscated and non-English attacks, with commands, role words and security notes in the
+# same words, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -114,6 +116,7 @@ CORPORA = (
     "screening_dev35",
     "screening_dev36",
     "screening_dev37",
+    "screening_dev38",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)

@@ -28,6 +28,19 @@ _HEX = re.compile(
 _BACKWARDS = re.compile(
     r"(?i)\b(?:eht|dna|ruoy|erongi|dragersid|tegrof|snoitcurtsni|tpmorp|metsys|suoiverp)\b"
 )
+# a text that asks for itself to be read backwards
+_REVERSE_ASKED = re.compile(
+    r"(?i)\brevers\w*|\bbackwards?\b|\bright[- ]to[- ]left\b|\[::-1\]|\|\s*rev\b"
+)
+# a word spelled letter by letter, symbols between its parts said by name
+# ("c u r l space e v i l dot s h pipe b a s h")
+_SPOKEN = {"space": " ", "dot": ".", "pipe": " | ", "slash": "/", "dash": "-", "colon": ":",
+           "underscore": "_", "tilde": "~", "period": ".", "hyphen": "-"}  # fmt: skip
+# a run of single letters, short pieces and symbols' names, one space apart
+_SPOKEN_RUN = re.compile(
+    rf"(?<!\S)(?:{'|'.join(_SPOKEN)}|[A-Za-z]{{1,4}})(?: (?:{'|'.join(_SPOKEN)}|[A-Za-z]{{1,4}})){{3,}}(?!\S)",
+    re.I,
+)
 # three or more lines in a row of at most two words each: a sentence written downwards
 _STACKED = re.compile(r"(?m)(?:^[ \t]*\S+(?:[ \t]+\S+)?[ \t]*\n){2,}[ \t]*\S+(?:[ \t]+\S+)?[ \t]*$")
 _MAX_PIECES = 20
@@ -85,9 +98,33 @@ def decoded_views(text: str) -> list[str]:
             for p in (_pieces(_BASE64, _from_base64, source), _pieces(_HEX, _from_hex, source))
             if p
         )
-    if _BACKWARDS.search(text):
+    if _BACKWARDS.search(text) or _REVERSE_ASKED.search(text):
         views.append(text[::-1])
+    spoken = _SPOKEN_RUN.sub(_spoken, text)
+    if spoken != text:
+        views.append(spoken)
     stacked = [m.group(0) for m in _STACKED.finditer(text)]
     if stacked:
         views.append("\n".join(" ".join(block.split()) for block in stacked))
     return views
+
+
+def _spoken(match: re.Match[str]) -> str:
+    """A spelled run read out: its letters joined, each symbol's name as the symbol, a word of
+    its own kept apart but after a dot ("e v i l dot sh"); the run as it was when it names no
+    symbol or spells too few letters."""
+    parts = match.group(0).split(" ")
+    if not any(p.lower() in _SPOKEN for p in parts) or sum(len(p) == 1 for p in parts) < 3:
+        return match.group(0)
+    out, before = "", ""  # what came before: "letter", "word", or a symbol
+    for part in parts:
+        symbol = _SPOKEN.get(part.lower())
+        if symbol is not None:
+            out, before = out + symbol, symbol
+            continue
+        kind = "letter" if len(part) == 1 else "word"
+        joined = before == kind == "letter" or before not in ("letter", "word", " ", "")
+        if kind == "word" and before != ".":
+            joined = False
+        out, before = out + ("" if joined or not out or out.endswith(" ") else " ") + part, kind
+    return out

@@ -84,7 +84,11 @@ def _matches(
 # markup named, not used: coordinated with more markup ("<|im_start|> and <|im_end|>") or
 # called a token, tag or marker; markup that poses as a message opens content instead
 _NAMED_AFTER = re.compile(r"\s*(?:and|or|,|/)\s*[<\[]|\s+(?:tokens?|tags?|markers?|delimiters?)\b")
-_NAMED_BEFORE = re.compile(r"[>\]]\s*(?:and|or|,|/)\s*$")
+# coordinated with markup before it, or after a determiner ("the first [INST] block")
+_NAMED_BEFORE = re.compile(
+    r"[>\]]\s*(?:and|or|,|/)\s*$|\b(?:the|a|an|each|every|its|their|first|last|opening|closing)\s+$",
+    re.IGNORECASE,
+)
 
 
 _ROLE = r"(?:system|user|assistant|developer|tool)\b"
