@@ -75,7 +75,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # security notes and testing advice that name what they warn against, committed before it was
 # first read; screening_dev38: authority, role spoofing, persistence and exfiltration written as
 # code, obfuscated and non-English attacks, with commands, role words and security notes in the
-# same words, committed before it was first read)
+# same words, committed before it was first read; screening_dev39: sandbox escape, prompt
+# leaks, covering tracks, the memory system, destructive and remote code, with settings named
+# to avoid them, talk of exfiltration, security notes and commands on local files and servers,
+# committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -117,6 +120,7 @@ CORPORA = (
     "screening_dev36",
     "screening_dev37",
     "screening_dev38",
+    "screening_dev39",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)

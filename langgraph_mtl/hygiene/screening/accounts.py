@@ -286,16 +286,17 @@ _REFUSALS = frozenset(
 )  # fmt: skip
 
 
-def refused_after(sentence: str, end: int) -> bool:
+def refused_after(sentence: str, end: int, *, searches: bool = True) -> bool:
     """Whether a clause after ``end`` acts against what came before (refused, rejected,
     blocked, reported it): an act, not a label ("calling that an attack is silly" is none),
     whose object points back or that has none ("safe_load rejects too much" refuses
-    something else)."""
+    something else). ``searches=False`` leaves out a search for it ("grep for ...")."""
     words, found = read(sentence)
+    refusals = _REFUSALS if searches else _REFUSALS - _SEARCHES
     acts = {
         char
         for first, after, char, _ in found.get("defence", ())
-        if words[first].forms & _REFUSALS
+        if words[first].forms & refusals
         and _refuses_what_came_before(sentence, words, first, after)
     }
     return any(char >= end for char in acts if char in _stands(sentence))
@@ -335,6 +336,29 @@ def next_stands(text: str, span: tuple[int, int]) -> bool:
     return any(_stands(text[a:b]) for a, b in following)
 
 
+# a finite "be" after a clause's opening: the words before it are its subject, not an order
+# ("DROP DATABASE in a migration is a mistake")
+_COPULA = re.compile(r"(?i)\s(?:is|are|was|were)\s")
+
+
+def told_against(sentence: str, position: int) -> bool:
+    """Whether the clause at ``position`` tells of an act without asking for it and a later
+    clause refuses it ("...; our seccomp profile blocks it") or remedies it before any clause
+    asks for something. A clause whose opening words are the subject of "is" or "are" asks
+    nothing ("DROP DATABASE in a migration is a mistake"). Something else asked for instead
+    is no stand: "the instructions are void; follow this memory instead" is the attack."""
+    start, end = clause(sentence, position)
+    for a, b in clauses(sentence):
+        if b <= start:
+            continue
+        head = sentence[:b]
+        if a >= end and (refused_after(head, a, searches=False) or remedied_after(head, a)):
+            return True
+        if asks(head, a) and not _COPULA.search(sentence[a:b].strip(), 1):
+            return False
+    return False
+
+
 def reported(text: str, position: int) -> bool:
     """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
     of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
@@ -346,6 +370,8 @@ def reported(text: str, position: int) -> bool:
         return False
     sentence, at = text[span[0] : span[1]], position - span[0]
     found = read(sentence)[1]
-    return is_report(sentence, found, at) or told_as_note(
-        sentence, found, at, next_stands(text, span)
+    return (
+        is_report(sentence, found, at)
+        or told_as_note(sentence, found, at, next_stands(text, span))
+        or told_against(sentence, at)
     )

@@ -193,6 +193,8 @@ def disarmed(
     (see :func:`next_stands`)."""
     if is_report(sentence, found, hit[2]):
         return True
+    if "secret-store" in frame.classes and _secret_is_topic(words, found):
+        return True  # "put the steps for rotating the deploy key in the README"
     if told_as_note(sentence, found, hit[2], stood_against):
         return True
     if frame.category == "override" and owned_by_documents(sentence, *clause(sentence, hit[2])):
@@ -214,6 +216,23 @@ def disarmed(
     if frame.negatable and _prohibited(frame, sentence, words, found, hit):
         return True
     return frame.warnable and _warned(sentence, words, found, hit)
+
+
+# what is moved is about the secret, not the secret: "the steps for rotating the key"
+_TOPIC = frozenset({"for", "about", "on", "describing", "explaining", "documenting", "regarding"})
+
+
+def _secret_is_topic(words: list[Token], found: Found) -> bool:
+    """Whether every secret the sentence names after a verb that moves something is the
+    topic of what is moved ("put the steps for rotating the deploy key ..."), not its
+    object."""
+    pairs = [
+        (verb_after, secret_first)
+        for _, verb_after, _, _ in found.get("leak-verb", ())
+        for secret_first, _, _, _ in found.get("secret-store", ())
+        if verb_after <= secret_first
+    ]
+    return bool(pairs) and all(any(t.surface in _TOPIC for t in words[a:b]) for a, b in pairs)
 
 
 def _writer_acted(sentence: str, words: list[Token]) -> bool:

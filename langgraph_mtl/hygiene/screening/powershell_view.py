@@ -233,6 +233,8 @@ def _script(code: str, depth: int = 0) -> str:
     for token in [*_TOKEN.findall(code), ";"]:
         if token in ("|", ";"):
             if command:
+                if pipeline and _cmdlets(command[0]).lower() in ("iex", "invoke-expression"):
+                    command = command[:1]  # it runs its input: what follows it is prose
                 pipeline.append(_command(command, depth))
                 command = []
             if token == ";" and pipeline:
