@@ -78,7 +78,9 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # same words, committed before it was first read; screening_dev39: sandbox escape, prompt
 # leaks, covering tracks, the memory system, destructive and remote code, with settings named
 # to avoid them, talk of exfiltration, security notes and commands on local files and servers,
-# committed before it was first read)
+# committed before it was first read; screening_dev40: every category written as the pool's own
+# formats (JSON insights, YAML workflows, tables, code fences, comments, checklists,
+# trajectories), with benign memories in the same formats, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -121,6 +123,7 @@ CORPORA = (
     "screening_dev37",
     "screening_dev38",
     "screening_dev39",
+    "screening_dev40",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from importlib import resources
 
 __all__ = ["gloss"]
@@ -45,6 +46,14 @@ _REORDER = [
     (
         re.compile(r"(?i)\bnão (?:precisa|deve|precisas) resolver (?:a tarefa|o problema)"),
         r"do not solve the task",
+    ),
+    # a condition with its verb first: "cuando falle una prueba" -> "cuando una prueba falle"
+    (
+        re.compile(
+            r"(?i)\b(cuando|si|quand|se|quando|wenn)\s+(falle|falla|fallan|fallen|échoue|échouent"
+            r"|fallisce|falha|falham)\s+((?:una|un|la|el|le|il|lo|o|a|um|uma)\s+[^\W\d_]+)"
+        ),
+        r"\1 \3 \2",
     ),
     # telling someone that: "diga ao usuário que", "sag dem Nutzer, dass", "dis à l'utilisateur
     # que" -> "tell ao usuário that" (the one told may stand between the verb and "that")
@@ -89,6 +98,26 @@ _FOREIGN = re.compile(
 
 _MAX_CHARS = 10_000  # a gloss is a second reading: its cost stays bounded on long texts
 
+# an order with its object pronoun attached (Spanish and Italian: "bórrala", "eliminali"),
+# read as the order and "it" or "them"
+_ENCLITIC = re.compile(r"(?i)\b([^\W\d_]{3,}?)(las|los|les|la|lo|le|li)\b")
+_ENCLITIC_OBJECT = {"la": "it", "lo": "it", "le": "it", "las": "them", "los": "them",
+                    "les": "them", "li": "them"}  # fmt: skip
+
+
+def _plain(word: str) -> str:
+    """``word`` lower-cased without its accents ("bórra" -> "borra")."""
+    return "".join(
+        c for c in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(c)
+    )
+
+
+def _split_enclitic(match: re.Match[str], english: dict[str, str]) -> str:
+    stem = _plain(match.group(1))
+    if stem not in english:
+        return match.group(0)
+    return f"{stem} {_ENCLITIC_OBJECT[match.group(2).lower()]}"
+
 
 def gloss(text: str) -> str | None:
     """The English gloss of ``text`` (its first 10,000 characters), or ``None`` when it has
@@ -100,6 +129,7 @@ def gloss(text: str) -> str | None:
     for pattern, order in _REORDER:
         text = pattern.sub(order, text)
     words, english = _pattern()
+    text = _ENCLITIC.sub(lambda m: _split_enclitic(m, english), text)
     glossed = words.sub(lambda m: f" {english[m.group(0).lower()]} ", text)
     glossed = re.sub(r"[ \t]{2,}", " ", glossed)
     return glossed if glossed != original else None
