@@ -80,7 +80,10 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # to avoid them, talk of exfiltration, security notes and commands on local files and servers,
 # committed before it was first read; screening_dev40: every category written as the pool's own
 # formats (JSON insights, YAML workflows, tables, code fences, comments, checklists,
-# trajectories), with benign memories in the same formats, committed before it was first read)
+# trajectories), with benign memories in the same formats, committed before it was first read;
+# screening_dev41: the check, override paraphrases, persistence and exfiltration told in prose,
+# the memory system, with testing advice, talk of persistence and exfiltration and security
+# notes in the same words, committed before it was first read)
 RULE_CORPORA = ("screening_corpus", "screening_holdout", "screening_fresh", "screening_probes")
 CORPORA = (
     *RULE_CORPORA,
@@ -124,6 +127,7 @@ CORPORA = (
     "screening_dev38",
     "screening_dev39",
     "screening_dev40",
+    "screening_dev41",
 )
 # the fresh rounds, each committed before it was first read (their first reads are in
 # benchmarks/first_reads.json)
