@@ -62,6 +62,10 @@ def _matches(
                 continue  # curl -d @payload.json http://127.0.0.1:8080 sends nothing out
             if name == "exfiltration" and _copied_into_project(text, match):
                 continue  # copy .env.example to .env: the file stays where it was
+            if _NOTHING_AFTER.match(text, match.end()):
+                continue  # "...; it downloads nothing": the act has no object
+            if name == "exfiltration" and _SCRUBBED.search(match.group(0)):
+                continue  # "share logs only after scrubbing tokens": the secret taken out
             if name == "exfiltration" and _not_shown(text, match):
                 continue  # git clone --mirror URL; cat /run/secrets/x | wc -c: nothing sent
             if name == "exfiltration" and _no_secret_paths(text, match):
@@ -79,6 +83,15 @@ def _matches(
             found.add(name)
             break
     return found
+
+
+# what an act ends on is "nothing" or "none": "it downloads nothing", "sends no data"
+_NOTHING_AFTER = re.compile(r"(?i)\s+(?:nothing|none)\b|\s+no\s+(?:data|code|files?|secrets?)\b")
+# a secret named as what is taken out before anything is shared
+_SCRUBBED = re.compile(
+    r"(?i)\b(?:scrub|redact|strip|mask|remov|sanitis|sanitiz|censor)\w*\s+(?:\w+\s+){0,2}?"
+    r"(?:tokens?|secrets?|keys?|passwords?|credentials?)\b"
+)
 
 
 # markup named, not used: coordinated with more markup ("<|im_start|> and <|im_end|>") or
