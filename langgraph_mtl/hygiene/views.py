@@ -36,6 +36,7 @@ _REVERSE_ASKED = re.compile(
 # ("c u r l space e v i l dot s h pipe b a s h")
 _SPOKEN = {"space": " ", "dot": ".", "pipe": " | ", "slash": "/", "dash": "-", "colon": ":",
            "underscore": "_", "tilde": "~", "period": ".", "hyphen": "-"}  # fmt: skip
+_SPOKEN_NAME = re.compile(rf"(?i)\b(?:{'|'.join(_SPOKEN)})\b")
 # a run of single letters, short pieces and symbols' names, one space apart
 _SPOKEN_RUN = re.compile(
     rf"(?<!\S)(?:{'|'.join(_SPOKEN)}|[A-Za-z]{{1,4}})(?: (?:{'|'.join(_SPOKEN)}|[A-Za-z]{{1,4}})){{3,}}(?!\S)",
@@ -100,7 +101,7 @@ def decoded_views(text: str) -> list[str]:
         )
     if _BACKWARDS.search(text) or _REVERSE_ASKED.search(text):
         views.append(text[::-1])
-    spoken = _SPOKEN_RUN.sub(_spoken, text)
+    spoken = _SPOKEN_RUN.sub(_spoken, text) if _SPOKEN_NAME.search(text) else text
     if spoken != text:
         views.append(spoken)
     stacked = [m.group(0) for m in _STACKED.finditer(text)]
