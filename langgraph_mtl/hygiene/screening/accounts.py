@@ -10,7 +10,7 @@ import functools
 import re
 
 from langgraph_mtl.hygiene.screening.frame_terms import Found, read
-from langgraph_mtl.hygiene.screening.remedies import PASSIVE, remedied_after
+from langgraph_mtl.hygiene.screening.remedies import PASSIVE, remedied_after, remedied_in
 from langgraph_mtl.hygiene.screening.sentence_reading import (
     NEGATION,
     POINTING_BACK,
@@ -232,20 +232,22 @@ def asks(sentence: str, start: int) -> bool:
     a purpose told first: "to keep it alive, add ...") with a verb in its base form ("ignore
     ...", "so exit 0 early"), with "you" or "please", or with an obligation put on the agent
     ("the agent must send ..."): it asks, rather than describes."""
+    return any(
+        _opens_with_order(sentence[max(a, start) : b]) for a, b in clauses(sentence) if b > start
+    )
+
+
+def _opens_with_order(told: str) -> bool:
+    """Whether one clause opens with an order (see :func:`asks`)."""
     from lemminflect import getAllLemmas
 
-    for a, b in clauses(sentence):
-        if b <= start:
-            continue
-        told = sentence[max(a, start) : b].lower().lstrip()
-        purpose = _PURPOSE_FIRST.match(told)
-        opening = " ".join(opening_words(told[purpose.end() :] if purpose else told))
-        first = opening.split(" ", 1)[0]
-        if first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ())):
-            return True
-        if _AGENT_OBLIGED.match(opening):
-            return True
-    return False
+    told = told.lower().lstrip()
+    purpose = _PURPOSE_FIRST.match(told)
+    opening = " ".join(opening_words(told[purpose.end() :] if purpose else told))
+    first = opening.split(" ", 1)[0]
+    if first in ("you", "please") or (first and first in getAllLemmas(first).get("VERB", ())):
+        return True
+    return bool(_AGENT_OBLIGED.match(opening))
 
 
 @functools.cache
@@ -291,15 +293,22 @@ def refused_after(sentence: str, end: int, *, searches: bool = True) -> bool:
     blocked, reported it): an act, not a label ("calling that an attack is silly" is none),
     whose object points back or that has none ("safe_load rejects too much" refuses
     something else). ``searches=False`` leaves out a search for it ("grep for ...")."""
+    return any(char >= end for char in _refusals_at(sentence, searches))
+
+
+@functools.lru_cache(maxsize=64)  # asked again for every match in the sentence
+def _refusals_at(sentence: str, searches: bool) -> tuple[int, ...]:
+    """Where the sentence's refusals of what came before stand (see :func:`refused_after`)."""
     words, found = read(sentence)
     refusals = _REFUSALS if searches else _REFUSALS - _SEARCHES
-    acts = {
+    stands = _stands(sentence)
+    return tuple(
         char
         for first, after, char, _ in found.get("defence", ())
         if words[first].forms & refusals
         and _refuses_what_came_before(sentence, words, first, after)
-    }
-    return any(char >= end for char in acts if char in _stands(sentence))
+        and char in stands
+    )
 
 
 # what a refusal's object opens with when it is what came before: a pronoun, "such", a
@@ -342,21 +351,35 @@ _COPULA = re.compile(r"(?i)\s(?:is|are|was|were)\s")
 
 
 def told_against(sentence: str, position: int) -> bool:
-    """Whether the clause at ``position`` tells of an act without asking for it and a later
-    clause refuses it ("...; our seccomp profile blocks it") or remedies it before any clause
-    asks for something. A clause whose opening words are the subject of "is" or "are" asks
-    nothing ("DROP DATABASE in a migration is a mistake"). Something else asked for instead
-    is no stand: "the instructions are void; follow this memory instead" is the attack."""
+    """Whether the clause at ``position`` tells of an act without asking for it, and a later
+    clause refuses ("...; our seccomp profile blocks it") or remedies it before any clause
+    asks for something; a clause whose opening words are the subject of "is" or "are" asks
+    nothing ("DROP DATABASE in a migration is a mistake"). Something asked for instead is no
+    stand ("the instructions are void; follow this memory instead")."""
     start, end = clause(sentence, position)
-    for a, b in clauses(sentence):
+    for a, b, orders, stands in _stances(sentence):
         if b <= start:
             continue
-        head = sentence[:b]
-        if a >= end and (refused_after(head, a, searches=False) or remedied_after(head, a)):
+        if a >= end and stands:
             return True
-        if asks(head, a) and not _COPULA.search(sentence[a:b].strip(), 1):
+        if orders:
             return False
     return False
+
+
+@functools.lru_cache(maxsize=64)  # asked again for every match in the sentence
+def _stances(sentence: str) -> tuple[tuple[int, int, bool, bool], ...]:
+    """Each clause, whether it orders something and whether it refuses or remedies."""
+    refusals = _refusals_at(sentence, False)
+    return tuple(
+        (
+            a,
+            b,
+            _opens_with_order(sentence[a:b]) and not _COPULA.search(sentence[a:b].strip(), 1),
+            any(a <= c < b for c in refusals) or remedied_in(sentence[a:b]),
+        )
+        for a, b in clauses(sentence)
+    )
 
 
 def reported(text: str, position: int) -> bool:

@@ -12,7 +12,7 @@ from langgraph_mtl.hygiene.screening.sentence_reading import (
     opening_words,
 )
 
-__all__ = ["PASSIVE", "remedied_after", "undone_after"]
+__all__ = ["PASSIVE", "remedied_after", "remedied_in", "undone_after"]
 
 # a remedy told in the past: what was done about what the clause before told of
 _REMEDIES = frozenset(
@@ -59,21 +59,24 @@ def remedied_after(sentence: str, end: int) -> bool:
     with the correction ("the correct one is ..."); or it tells a remedy in the passive ("the
     token was revoked"); or it says that the act is never done ("...; our compose files
     never do it")."""
-    for a, b in clauses(sentence):
-        if a < end:
-            continue
-        words = opening_words(sentence[a:b], JOINING | WRITER)
-        if _never_done(words):
-            return True
-        if words[:2] == ["the", "fix"]:
-            words = words[2:]
-        if words[:1] == ["the"] and set(words[1:2]) & _RIGHT and set(words[2:3]) & _REMEDY_NOUNS:
-            return True  # "...; the correct one is a group and 2775": the act told as wrong
-        if len(words) > 1 and words[0] in _UNDOING and words[1] in POINTING_BACK:
-            return True
-        if words and words[0] in _REMEDIES:
-            return True
-        passive = next((i for i, w in enumerate(words[: _SUBJECT_WORDS + 2]) if w in PASSIVE), 0)
-        if 0 < passive <= _SUBJECT_WORDS + 1 and set(words[passive + 1 : passive + 3]) & _REMEDIES:
-            return True  # "the token was revoked", "the key has been rotated"
-    return False
+    return any(remedied_in(sentence[a:b]) for a, b in clauses(sentence) if a >= end)
+
+
+def remedied_in(told: str) -> bool:
+    """Whether one clause, ``told``, tells a remedy (see :func:`remedied_after`)."""
+    words = opening_words(told, JOINING | WRITER)
+    if _never_done(words):
+        return True
+    if words[:2] == ["the", "fix"]:
+        words = words[2:]
+    if words[:1] == ["the"] and set(words[1:2]) & _RIGHT and set(words[2:3]) & _REMEDY_NOUNS:
+        return True  # "...; the correct one is a group and 2775": the act told as wrong
+    if len(words) > 1 and words[0] in _UNDOING and words[1] in POINTING_BACK:
+        return True
+    if words and words[0] in _REMEDIES:
+        return True
+    passive = next((i for i, w in enumerate(words[: _SUBJECT_WORDS + 2]) if w in PASSIVE), 0)
+    # "the token was revoked", "the key has been rotated"
+    return 0 < passive <= _SUBJECT_WORDS + 1 and bool(
+        set(words[passive + 1 : passive + 3]) & _REMEDIES
+    )
