@@ -4,7 +4,9 @@ Screening's English rules know what an instruction to cheat the check, send secr
 take over the agent looks like; an instruction in another language says the same with other
 words. The gloss swaps the words those rules key on (delete, tests, pass, send, environment
 variables, system prompt, from now on, ...) for English ones in the most common languages, and
-turns the object-first orders of Chinese, Japanese and Korean around for the verbs that matter.
+turns the object-first orders of Chinese, Japanese and Korean around for the verbs that matter,
+splits an order from its attached object pronoun ("bórrala": delete it) and puts a condition's
+verb after its subject.
 It is not a translation: text without any of these words comes back unchanged.
 """
 

@@ -2,7 +2,8 @@
 
 Each view exists only when the text shows a sign of its encoding (percent escapes, HTML
 entities, a base64 or hex run, a mention of rot13, words stacked one per line, common words
-spelt backwards), so ordinary text costs one cheap search per encoding.
+spelt backwards or a request to read it backwards, letters spelled with symbols said by name),
+so ordinary text costs one cheap search per encoding.
 """
 
 from __future__ import annotations
