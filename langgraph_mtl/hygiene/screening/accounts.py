@@ -383,11 +383,11 @@ def _stances(sentence: str) -> tuple[tuple[int, int, bool, bool], ...]:
 
 
 def reported(text: str, position: int) -> bool:
-    """Whether the sentence around ``position`` of ``text`` only reports an attack to warn
-    of it: its clause says what a text "says", "asks" or "claims" and calls that an attack or
-    says to refuse or flag it, or the clause calls what it describes an attack (not
-    negated); or it tells of an attack as an account that the next sentence, or a heading
-    over a quotation, stands against (see :func:`told_as_note`)."""
+    """Whether the sentence around ``position`` of ``text`` only reports an attack: its clause
+    says what a text "says", "asks" or "claims" and calls that an attack or says to refuse it,
+    or calls what it describes an attack (not negated); it tells of an attack as an account
+    the next sentence or a heading stands against (:func:`told_as_note`); or a later clause
+    refuses or remedies what it tells without asking (:func:`told_against`)."""
     span = around(sentences(text), position)
     if span is None:
         return False
