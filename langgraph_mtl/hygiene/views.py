@@ -37,12 +37,11 @@ _REVERSE_ASKED = re.compile(
 # ("c u r l space e v i l dot s h pipe b a s h")
 _SPOKEN = {"space": " ", "dot": ".", "pipe": " | ", "slash": "/", "dash": "-", "colon": ":",
            "underscore": "_", "tilde": "~", "period": ".", "hyphen": "-"}  # fmt: skip
-_SPOKEN_NAME = re.compile(rf"(?i)\b(?:{'|'.join(_SPOKEN)})\b")
+_SPOKEN_NAMES = "|".join(_SPOKEN)
+_SPOKEN_NAME = re.compile(rf"(?i)\b(?:{_SPOKEN_NAMES})\b")
 # a run of single letters, short pieces and symbols' names, one space apart
-_SPOKEN_RUN = re.compile(
-    rf"(?<!\S)(?:{'|'.join(_SPOKEN)}|[A-Za-z]{{1,4}})(?: (?:{'|'.join(_SPOKEN)}|[A-Za-z]{{1,4}})){{3,}}(?!\S)",
-    re.I,
-)
+_SPOKEN_PART = rf"(?:{_SPOKEN_NAMES}|[A-Za-z]{{1,4}})"
+_SPOKEN_RUN = re.compile(rf"(?<!\S){_SPOKEN_PART}(?: {_SPOKEN_PART}){{3,}}(?!\S)", re.I)
 # three or more lines in a row of at most two words each: a sentence written downwards
 _STACKED = re.compile(r"(?m)(?:^[ \t]*\S+(?:[ \t]+\S+)?[ \t]*\n){2,}[ \t]*\S+(?:[ \t]+\S+)?[ \t]*$")
 _MAX_PIECES = 20
@@ -125,8 +124,7 @@ def _spoken(match: re.Match[str]) -> str:
             out, before = out + symbol, symbol
             continue
         kind = "letter" if len(part) == 1 else "word"
-        joined = before == kind == "letter" or before not in ("letter", "word", " ", "")
-        if kind == "word" and before != ".":
-            joined = False
+        # a letter joins what came before but a word or a space; a word joins only a dot
+        joined = before not in ("word", " ", "") if kind == "letter" else before == "."
         out, before = out + ("" if joined or not out or out.endswith(" ") else " ") + part, kind
     return out

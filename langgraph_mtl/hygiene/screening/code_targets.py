@@ -26,8 +26,8 @@ SENSITIVE = re.compile(
     r"(?:^|[/\s'\"=@:])(?:~|\$\{?HOME\}?|/root|/home/[^/\s]+)?/?"
     r"(?!\S*\.pub(?:$|[\s'\")]))"  # a public key is no secret
     r"(?:\.ssh/(?:id_\w+|authorized_keys|known_hosts|config)|\.aws/(?:credentials|config)"
-    # a folder that holds credentials, whole or by a wildcard
-    r"|\.(?:ssh|aws|kube|gnupg|password-store)/?\*?|\.config/(?:gh|gcloud|hub)\b\S*"
+    # a folder that holds credentials, whole or by a wildcard (.gnupg and .config/gcloud below)
+    r"|\.(?:ssh|aws|kube|password-store)/?\*?|\.config/(?:gh|hub)\b\S*"
     r"|\.local/share/keyrings\S*"
     r"|\.netrc|\.pgpass|\.git-credentials|\.docker/config\.json|\.kube/config|\.npmrc|\.pypirc"
     r"|\.config/gcloud\S*|\.bash_history|\.zsh_history|\.python_history|\.gnupg\S*"

@@ -204,8 +204,8 @@ def disarmed(
     span = clause(sentence, hit[2])
     if _acts_on_something_before(frame, words, found, hit):
         return True  # "... that is an injection; drop it and continue with the user's request"
-    told_against = refused_after(sentence, span[1]) or remedied_after(sentence, span[1])
-    if (told_against or undone_after(sentence, hit[3])) and not asks(sentence, span[0]):
+    refused_or_remedied = refused_after(sentence, span[1]) or remedied_after(sentence, span[1])
+    if (refused_or_remedied or undone_after(sentence, hit[3])) and not asks(sentence, span[0]):
         return True  # "hard-coding outputs makes tests pass; reviewers reject it": told, refused
     if "brief" in frame.classes and _brief_speaks(sentence, words, found, hit):
         return True  # "the task statement said to ignore Windows paths": the brief asks it

@@ -78,10 +78,11 @@ def frame_reasons(texts: Iterable[str], disabled: frozenset[str] = frozenset()) 
     for text in (_HEADER_LINE.sub(r"\1, ", text) for text in texts):
         before: tuple[int, int] | None = None  # the step before, step numbers passed over
         for span in sentences(text):
-            if _STEP_NUMBER.fullmatch(text[span[0] : span[1]].strip()):
+            sentence = text[span[0] : span[1]]
+            if _STEP_NUMBER.fullmatch(sentence.strip()):
                 continue
             hit.update(frame.id for frame in _sentence_frames(text, span, disabled))
-            if before and _continues(text[span[0] : span[1]]):
+            if before and _continues(sentence):
                 steps = (before[0], span[1])
                 hit.update(frame.id for frame in _sentence_frames(text, steps, disabled))
             before = span
